@@ -1,0 +1,214 @@
+package num
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Sentinel errors of ConvertSlice; match with errors.Is.
+var (
+	// ErrKind: a kind that has no element encoding (INVALID, CPTC, unknown codes).
+	ErrKind = errors.New("num: kind has no element encoding")
+	// ErrShort: a buffer shorter than n elements of its kind.
+	ErrShort = errors.New("num: buffer shorter than n elements")
+)
+
+// ConvertSlice converts n consecutive elements of kind sk in src to kind dk in dst, the way the
+// DVE Cast and the DMA engines' casts do: through FP32 (FACTS §A.1 "the cast hub"; DESIGN §4),
+// rounding to nearest even into floats and toward zero, saturating (NaN -> 0) into integers.
+// Integer-to-integer casts therefore also pass through FP32 and lose the low bits of values
+// beyond 2^24 (Provenance num.cast.via_fp32). When sk == dk the bytes are copied bit for bit.
+//
+// 4-bit kinds pack element 2j in the low nibble and 2j+1 in the high nibble of byte j
+// (Provenance num.nibble_order); a trailing half byte of dst keeps its other nibble.
+// dst and src must not overlap unless they are the same slice and sk == dk.
+//
+// Common pairs (FP32 <-> BF16/FP16/FP32R/FP8, BF16 <-> FP16, same kind) run specialised loops
+// with no per-element dispatch.
+func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
+	if !sk.Numeric() {
+		return fmt.Errorf("%w: source %v", ErrKind, sk)
+	}
+	if !dk.Numeric() {
+		return fmt.Errorf("%w: destination %v", ErrKind, dk)
+	}
+	if n < 0 {
+		return fmt.Errorf("%w: n = %d", ErrShort, n)
+	}
+	if need := sk.BytesFor(n); len(src) < need {
+		return fmt.Errorf("%w: source %v needs %d bytes for %d elements, has %d", ErrShort, sk, need, n, len(src))
+	}
+	if need := dk.BytesFor(n); len(dst) < need {
+		return fmt.Errorf("%w: destination %v needs %d bytes for %d elements, has %d", ErrShort, dk, need, n, len(dst))
+	}
+	if n == 0 {
+		return nil
+	}
+	if sk == dk {
+		copySame(dst, src, sk, n)
+		return nil
+	}
+	if sk == FP32R { // inputs reject FP32R (FACTS §A.1); read it as the FP32 word it is
+		sk = FP32
+	}
+	switch {
+	case sk == FP32 && dk == BFLOAT16:
+		f32ToBF16Slice(dst[:2*n], src[:4*n])
+	case sk == BFLOAT16 && dk == FP32:
+		bf16ToF32Slice(dst[:4*n], src[:2*n])
+	case sk == FP32 && dk == FP16:
+		s, d := src[:4*n], dst[:2*n]
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint16(d[2*i:], F32ToFP16(binary.LittleEndian.Uint32(s[4*i:])))
+		}
+	case sk == FP16 && dk == FP32:
+		s, d := src[:2*n], dst[:4*n]
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(d[4*i:], FP16ToF32(binary.LittleEndian.Uint16(s[2*i:])))
+		}
+	case sk == FP32 && dk == FP32R:
+		s, d := src[:4*n], dst[:4*n]
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(d[4*i:], RoundFP32R(binary.LittleEndian.Uint32(s[4*i:])))
+		}
+	case sk == FP32 && dk == FP32: // FP32R source
+		copy(dst[:4*n], src[:4*n])
+	case sk == BFLOAT16 && dk == FP16:
+		s, d := src[:2*n], dst[:2*n]
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint16(d[2*i:], F32ToFP16(BF16ToF32(binary.LittleEndian.Uint16(s[2*i:]))))
+		}
+	case sk == FP16 && dk == BFLOAT16:
+		s, d := src[:2*n], dst[:2*n]
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint16(d[2*i:], F32ToBF16(FP16ToF32(binary.LittleEndian.Uint16(s[2*i:]))))
+		}
+	case sk.SizeBits() == 8 && sk.IsFloat() && dk == FP32:
+		t := smallTable(sk)
+		s, d := src[:n], dst[:4*n]
+		for i, c := range s {
+			binary.LittleEndian.PutUint32(d[4*i:], t[c])
+		}
+	case sk == FP32 && dk.SizeBits() == 8 && dk.IsFloat():
+		f := smallFormat(dk)
+		s, d := src[:4*n], dst[:n]
+		for i := range d {
+			d[i] = uint8(f.encode(binary.LittleEndian.Uint32(s[4*i:])))
+		}
+	default:
+		convertGeneric(dst, dk, src, sk, n)
+	}
+	return nil
+}
+
+// copySame copies n elements of k bit for bit, keeping the other nibble of a trailing half byte.
+func copySame(dst, src []byte, k Kind, n int) {
+	if k.SizeBits() != 4 {
+		copy(dst[:k.BytesFor(n)], src)
+		return
+	}
+	copy(dst[:n/2], src[:n/2])
+	if n&1 != 0 {
+		dst[n/2] = dst[n/2]&0xf0 | src[n/2]&0x0f
+	}
+}
+
+// f32ToBF16Slice is the hot FP32 -> BF16 loop (d has 2 bytes per element, s 4).
+func f32ToBF16Slice(d, s []byte) {
+	for len(s) >= 16 && len(d) >= 8 {
+		x0 := binary.LittleEndian.Uint32(s[0:])
+		x1 := binary.LittleEndian.Uint32(s[4:])
+		x2 := binary.LittleEndian.Uint32(s[8:])
+		x3 := binary.LittleEndian.Uint32(s[12:])
+		w := uint64(F32ToBF16(x0)) | uint64(F32ToBF16(x1))<<16 | uint64(F32ToBF16(x2))<<32 | uint64(F32ToBF16(x3))<<48
+		binary.LittleEndian.PutUint64(d, w)
+		s, d = s[16:], d[8:]
+	}
+	for len(s) >= 4 && len(d) >= 2 {
+		binary.LittleEndian.PutUint16(d, F32ToBF16(binary.LittleEndian.Uint32(s)))
+		s, d = s[4:], d[2:]
+	}
+}
+
+// bf16ToF32Slice is the hot BF16 -> FP32 loop (d has 4 bytes per element, s 2).
+func bf16ToF32Slice(d, s []byte) {
+	for len(s) >= 8 && len(d) >= 16 {
+		w := binary.LittleEndian.Uint64(s)
+		binary.LittleEndian.PutUint64(d[0:], (w&0xffff)<<16|(w&0xffff0000)<<32)
+		binary.LittleEndian.PutUint64(d[8:], (w>>32&0xffff)<<16|(w>>48)<<48)
+		s, d = s[8:], d[16:]
+	}
+	for len(s) >= 2 && len(d) >= 4 {
+		binary.LittleEndian.PutUint32(d, BF16ToF32(binary.LittleEndian.Uint16(s)))
+		s, d = s[2:], d[4:]
+	}
+}
+
+// rawAt reads the raw bits of element i of k in b (4-bit kinds: nibble i, low first).
+func rawAt(k Kind, b []byte, i int) uint64 {
+	if k.SizeBits() == 4 {
+		return uint64(b[i/2]>>(4*(i&1))) & 0x0f
+	}
+	sz := k.Size()
+	return LoadBits(k, b[i*sz:])
+}
+
+// putRawAt writes the raw bits of element i of k in b, keeping the other nibble of a 4-bit pair.
+func putRawAt(k Kind, b []byte, i int, raw uint64) {
+	if k.SizeBits() == 4 {
+		sh := 4 * uint(i&1)
+		b[i/2] = b[i/2]&^(0x0f<<sh) | uint8(raw&0x0f)<<sh
+		return
+	}
+	sz := k.Size()
+	StoreBits(k, b[i*sz:], raw)
+}
+
+// toF32Bits takes the raw bits of one element of k to FP32 bits (integers round to nearest even).
+func toF32Bits(k Kind, raw uint64) uint32 {
+	switch {
+	case k.IsFloat():
+		return decodeF32(k, raw)
+	case k == UINT64:
+		return math.Float32bits(float32(raw))
+	}
+	return math.Float32bits(float32(signExtend(k, raw)))
+}
+
+// fromF32Bits takes FP32 bits to the raw bits of one element of k.
+func fromF32Bits(k Kind, x uint32) uint64 {
+	switch {
+	case k.IsFloat():
+		return encodeF32(k, x)
+	case k == UINT64:
+		return truncSatU64(float64(math.Float32frombits(x)))
+	}
+	lo, hi := intRange(k)
+	return uint64(truncSat(float64(math.Float32frombits(x)), lo, hi))
+}
+
+func convertGeneric(dst []byte, dk Kind, src []byte, sk Kind, n int) {
+	for i := 0; i < n; i++ {
+		putRawAt(dk, dst, i, fromF32Bits(dk, toF32Bits(sk, rawAt(sk, src, i))))
+	}
+}
+
+// Cast converts one element's raw bits from sk to dk through FP32, exactly as ConvertSlice does
+// per element (sk == dk returns raw unchanged). Non-numeric kinds give 0.
+func Cast(dk, sk Kind, raw uint64) uint64 {
+	if !sk.Numeric() || !dk.Numeric() {
+		return 0
+	}
+	if sk == dk {
+		if sk.SizeBits() == 64 {
+			return raw
+		}
+		return raw & (1<<uint(sk.SizeBits()) - 1)
+	}
+	if sk == FP32R {
+		sk = FP32
+	}
+	return fromF32Bits(dk, toF32Bits(sk, raw))
+}

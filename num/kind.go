@@ -1,0 +1,203 @@
+// Package num models the NeuronCore element types (NEURON_ISA_TPB_DTYPE, FACTS §A.1) and the
+// conversions between them that the DVE executor and the DMA engines perform: every cast goes
+// through FP32, the hardware's "cast hub" (FACTS §A.1, DESIGN.md §4), rounding to nearest even
+// into floats and toward zero, saturating, into integers.
+//
+// The package imports nothing from this module: a Kind's value is the wire DTYPE code itself, so
+// isa.DType and num.Kind convert with a plain type conversion.
+//
+// Every choice the seeds and FACTS leave open (fp8 special values, FP32R rounding, the scale and
+// 4-bit formats, NaN payloads) is listed by Provenance with its confidence and reason.
+package num
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind is an element type, numbered by its NEURON_ISA_TPB_DTYPE wire code (FACTS §A.1: a 1-byte
+// packed enum whose codes never change meaning across generations). The zero value is INVALID.
+type Kind uint8
+
+// The DTYPE codes (FACTS §A.1). FP8_EXPn names the exponent width; the mantissa is 7-n bits.
+const (
+	INVALID  Kind = 0x00 // rejected by every is_valid_dtype gate
+	UINT64   Kind = 0x01 // only where is_valid_dtype_64 admits it (TensorReduce)
+	INT8     Kind = 0x02
+	UINT8    Kind = 0x03
+	INT16    Kind = 0x04
+	UINT16   Kind = 0x05
+	BFLOAT16 Kind = 0x06
+	FP16     Kind = 0x07
+	INT32    Kind = 0x08
+	UINT32   Kind = 0x09
+	FP32     Kind = 0x0A // the cast hub
+	FP32R    Kind = 0x0B // output only: "FP22" rounded partial fp32 (see Provenance num.fp32r)
+	INT64    Kind = 0x0C // only where is_valid_dtype_64 admits it (TensorReduce)
+	FP8_EXP3 Kind = 0x0D // E3M4
+	FP8_EXP4 Kind = 0x0E // E4M3
+	FP8_EXP5 Kind = 0x0F // E5M2
+	FP4_EXP2 Kind = 0x10 // OCP FP4 E2M1, MARIANA+; two elements per byte
+	FP8_EXP2 Kind = 0x11 // E2M5, MAVERICK
+	INT4     Kind = 0x12 // MAVERICK; two elements per byte
+	SFP8_E8  Kind = 0x13 // scale-only E8M0, MAVERICK
+	SFP8_E7  Kind = 0x14 // scale-only E7M1, MAVERICK
+	SFP8_E6  Kind = 0x15 // scale-only E6M2, MAVERICK
+	SFP8_E5  Kind = 0x16 // scale-only E5M3, MAVERICK
+	CPTC1    Kind = 0x19 // CPTC1..CPTC7: (d & 0xF8) == 0x18 && d & 7 != 0; d & 7 is a bit count
+	CPTC2    Kind = 0x1A
+	CPTC3    Kind = 0x1B
+	CPTC4    Kind = 0x1C
+	CPTC5    Kind = 0x1D
+	CPTC6    Kind = 0x1E
+	CPTC7    Kind = 0x1F
+	numKinds      = 0x20
+)
+
+var kindNames = [numKinds]string{
+	INVALID: "INVALID", UINT64: "UINT64", INT8: "INT8", UINT8: "UINT8", INT16: "INT16",
+	UINT16: "UINT16", BFLOAT16: "BFLOAT16", FP16: "FP16", INT32: "INT32", UINT32: "UINT32",
+	FP32: "FP32", FP32R: "FP32R", INT64: "INT64", FP8_EXP3: "FP8_EXP3", FP8_EXP4: "FP8_EXP4",
+	FP8_EXP5: "FP8_EXP5", FP4_EXP2: "FP4_EXP2", FP8_EXP2: "FP8_EXP2", INT4: "INT4",
+	SFP8_E8: "SFP8_E8", SFP8_E7: "SFP8_E7", SFP8_E6: "SFP8_E6", SFP8_E5: "SFP8_E5",
+	CPTC1: "CPTC1", CPTC2: "CPTC2", CPTC3: "CPTC3", CPTC4: "CPTC4", CPTC5: "CPTC5",
+	CPTC6: "CPTC6", CPTC7: "CPTC7",
+}
+
+// String returns the wire name (FACTS §A.1); unknown codes print as Kind(0x17). Never panics.
+func (k Kind) String() string {
+	if int(k) < numKinds && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%#02x)", uint8(k))
+}
+
+// Known reports whether k is one of the codes of FACTS §A.1 (INVALID excluded). It says
+// nothing about which generation or gate admits it: that is the isa package's business.
+func (k Kind) Known() bool { return k != INVALID && int(k) < numKinds && kindNames[k] != "" }
+
+// IsCPTC reports whether k is one of CPTC1..CPTC7, by the header's own test (FACTS §A.1).
+func (k Kind) IsCPTC() bool { return k&0xF8 == 0x18 && k&7 != 0 }
+
+// CPTCBits is the bit count d & 7 carried by a CPTC code, or 0 for every other kind.
+func (k Kind) CPTCBits() int {
+	if k.IsCPTC() {
+		return int(k & 7)
+	}
+	return 0
+}
+
+// Numeric reports whether the package can load and store elements of k: every known code
+// except INVALID and the CPTC codes, whose element encoding FACTS does not give.
+func (k Kind) Numeric() bool { return k.Known() && !k.IsCPTC() }
+
+// SizeBits is the element width in bits: 4 for FP4_EXP2 and INT4, 8/16/32/64 for the others,
+// 0 for INVALID, CPTC and unknown codes (FACTS §A.1 "bytes" column).
+func (k Kind) SizeBits() int {
+	switch k {
+	case INT8, UINT8, FP8_EXP3, FP8_EXP4, FP8_EXP5, FP8_EXP2, SFP8_E8, SFP8_E7, SFP8_E6, SFP8_E5:
+		return 8
+	case INT16, UINT16, BFLOAT16, FP16:
+		return 16
+	case INT32, UINT32, FP32, FP32R:
+		return 32
+	case INT64, UINT64:
+		return 64
+	case FP4_EXP2, INT4:
+		return 4
+	}
+	return 0
+}
+
+// Size is the element size in bytes (the unit of addr_aligned_dtype, FACTS §A.1). The 4-bit
+// kinds report 0: they have no whole-byte size; use SizeBits or BytesFor.
+func (k Kind) Size() int { return k.SizeBits() / 8 }
+
+// BytesFor is the number of bytes n consecutive elements of k occupy (4-bit kinds pack two per
+// byte, see LoadF32). It is 0 for non-numeric kinds.
+func (k Kind) BytesFor(n int) int { return (k.SizeBits()*n + 7) / 8 }
+
+// IsFloat reports whether k is a floating-point format (including FP32R and the scale-only
+// SFP8 formats).
+func (k Kind) IsFloat() bool {
+	switch k {
+	case BFLOAT16, FP16, FP32, FP32R, FP8_EXP3, FP8_EXP4, FP8_EXP5, FP4_EXP2, FP8_EXP2,
+		SFP8_E8, SFP8_E7, SFP8_E6, SFP8_E5:
+		return true
+	}
+	return false
+}
+
+// IsInteger reports whether k is an integer format.
+func (k Kind) IsInteger() bool {
+	switch k {
+	case UINT64, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64, INT4:
+		return true
+	}
+	return false
+}
+
+// IsSigned reports whether k can hold negative values: the signed integers and every float
+// format that has a sign bit. The scale-only SFP8 formats are unsigned (num.sfp8.format).
+func (k Kind) IsSigned() bool {
+	switch k {
+	case INT8, INT16, INT32, INT64, INT4,
+		BFLOAT16, FP16, FP32, FP32R, FP8_EXP3, FP8_EXP4, FP8_EXP5, FP4_EXP2, FP8_EXP2:
+		return true
+	}
+	return false
+}
+
+// Kinds lists every numeric kind in code order.
+func Kinds() []Kind {
+	var ks []Kind
+	for k := Kind(0); k < numKinds; k++ {
+		if k.Numeric() {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// userNames maps the names users write (NKI.md "Data types users name", numpy spellings and
+// common short forms) to kinds. float8_e4m3fn and tfloat32 are deliberately absent: they are not
+// wire DTYPE codes (see Provenance num.fp8.e4m3).
+var userNames = map[string]Kind{
+	"uint8": UINT8, "int8": INT8, "uint16": UINT16, "int16": INT16, "uint32": UINT32,
+	"int32": INT32, "uint64": UINT64, "int64": INT64, "int4": INT4, "bool": UINT8,
+	"float32": FP32, "fp32": FP32, "f32": FP32, "float32r": FP32R, "fp32r": FP32R,
+	"float16": FP16, "fp16": FP16, "f16": FP16, "half": FP16,
+	"bfloat16": BFLOAT16, "bf16": BFLOAT16,
+	"float8_e3m4": FP8_EXP3, "e3m4": FP8_EXP3, "fp8_e3m4": FP8_EXP3,
+	"float8_e4m3": FP8_EXP4, "e4m3": FP8_EXP4, "fp8_e4m3": FP8_EXP4,
+	"float8_e5m2": FP8_EXP5, "e5m2": FP8_EXP5, "fp8_e5m2": FP8_EXP5,
+	"float8_e2m5": FP8_EXP2, "e2m5": FP8_EXP2,
+	"float4_e2m1": FP4_EXP2, "float4_e2m1fn": FP4_EXP2, "e2m1": FP4_EXP2, "fp4": FP4_EXP2,
+	"float8_e8m0fnu": SFP8_E8, "e8m0": SFP8_E8,
+}
+
+// ParseKind reads a kind from its wire name (BFLOAT16, FP8_EXP4, ...), a user name (bfloat16,
+// float8_e4m3, ...; case-insensitive) or a number (decimal or 0x-hex wire code).
+func ParseKind(s string) (Kind, error) {
+	t := strings.TrimSpace(s)
+	up := strings.ToUpper(t)
+	for k := Kind(0); k < numKinds; k++ {
+		if kindNames[k] != "" && kindNames[k] == up {
+			return k, nil
+		}
+	}
+	if k, ok := userNames[strings.ToLower(t)]; ok {
+		return k, nil
+	}
+	if v, err := strconv.ParseUint(t, 0, 8); err == nil {
+		return Kind(v), nil
+	}
+	switch strings.ToLower(t) {
+	case "float8_e4m3fn", "e4m3fn":
+		return INVALID, fmt.Errorf("num: unknown element type %q: FP8_EXP4 is the IEEE-like e4m3 (max 240), not OCP e4m3fn", s)
+	case "tfloat32", "tf32":
+		return INVALID, fmt.Errorf("num: unknown element type %q: tfloat32 has no DTYPE code; use FP32 or FP32R", s)
+	}
+	return INVALID, fmt.Errorf("num: unknown element type %q", s)
+}
