@@ -143,12 +143,16 @@ func (f *format) encode(x uint32) uint32 {
 	}
 	be := int(a >> 23)
 	sig := a & 0x7fffff
-	if be == 0 {
-		be = 1 // FP32 subnormal: same scale as the smallest normal, no implicit bit
+	if be == 0 { // FP32 subnormal: normalise so the leading 1 sits at bit 23
+		be = 1
+		for sig&(1<<23) == 0 {
+			sig <<= 1
+			be--
+		}
 	} else {
 		sig |= 1 << 23
 	}
-	e := be - 127 // value = sig * 2^(e-23)
+	e := be - 127 // value = sig * 2^(e-23), 2^23 <= sig < 2^24
 	emin := 1 - f.bias
 	if f.special == scale {
 		emin = -f.bias
@@ -160,15 +164,14 @@ func (f *format) encode(x uint32) uint32 {
 		}
 		shift += emin - e
 	}
-	var r uint32
+	// Truncate, then round the code itself: its LSB is the "even" of ties-to-even (the mantissa
+	// LSB, or the exponent LSB when mbits is 0), and a carry moves into the exponent field.
+	var r, rem, half uint32
 	if shift <= 25 {
 		r = sig >> uint(shift)
-		rem := sig & (1<<uint(shift) - 1)
-		half := uint32(1) << uint(shift-1)
-		if rem > half || rem == half && r&1 != 0 {
-			r++
-		}
-	} // else the value is below half the smallest subnormal: r = 0
+		rem = sig & (1<<uint(shift) - 1)
+		half = 1 << uint(shift-1)
+	} // else the value is below half the smallest subnormal: r = 0, no rounding up
 	var code uint32
 	switch {
 	case e < emin:
@@ -177,6 +180,9 @@ func (f *format) encode(x uint32) uint32 {
 		code = uint32(e-emin)<<f.mbits + r - 1<<f.mbits
 	default:
 		code = uint32(e-emin)<<f.mbits + r // the implicit bit adds 1 to the exponent field
+	}
+	if rem > half || rem == half && half != 0 && code&1 != 0 {
+		code++
 	}
 	if code > f.maxCode() {
 		if f.special == ieee {
