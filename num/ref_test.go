@@ -15,8 +15,8 @@ type refFormat struct {
 	ebits, mbits  int
 	bias          int
 	signed        bool
-	hasInf        bool // IEEE-like: top exponent is Inf/NaN
-	scale         bool // unsigned, no subnormals, 0xFF NaN
+	hasInf        bool       // IEEE-like: top exponent is Inf/NaN
+	scale         bool       // unsigned, no subnormals, 0xFF NaN
 	pos           []refEntry // finite non-negative values, ascending
 	cands         []refEntry // pos, plus Inf as the next value when hasInf
 	byCode        map[uint32]float64
