@@ -195,20 +195,27 @@ func convertGeneric(dst []byte, dk Kind, src []byte, sk Kind, n int) {
 	}
 }
 
-// Cast converts one element's raw bits from sk to dk through FP32, exactly as ConvertSlice does
-// per element (sk == dk returns raw unchanged). Non-numeric kinds give 0.
+// Cast converts one element's raw bits (the low sk.SizeBits() bits of raw) from sk to dk through
+// FP32, exactly as ConvertSlice does per element, and returns dk's raw bits zero-extended
+// (sk == dk returns them unchanged). Non-numeric kinds give 0.
 func Cast(dk, sk Kind, raw uint64) uint64 {
 	if !sk.Numeric() || !dk.Numeric() {
 		return 0
 	}
+	raw &= widthMask(sk)
 	if sk == dk {
-		if sk.SizeBits() == 64 {
-			return raw
-		}
-		return raw & (1<<uint(sk.SizeBits()) - 1)
+		return raw
 	}
 	if sk == FP32R {
 		sk = FP32
 	}
-	return fromF32Bits(dk, toF32Bits(sk, raw))
+	return fromF32Bits(dk, toF32Bits(sk, raw)) & widthMask(dk)
+}
+
+// widthMask keeps the low k.SizeBits() bits.
+func widthMask(k Kind) uint64 {
+	if k.SizeBits() >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(k.SizeBits()) - 1
 }
