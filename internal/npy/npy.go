@@ -1,0 +1,344 @@
+// Package npy reads and writes NumPy .npy files (format versions 1.0, 2.0 and 3.0): the array
+// adapter behind `tpbsim run --load/--dump` (DESIGN.md §7). Only what tpbsim needs is supported:
+// C-order arrays of fixed-size numeric dtypes (bool, u1..u8, i1..i8, f2, f4, f8). Big-endian
+// arrays are byte-swapped to little-endian on read; Fortran-order arrays are rejected with an
+// error that says how to fix them. Data is returned as raw little-endian bytes, which is how the
+// machine's memory stores elements.
+//
+// The format: magic "\x93NUMPY", major, minor, a little-endian header length (u16 for v1, u32 for
+// v2/v3), then an ASCII (v3: UTF-8) Python dict literal {'descr': ..., 'fortran_order': ...,
+// 'shape': (...)} padded with spaces and a final '\n' so the data starts 64-byte aligned.
+package npy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ErrFormat is returned (wrapped) for any malformed or unsupported .npy input.
+var ErrFormat = errors.New("npy: bad or unsupported file")
+
+// maxHeader bounds the header length so a crafted file cannot make the reader allocate much.
+const maxHeader = 1 << 20
+
+// maxData bounds the array size the reader accepts (4 GiB).
+const maxData = 1 << 32
+
+// Array is a decoded .npy array: its element type (numpy's descr without the byte-order
+// character, e.g. "f4", "u2", "b1"), its shape, and its data as little-endian bytes in C order.
+type Array struct {
+	Dtype string
+	Shape []int
+	Data  []byte
+}
+
+// ItemSize is the element size in bytes of a descr such as "f4" (0 for an unknown one).
+func ItemSize(dtype string) int {
+	switch dtype {
+	case "b1", "u1", "i1":
+		return 1
+	case "u2", "i2", "f2":
+		return 2
+	case "u4", "i4", "f4":
+		return 4
+	case "u8", "i8", "f8":
+		return 8
+	}
+	return 0
+}
+
+// Len is the number of elements (the product of the shape; 1 for a 0-d array).
+func (a *Array) Len() int {
+	n := 1
+	for _, d := range a.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Read decodes a whole .npy stream.
+func Read(r io.Reader) (*Array, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return nil, fmt.Errorf("%w: short preamble: %v", ErrFormat, err)
+	}
+	if string(pre[:6]) != "\x93NUMPY" {
+		return nil, fmt.Errorf("%w: missing \\x93NUMPY magic", ErrFormat)
+	}
+	major := pre[6]
+	var hlen int
+	switch major {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return nil, fmt.Errorf("%w: short header length: %v", ErrFormat, err)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return nil, fmt.Errorf("%w: short header length: %v", ErrFormat, err)
+		}
+		v := binary.LittleEndian.Uint32(b[:])
+		if v > maxHeader {
+			return nil, fmt.Errorf("%w: header length %d too large", ErrFormat, v)
+		}
+		hlen = int(v)
+	default:
+		return nil, fmt.Errorf("%w: format version %d.%d not supported", ErrFormat, major, pre[7])
+	}
+	hdr := make([]byte, hlen)
+	if _, err := io.ReadFull(r, hdr); err != nil {
+		return nil, fmt.Errorf("%w: short header: %v", ErrFormat, err)
+	}
+	descr, fortran, shape, err := parseHeader(string(hdr))
+	if err != nil {
+		return nil, err
+	}
+	if fortran {
+		return nil, fmt.Errorf("%w: fortran_order arrays are not supported (save np.ascontiguousarray(a))", ErrFormat)
+	}
+	order, typ, err := splitDescr(descr)
+	if err != nil {
+		return nil, err
+	}
+	size := ItemSize(typ)
+	n := uint64(1)
+	for _, d := range shape {
+		if d > 0 && n > maxData/uint64(size)/uint64(d) {
+			return nil, fmt.Errorf("%w: array of shape %v is larger than %d bytes", ErrFormat, shape, uint64(maxData))
+		}
+		n *= uint64(d)
+	}
+	data := make([]byte, n*uint64(size))
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, fmt.Errorf("%w: data shorter than shape %v x %d bytes: %v", ErrFormat, shape, size, err)
+	}
+	if order == '>' && size > 1 {
+		swap(data, size)
+	}
+	return &Array{Dtype: typ, Shape: shape, Data: data}, nil
+}
+
+// Write encodes a as a version 1.0 .npy file (version 2.0 if the header does not fit in 64 KiB).
+func Write(w io.Writer, a *Array) error {
+	size := ItemSize(a.Dtype)
+	if size == 0 {
+		return fmt.Errorf("%w: dtype %q", ErrFormat, a.Dtype)
+	}
+	if len(a.Data) != a.Len()*size {
+		return fmt.Errorf("npy: data is %d bytes, shape %v of %s needs %d", len(a.Data), a.Shape, a.Dtype, a.Len()*size)
+	}
+	order := "<"
+	if size == 1 {
+		order = "|"
+	}
+	var sh strings.Builder
+	sh.WriteByte('(')
+	for i, d := range a.Shape {
+		if i > 0 {
+			sh.WriteString(", ")
+		}
+		sh.WriteString(strconv.Itoa(d))
+	}
+	if len(a.Shape) == 1 {
+		sh.WriteByte(',')
+	}
+	sh.WriteByte(')')
+	dict := fmt.Sprintf("{'descr': '%s%s', 'fortran_order': False, 'shape': %s, }", order, a.Dtype, sh.String())
+	major, lenBytes := 1, 2
+	if len(dict)+1+10 > 65535 {
+		major, lenBytes = 2, 4
+	}
+	pre := 6 + 2 + lenBytes
+	total := pre + len(dict) + 1
+	pad := (64 - total%64) % 64
+	hdr := dict + strings.Repeat(" ", pad) + "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY")
+	b.WriteByte(byte(major))
+	b.WriteByte(0)
+	if lenBytes == 2 {
+		binary.Write(&b, binary.LittleEndian, uint16(len(hdr)))
+	} else {
+		binary.Write(&b, binary.LittleEndian, uint32(len(hdr)))
+	}
+	b.WriteString(hdr)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	_, err := w.Write(a.Data)
+	return err
+}
+
+func swap(b []byte, size int) {
+	for i := 0; i+size <= len(b); i += size {
+		for l, r := i, i+size-1; l < r; l, r = l+1, r-1 {
+			b[l], b[r] = b[r], b[l]
+		}
+	}
+}
+
+func splitDescr(d string) (byte, string, error) {
+	if len(d) < 2 {
+		return 0, "", fmt.Errorf("%w: descr %q", ErrFormat, d)
+	}
+	order, typ := d[0], d[1:]
+	switch order {
+	case '<', '>', '|', '=':
+	default:
+		order, typ = '=', d
+	}
+	if typ == "?" {
+		typ = "b1"
+	}
+	if ItemSize(typ) == 0 {
+		return 0, "", fmt.Errorf("%w: dtype %q not supported (want bool, uint8..uint64, int8..int64, float16/32/64)", ErrFormat, d)
+	}
+	if order == '=' {
+		order = '<' // tpbsim runs on little-endian hosts; '=' in a file means the writer's native order
+	}
+	return order, typ, nil
+}
+
+// parseHeader reads the Python dict literal of a .npy header. It accepts the keys in any order,
+// single or double quotes, and trailing commas, as numpy's own writer and other writers emit.
+func parseHeader(h string) (descr string, fortran bool, shape []int, err error) {
+	p := &lit{s: strings.TrimSpace(h)}
+	bad := func(why string) error { return fmt.Errorf("%w: header %q: %s", ErrFormat, h, why) }
+	if !p.eat('{') {
+		return "", false, nil, bad("not a dict")
+	}
+	seen := map[string]bool{}
+	for {
+		p.space()
+		if p.eat('}') {
+			break
+		}
+		key, ok := p.str()
+		if !ok {
+			return "", false, nil, bad("bad key")
+		}
+		p.space()
+		if !p.eat(':') {
+			return "", false, nil, bad("missing ':'")
+		}
+		p.space()
+		switch key {
+		case "descr":
+			if descr, ok = p.str(); !ok {
+				return "", false, nil, bad("descr is not a string (structured dtypes are not supported)")
+			}
+		case "fortran_order":
+			switch {
+			case p.word("True"):
+				fortran = true
+			case p.word("False"):
+				fortran = false
+			default:
+				return "", false, nil, bad("fortran_order is not True/False")
+			}
+		case "shape":
+			if shape, ok = p.tuple(); !ok {
+				return "", false, nil, bad("bad shape tuple")
+			}
+		default:
+			return "", false, nil, bad("unknown key " + strconv.Quote(key))
+		}
+		seen[key] = true
+		p.space()
+		if !p.eat(',') {
+			p.space()
+			if !p.eat('}') {
+				return "", false, nil, bad("missing ',' or '}'")
+			}
+			break
+		}
+	}
+	if !seen["descr"] || !seen["shape"] {
+		return "", false, nil, bad("missing descr or shape")
+	}
+	return descr, fortran, shape, nil
+}
+
+type lit struct {
+	s string
+	i int
+}
+
+func (p *lit) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n') {
+		p.i++
+	}
+}
+
+func (p *lit) eat(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *lit) word(w string) bool {
+	if strings.HasPrefix(p.s[p.i:], w) {
+		p.i += len(w)
+		return true
+	}
+	return false
+}
+
+func (p *lit) str() (string, bool) {
+	if p.i >= len(p.s) || (p.s[p.i] != '\'' && p.s[p.i] != '"') {
+		return "", false
+	}
+	q := p.s[p.i]
+	j := strings.IndexByte(p.s[p.i+1:], q)
+	if j < 0 {
+		return "", false
+	}
+	v := p.s[p.i+1 : p.i+1+j]
+	p.i += j + 2
+	return v, true
+}
+
+func (p *lit) tuple() ([]int, bool) {
+	if !p.eat('(') {
+		return nil, false
+	}
+	shape := []int{}
+	for {
+		p.space()
+		if p.eat(')') {
+			return shape, true
+		}
+		j := p.i
+		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+			j++
+		}
+		if j == p.i {
+			return nil, false
+		}
+		// numpy may print Python longs as 3L in old files.
+		v, err := strconv.ParseInt(p.s[p.i:j], 10, 64)
+		if err != nil || v < 0 || v > 1<<40 {
+			return nil, false
+		}
+		shape = append(shape, int(v))
+		p.i = j
+		p.eat('L')
+		p.space()
+		if !p.eat(',') {
+			p.space()
+			if !p.eat(')') {
+				return nil, false
+			}
+			return shape, true
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package npy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		dtype string
+		shape []int
+	}{
+		{"f4", []int{3, 4}}, {"u2", []int{7}}, {"u1", []int{2, 3, 5}}, {"i8", []int{}}, {"f8", []int{1, 1}},
+		{"b1", []int{4}}, {"i4", []int{0, 3}},
+	} {
+		a := &Array{Dtype: tc.dtype, Shape: tc.shape}
+		a.Data = make([]byte, a.Len()*ItemSize(tc.dtype))
+		for i := range a.Data {
+			a.Data[i] = byte(i*7 + 1)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, a); err != nil {
+			t.Fatal(err)
+		}
+		if hl := int(binary.LittleEndian.Uint16(b.Bytes()[8:10])); (10+hl)%64 != 0 {
+			t.Errorf("%v: data not 64-byte aligned (header %d)", tc, hl)
+		}
+		got, err := Read(&b)
+		if err != nil {
+			t.Fatalf("%v: %v", tc, err)
+		}
+		if got.Dtype != a.Dtype || !reflect.DeepEqual(got.Shape, a.Shape) || !bytes.Equal(got.Data, a.Data) {
+			t.Errorf("%v: round trip gave %v %v", tc, got.Dtype, got.Shape)
+		}
+	}
+}
+
+func TestHeaderVariants(t *testing.T) {
+	mk := func(major byte, dict string, data []byte) []byte {
+		var b bytes.Buffer
+		b.WriteString("\x93NUMPY")
+		b.WriteByte(major)
+		b.WriteByte(0)
+		if major == 1 {
+			binary.Write(&b, binary.LittleEndian, uint16(len(dict)))
+		} else {
+			binary.Write(&b, binary.LittleEndian, uint32(len(dict)))
+		}
+		b.WriteString(dict)
+		b.Write(data)
+		return b.Bytes()
+	}
+	// Big-endian, v2, keys reordered, double quotes.
+	raw := mk(2, `{"shape": (2,), "fortran_order": False, "descr": ">u2"}`+"\n", []byte{0x12, 0x34, 0xAB, 0xCD})
+	a, err := Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Dtype != "u2" || !bytes.Equal(a.Data, []byte{0x34, 0x12, 0xCD, 0xAB}) {
+		t.Errorf("big-endian read: %+v", a)
+	}
+	for name, raw := range map[string][]byte{
+		"fortran":    mk(1, `{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }`, make([]byte, 4)),
+		"structured": mk(1, `{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }`, make([]byte, 4)),
+		"short data": mk(1, `{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }`, make([]byte, 4)),
+		"object":     mk(1, `{'descr': '|O', 'fortran_order': False, 'shape': (1,), }`, make([]byte, 8)),
+		"bad magic":  []byte("NUMPY\x01\x00"),
+		"huge":       mk(1, `{'descr': '<f8', 'fortran_order': False, 'shape': (100000, 100000, 100000), }`, nil),
+		"version 9":  mk(9, `{}`, nil),
+	} {
+		if _, err := Read(bytes.NewReader(raw)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	var b bytes.Buffer
+	Write(&b, &Array{Dtype: "f4", Shape: []int{2, 2}, Data: make([]byte, 16)})
+	f.Add(b.Bytes())
+	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'shape': (1,)}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := Write(&out, a); err != nil {
+			t.Fatalf("re-encode: %v", err)
+		}
+	})
+}
+
+// TestAgainstNumpy is the opt-in oracle: numpy writes and reads the files (skipped when
+// /usr/bin/python3 lacks numpy).
+func TestAgainstNumpy(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
+		t.Skip("python3 with numpy not available")
+	}
+	dir := t.TempDir()
+	script := `
+import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/f.npy", np.arange(12, dtype=np.float32).reshape(3, 4) * 0.5)
+np.save(d + "/be.npy", np.arange(6, dtype=">i4").reshape(2, 3))
+np.save(d + "/b.npy", np.array([True, False, True]))
+`
+	if out, err := exec.Command(py, "-c", script, dir).CombinedOutput(); err != nil {
+		t.Fatalf("numpy: %v\n%s", err, out)
+	}
+	f, _ := os.Open(filepath.Join(dir, "f.npy"))
+	a, err := Read(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Dtype != "f4" || !reflect.DeepEqual(a.Shape, []int{3, 4}) ||
+		math.Float32frombits(binary.LittleEndian.Uint32(a.Data[4*5:])) != 2.5 {
+		t.Errorf("f.npy: %v %v", a.Dtype, a.Shape)
+	}
+	f, _ = os.Open(filepath.Join(dir, "be.npy"))
+	a, err = Read(f)
+	f.Close()
+	if err != nil || binary.LittleEndian.Uint32(a.Data[4*5:]) != 5 {
+		t.Errorf("be.npy: %v %v", a, err)
+	}
+	// Go writes, numpy reads.
+	out := &Array{Dtype: "u2", Shape: []int{2, 3}, Data: []byte{1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 0xFF, 0xFF}}
+	var buf bytes.Buffer
+	Write(&buf, out)
+	os.WriteFile(filepath.Join(dir, "go.npy"), buf.Bytes(), 0o644)
+	got, err := exec.Command(py, "-c", "import numpy as np,sys; a=np.load(sys.argv[1]); print(a.dtype, a.shape, a.tolist())",
+		filepath.Join(dir, "go.npy")).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(got)) != "uint16 (2, 3) [[1, 2, 3], [4, 5, 65535]]" {
+		t.Errorf("numpy read of Go file: %q %v", got, err)
+	}
+}

@@ -1,0 +1,133 @@
+// Package trace writes Chrome / Perfetto trace-event JSON ({"traceEvents": [...]}), the format
+// ui.perfetto.dev and chrome://tracing load. tpbsim emits one "X" (complete) event per executed
+// instruction or DMA descriptor, on a track (pid, tid) per engine, with "M" metadata events that
+// name the processes and threads so each engine shows as a named track in a fixed order.
+//
+// Times are kept in picoseconds and written as microseconds (the format's unit) with 6 decimals,
+// so the output is deterministic and loses nothing.
+package trace
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+)
+
+// Event is one complete ("X") event: a slice from TsPS lasting DurPS picoseconds.
+type Event struct {
+	Name  string
+	Cat   string
+	Pid   int
+	Tid   int
+	TsPS  int64
+	DurPS int64
+	Args  map[string]any
+}
+
+// Track names one (pid, tid) pair; Sort orders tracks inside a process.
+type Track struct {
+	Pid, Tid int
+	Name     string
+	Sort     int
+}
+
+// Trace collects processes, tracks and events; Write renders them.
+type Trace struct {
+	procs  map[int]string
+	tracks []Track
+	events []Event
+}
+
+// New returns an empty trace.
+func New() *Trace { return &Trace{procs: map[int]string{}} }
+
+// Process names process pid (a group of tracks, e.g. "NeuronCore engines").
+func (t *Trace) Process(pid int, name string) { t.procs[pid] = name }
+
+// AddTrack declares a named track.
+func (t *Trace) AddTrack(tr Track) { t.tracks = append(t.tracks, tr) }
+
+// Add appends an event.
+func (t *Trace) Add(e Event) { t.events = append(t.events, e) }
+
+// Len is the number of events (metadata excluded).
+func (t *Trace) Len() int { return len(t.events) }
+
+// Events returns the events added so far (not a copy).
+func (t *Trace) Events() []Event { return t.events }
+
+func us(ps int64) json.RawMessage {
+	neg := ps < 0
+	if neg {
+		ps = -ps
+	}
+	s := strconv.FormatInt(ps/1_000_000, 10) + "." + fmt.Sprintf("%06d", ps%1_000_000)
+	if neg {
+		s = "-" + s
+	}
+	return json.RawMessage(s)
+}
+
+type jsonEvent struct {
+	Name string          `json:"name"`
+	Cat  string          `json:"cat,omitempty"`
+	Ph   string          `json:"ph"`
+	Ts   json.RawMessage `json:"ts"`
+	Dur  json.RawMessage `json:"dur,omitempty"`
+	Pid  int             `json:"pid"`
+	Tid  int             `json:"tid"`
+	Args map[string]any  `json:"args,omitempty"`
+}
+
+// Write renders the trace as one JSON object, one event per line. Events are written sorted by
+// (ts, pid, tid) with metadata first, so equal inputs give byte-identical files.
+func (t *Trace) Write(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	var evs []jsonEvent
+	pids := make([]int, 0, len(t.procs))
+	for p := range t.procs {
+		pids = append(pids, p)
+	}
+	sort.Ints(pids)
+	zero := json.RawMessage("0")
+	for _, p := range pids {
+		evs = append(evs, jsonEvent{Name: "process_name", Ph: "M", Ts: zero, Pid: p, Args: map[string]any{"name": t.procs[p]}},
+			jsonEvent{Name: "process_sort_index", Ph: "M", Ts: zero, Pid: p, Args: map[string]any{"sort_index": p}})
+	}
+	for _, tr := range t.tracks {
+		evs = append(evs, jsonEvent{Name: "thread_name", Ph: "M", Ts: zero, Pid: tr.Pid, Tid: tr.Tid, Args: map[string]any{"name": tr.Name}},
+			jsonEvent{Name: "thread_sort_index", Ph: "M", Ts: zero, Pid: tr.Pid, Tid: tr.Tid, Args: map[string]any{"sort_index": tr.Sort}})
+	}
+	sorted := make([]Event, len(t.events))
+	copy(sorted, t.events)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.TsPS != b.TsPS {
+			return a.TsPS < b.TsPS
+		}
+		if a.Pid != b.Pid {
+			return a.Pid < b.Pid
+		}
+		return a.Tid < b.Tid
+	})
+	for _, e := range sorted {
+		evs = append(evs, jsonEvent{Name: e.Name, Cat: e.Cat, Ph: "X", Ts: us(e.TsPS), Dur: us(e.DurPS), Pid: e.Pid, Tid: e.Tid, Args: e.Args})
+	}
+	bw.WriteString("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
+	for i, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("trace: event %q: %w", e.Name, err)
+		}
+		bw.Write(b)
+		if i < len(evs)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}
