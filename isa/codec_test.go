@@ -1,0 +1,197 @@
+package isa
+
+import (
+	"errors"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// snake converts a Go field name to the header's snake_case name.
+func snake(s string) string {
+	switch s {
+	case "DstStepElem1":
+		return "dst_step_elem_1"
+	case "Raw12", "Raw33", "Raw35", "Raw37":
+		return "unknown" + s[3:]
+	}
+	r := []rune(s)
+	var b strings.Builder
+	for i, c := range r {
+		if unicode.IsUpper(c) && i > 0 && (unicode.IsLower(r[i-1]) || i+1 < len(r) && unicode.IsLower(r[i+1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(c))
+	}
+	return b.String()
+}
+
+// goFields walks a decoded instruction by reflection and returns header path -> value; a
+// 1-byte named bitfield type is reported whole under its own name. Raw byte copies are skipped.
+func goFields(inst Inst) map[string]uint64 {
+	out := map[string]uint64{}
+	var walk func(prefix string, v reflect.Value)
+	walk = func(prefix string, v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Struct:
+			t := v.Type()
+			for k := 0; k < v.NumField(); k++ {
+				name := t.Field(k).Name
+				if name == "Raw" || name == "Bytes" {
+					continue
+				}
+				p := prefix + snake(name)
+				if name == "Header" {
+					p = ""
+				} else {
+					if v.Field(k).Kind() == reflect.Struct {
+						p += "."
+					}
+				}
+				walk(p, v.Field(k))
+			}
+		case reflect.Array:
+			for k := 0; k < v.Len(); k++ {
+				walk(prefix+"["+string(rune('0'+k/10))+string(rune('0'+k%10))+"]", v.Index(k))
+			}
+		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			out[prefix] = uint64(v.Int())
+		default:
+			out[prefix] = v.Uint()
+		}
+	}
+	walk("", reflect.ValueOf(inst).Elem())
+	return out
+}
+
+// layoutFields reads every field of a word through the layout table, with the same naming.
+func layoutFields(l *StructLayout, w *[64]byte) map[string]uint64 {
+	out := map[string]uint64{}
+	for _, f := range l.Fields {
+		if f.Kind == KBlob && (l.Kind == StructDMA_DIRECT2D_XPOSE || l.Kind == StructNone) {
+			continue
+		}
+		if f.Bits != 0 {
+			out[f.Path[:strings.LastIndexByte(f.Path, '.')]] = uint64(w[f.Offset])
+			continue
+		}
+		for k := 0; k < f.Count; k++ {
+			p := f.Path
+			if f.Count > 1 || strings.HasSuffix(p, "step_elem") || strings.HasSuffix(p, "num_elem") || p == "reserved1" {
+				if f.Count > 1 || l.Kind == StructS4D4_TR || l.Kind == StructD4_MR {
+					p += "[" + string(rune('0'+k/10)) + string(rune('0'+k%10)) + "]"
+				}
+			}
+			out[p] = f.Get(w, k)
+		}
+	}
+	return out
+}
+
+func randomWord(r *rand.Rand, op Opcode) [64]byte {
+	var w [64]byte
+	r.Read(w[:])
+	w[0] = byte(op)
+	return w
+}
+
+func TestDecodeEncodeRoundTripAllOpcodes(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	var d Decoder
+	for op := 0; op < 256; op++ {
+		for n := 0; n < 50; n++ {
+			w := randomWord(r, Opcode(op))
+			inst, err := Decode(w[:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Encode(inst); got != w {
+				t.Fatalf("opcode 0x%02x: round trip differs\n in %x\nout %x", op, w, got)
+			}
+			inst2, _ := d.Decode(w[:])
+			if !reflect.DeepEqual(inst, inst2) {
+				t.Fatalf("Decoder and Decode disagree on opcode 0x%02x", op)
+			}
+		}
+	}
+}
+
+func TestLayoutMatchesCodec(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, k := range append([]StructKind{StructNone}, StructKinds...) {
+		var op Opcode
+		for _, o := range AllOpcodes {
+			if o.Struct() == k {
+				op = o
+				break
+			}
+		}
+		l := Layout(k)
+		// coverage: every byte exactly once (bitfields of one byte together count once)
+		var cover [64]int
+		seen := map[int]uint8{}
+		for _, f := range l.Fields {
+			if f.Bits != 0 {
+				seen[f.Offset] += f.Bits
+				continue
+			}
+			for b := f.Offset; b < f.Offset+f.ByteLen(); b++ {
+				cover[b]++
+			}
+		}
+		for off, nb := range seen {
+			if nb != 8 {
+				t.Errorf("%v: bitfields of byte %d cover %d bits", k, off, nb)
+			}
+			cover[off]++
+		}
+		for b, c := range cover {
+			if c != 1 {
+				t.Errorf("%v: byte %d covered %d times", k, b, c)
+			}
+		}
+		for n := 0; n < 20; n++ {
+			w := randomWord(r, op)
+			inst, _ := Decode(w[:])
+			gf, lf := goFields(inst), layoutFields(l, &w)
+			for p, v := range gf {
+				lv, ok := lf[p]
+				if !ok {
+					t.Errorf("%v: Go field %s not in the layout table", k, p)
+					continue
+				}
+				if lv != v {
+					t.Errorf("%v: %s: codec %#x, layout %#x", k, p, v, lv)
+				}
+			}
+			if t.Failed() {
+				return
+			}
+		}
+	}
+}
+
+func TestDecodeLengths(t *testing.T) {
+	for _, n := range []int{0, 1, 63} {
+		if _, err := Decode(make([]byte, n)); !errors.Is(err, ErrTruncated) {
+			t.Errorf("len %d: %v", n, err)
+		}
+	}
+	if _, err := Decode(make([]byte, 65)); !errors.Is(err, ErrTrailing) {
+		t.Errorf("len 65: %v", err)
+	}
+	_, err := DecodeStream(make([]byte, 64*3+5))
+	var le *LengthError
+	if !errors.As(err, &le) || le.Offset != 0xc0 || !errors.Is(err, ErrTruncated) {
+		t.Fatalf("stream: %v", err)
+	}
+	if !strings.Contains(err.Error(), "offset 0xc0") {
+		t.Errorf("message does not name the offset: %v", err)
+	}
+	insts, err := DecodeStream(make([]byte, 128))
+	if err != nil || len(insts) != 2 {
+		t.Fatal(insts, err)
+	}
+}
