@@ -186,7 +186,9 @@ func tensorFields(name string, off int) []Field {
 	}
 }
 
-func u8(path string, off int) Field { return Field{Path: path, Offset: off, Size: 1, Count: 1, Kind: KUint} }
+func u8(path string, off int) Field {
+	return Field{Path: path, Offset: off, Size: 1, Count: 1, Kind: KUint}
+}
 func u16(path string, off int) Field {
 	return Field{Path: path, Offset: off, Size: 2, Count: 1, Kind: KUint}
 }
