@@ -1,0 +1,360 @@
+// Package mem models the memories a NeuronCore instruction can touch (DESIGN.md §1, FACTS §B.5):
+// SBUF and PSUM, 128 partitions each with a per-generation stride and active size, and a sparse
+// 64-bit HBM whose pages are allocated on first touch under a cap. It resolves ADDR4 start
+// addresses to (region, partition, offset), walks TENSOR4D access patterns over
+// num_active_channels partitions (checking the whole footprint before anything is written), and
+// gives the DMA engines byte access by 64-bit device address (isa.DMALocalBase map).
+//
+// Optional uninitialised-read tracking (Options.TrackUninit) keeps one bit per byte: a read of
+// bytes never written is reported with its address, the way users of the official simulator rely
+// on sentinel fills (shared/spec/NKI.md).
+//
+// Concurrency: SBUF and PSUM are allocated whole when the Memory is built, so accesses to
+// disjoint bytes may run concurrently; the HBM page table is guarded by a mutex.
+package mem
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// Region is one of the address spaces of the model.
+type Region uint8
+
+const (
+	RegionNone Region = iota
+	SBUF              // state buffer, at STATE_BUF_OFFSET (0)
+	PSUM              // partial-sum buffer, at PSUM_BUF_OFFSET (0x2000000)
+	HBM               // device DRAM, DMA addresses [0, isa.DMALocalBase)
+)
+
+func (r Region) String() string {
+	switch r {
+	case SBUF:
+		return "sbuf"
+	case PSUM:
+		return "psum"
+	case HBM:
+		return "hbm"
+	}
+	return fmt.Sprintf("Region(%d)", uint8(r))
+}
+
+// Options configures a Memory. The zero value is usable.
+type Options struct {
+	// HBMCapBytes caps the HBM bytes allocated (in whole pages). 0 means DefaultHBMCapBytes.
+	// A crafted program can address all of a 47-bit HBM; the cap keeps the host alive.
+	HBMCapBytes uint64
+	// TrackUninit keeps one bit per byte of SBUF, PSUM and allocated HBM pages; reads of bytes
+	// never written fail with ErrUninit and the first such address.
+	TrackUninit bool
+}
+
+// DefaultHBMCapBytes is the HBM allocation cap when Options.HBMCapBytes is 0 (INVENTED, see
+// Provenance mem.hbm_cap).
+const DefaultHBMCapBytes = 4 << 30
+
+// HBMPageSize is the HBM allocation granule.
+const HBMPageSize = 64 << 10
+
+// Sentinel errors; match with errors.Is.
+var (
+	// ErrBounds: an access outside a region, outside the active area of a partition, or past
+	// the last partition.
+	ErrBounds = errors.New("out of bounds")
+	// ErrPSUMWrite: a PSUM write that is not made of whole 4-byte elements.
+	ErrPSUMWrite = errors.New("PSUM write must be 4-byte elements")
+	// ErrUninit: a read of bytes never written (only with Options.TrackUninit).
+	ErrUninit = errors.New("read of uninitialised memory")
+	// ErrHBMCap: an HBM write would allocate past Options.HBMCapBytes.
+	ErrHBMCap = errors.New("HBM allocation cap exceeded")
+	// ErrUnsupported: an address form the model cannot resolve (register, indirect, shape-register).
+	ErrUnsupported = errors.New("unsupported address form")
+)
+
+// Error is the detailed error of every failing access: the rule broken, the field that carried
+// the access (set by the caller, e.g. "dst_mem_pattern"), the first offending address, and a
+// sentinel in Err.
+type Error struct {
+	Rule   string // e.g. "pattern_in_active_area", "psum_write_4byte_dtype", "hbm_cap"
+	Field  string // e.g. "src_mem_pattern"; empty for raw byte access
+	Addr   uint64 // first offending address: on-chip byte address, or DMA address for ReadAt/WriteAt
+	Detail string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := "mem: " + e.Rule
+	if e.Field != "" {
+		s += ": " + e.Field
+	}
+	s += fmt.Sprintf(": %s at 0x%x", e.Err, e.Addr)
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func errf(sentinel error, rule string, addr uint64, format string, args ...any) *Error {
+	return &Error{Rule: rule, Addr: addr, Detail: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
+// Loc is a resolved on-chip location.
+type Loc struct {
+	Region    Region
+	Partition int
+	Offset    uint32 // byte offset inside the partition
+}
+
+func (l Loc) String() string { return fmt.Sprintf("%s:%d:0x%x", l.Region, l.Partition, l.Offset) }
+
+// bank is one partitioned region (SBUF or PSUM).
+type bank struct {
+	region Region
+	base   uint32 // region base address
+	size   uint32 // region size (STATE_BUF_SZ / PSUM_BUF_SZ)
+	stride uint32 // partition stride
+	active uint32 // usable bytes per partition
+	n      int    // partitions
+	data   []byte // n * active bytes, partition-major
+	init   []uint64
+}
+
+func (b *bank) part(p int) []byte {
+	a := int(b.active)
+	return b.data[p*a : (p+1)*a : (p+1)*a]
+}
+
+// Memory is the memory of one NeuronCore of one generation. Build it with New.
+type Memory struct {
+	gen  isa.Generation
+	geo  isa.Geometry
+	opts Options
+	sbuf bank
+	psum bank
+
+	mu       sync.Mutex
+	hbm      map[uint64]*hbmPage
+	hbmBytes uint64
+}
+
+type hbmPage struct {
+	data [HBMPageSize]byte
+	init []uint64 // nil unless TrackUninit
+}
+
+// New builds the memory of generation g. SBUF and PSUM are allocated whole (active bytes only);
+// HBM pages are allocated on first write.
+func New(g isa.Generation, opts Options) (*Memory, error) {
+	if !g.Valid() {
+		return nil, fmt.Errorf("mem: invalid generation %v", g)
+	}
+	if opts.HBMCapBytes == 0 {
+		opts.HBMCapBytes = DefaultHBMCapBytes
+	}
+	geo := g.Geometry()
+	m := &Memory{gen: g, geo: geo, opts: opts, hbm: map[uint64]*hbmPage{}}
+	m.sbuf = bank{region: SBUF, base: geo.StateBufOffset, size: geo.StateBufSize, stride: geo.StateBufPartitionSize,
+		active: geo.StateBufPartitionActive, n: geo.StateBufNumPartitions}
+	m.psum = bank{region: PSUM, base: geo.PSUMOffset, size: geo.PSUMSize, stride: geo.PSUMPartitionSize,
+		active: geo.PSUMPartitionActive, n: geo.PSUMNumPartitions}
+	if m.psum.size == 0 { // MAVERICK: PSUM_BUF_SZ = 0, no PSUM at all
+		m.psum.n, m.psum.active = 0, 0
+	}
+	for _, b := range []*bank{&m.sbuf, &m.psum} {
+		total := b.n * int(b.active)
+		b.data = make([]byte, total)
+		if opts.TrackUninit {
+			b.init = make([]uint64, (total+63)/64)
+		}
+	}
+	return m, nil
+}
+
+// Gen is the memory's generation.
+func (m *Memory) Gen() isa.Generation { return m.gen }
+
+// Geometry is the generation's geometry (FACTS §B.5).
+func (m *Memory) Geometry() isa.Geometry { return m.geo }
+
+// Options returns the options in force (HBMCapBytes filled in).
+func (m *Memory) Options() Options { return m.opts }
+
+func (m *Memory) bank(r Region) *bank {
+	switch r {
+	case SBUF:
+		return &m.sbuf
+	case PSUM:
+		return &m.psum
+	}
+	return nil
+}
+
+// NumPartitions is the number of partitions of an on-chip region (0 for PSUM on MAVERICK).
+func (m *Memory) NumPartitions(r Region) int {
+	if b := m.bank(r); b != nil {
+		return b.n
+	}
+	return 0
+}
+
+// PartitionActive is the usable bytes per partition of r (STATE_BUF_PARTITION_ACTIVE_SIZE,
+// PSUM_BUF_PARTITION_ACTIVE_SIZE).
+func (m *Memory) PartitionActive(r Region) int {
+	if b := m.bank(r); b != nil {
+		return int(b.active)
+	}
+	return 0
+}
+
+// Partition returns the active bytes of partition p of r for direct access by hot paths, or nil
+// when r or p is invalid. Writes through it bypass uninitialised tracking: call MarkInit.
+func (m *Memory) Partition(r Region, p int) []byte {
+	b := m.bank(r)
+	if b == nil || p < 0 || p >= b.n {
+		return nil
+	}
+	return b.part(p)
+}
+
+// OnChipAddr is the ADDR4-style byte address of a location: base + partition*stride + offset.
+func (m *Memory) OnChipAddr(l Loc) uint32 {
+	b := m.bank(l.Region)
+	if b == nil {
+		return 0
+	}
+	return b.base + uint32(l.Partition)*b.stride + l.Offset
+}
+
+// ResolveAddr resolves a 29-bit on-chip byte address to (region, partition, offset) through the
+// geometry: SBUF if a < STATE_BUF_SZ, PSUM if PSUM_BUF_OFFSET <= a < PSUM_BUF_OFFSET+PSUM_BUF_SZ
+// (FACTS §B.3-§B.5). The offset must lie in the partition's active area.
+func (m *Memory) ResolveAddr(a uint32) (Loc, error) {
+	for _, b := range []*bank{&m.sbuf, &m.psum} {
+		if b.size == 0 || a < b.base || a-b.base >= b.size {
+			continue
+		}
+		rel := a - b.base
+		p, off := int(rel/b.stride), rel%b.stride
+		if p >= b.n {
+			break
+		}
+		if off >= b.active {
+			return Loc{}, errf(ErrBounds, "addr_in_active_area", uint64(a),
+				"%s partition %d offset 0x%x is past the active size 0x%x", b.region, p, off, b.active)
+		}
+		return Loc{Region: b.region, Partition: p, Offset: off}, nil
+	}
+	return Loc{}, errf(ErrBounds, "addr_in_sbuf_or_psum", uint64(a), "address is in neither SBUF nor PSUM on %v", m.gen)
+}
+
+// Resolve resolves an immediate ADDR4. Register, shape-register and indirect forms are resolved
+// at run time by hardware registers tpbsim does not model: they fail with ErrUnsupported.
+func (m *Memory) Resolve(a isa.Addr4) (Loc, error) {
+	if a.IsAddrReg() || a.ShapeFromRegister() || a.IsIndirect() {
+		return Loc{}, errf(ErrUnsupported, "addr4_immediate", uint64(a),
+			"ADDR4 marker 0x%02x (register / shape-register / indirect) is not modelled", a.Marker())
+	}
+	return m.ResolveAddr(a.ByteAddr())
+}
+
+// Read copies len(p) bytes at l into p; the span must stay in the partition's active area.
+func (m *Memory) Read(l Loc, p []byte) error {
+	b, err := m.span(l, len(p))
+	if err != nil {
+		return err
+	}
+	if err := m.CheckInit(l.Region, l.Partition, int(l.Offset), len(p)); err != nil {
+		return err
+	}
+	copy(p, b)
+	return nil
+}
+
+// Write copies p to l (marking the bytes initialised); the span must stay in the active area.
+// PSUM writes must be whole 4-byte words.
+func (m *Memory) Write(l Loc, p []byte) error {
+	b, err := m.span(l, len(p))
+	if err != nil {
+		return err
+	}
+	if l.Region == PSUM && (l.Offset%4 != 0 || len(p)%4 != 0) {
+		return errf(ErrPSUMWrite, "psum_write_4byte", uint64(m.OnChipAddr(l)), "PSUM write of %d bytes at offset 0x%x", len(p), l.Offset)
+	}
+	copy(b, p)
+	m.MarkInit(l.Region, l.Partition, int(l.Offset), len(p))
+	return nil
+}
+
+func (m *Memory) span(l Loc, n int) ([]byte, error) {
+	b := m.bank(l.Region)
+	if b == nil || l.Partition < 0 || l.Partition >= b.n {
+		return nil, errf(ErrBounds, "partition_in_range", 0, "%v has no partition %d", l.Region, l.Partition)
+	}
+	if n < 0 || uint64(l.Offset)+uint64(n) > uint64(b.active) {
+		return nil, errf(ErrBounds, "addr_in_active_area", uint64(m.OnChipAddr(l)),
+			"%d bytes at offset 0x%x pass the active size 0x%x", n, l.Offset, b.active)
+	}
+	return b.part(l.Partition)[l.Offset : int(l.Offset)+n], nil
+}
+
+// MarkInit records bytes [off, off+n) of partition p of r as written. A no-op unless tracking.
+func (m *Memory) MarkInit(r Region, p, off, n int) {
+	b := m.bank(r)
+	if b == nil || b.init == nil || n <= 0 {
+		return
+	}
+	base := p * int(b.active)
+	setBits(b.init, base+off, base+off+n)
+}
+
+// CheckInit reports ErrUninit with the first never-written address among bytes [off, off+n) of
+// partition p of r. Always nil unless tracking.
+func (m *Memory) CheckInit(r Region, p, off, n int) error {
+	b := m.bank(r)
+	if b == nil || b.init == nil || n <= 0 {
+		return nil
+	}
+	base := p * int(b.active)
+	if i := firstClear(b.init, base+off, base+off+n); i >= 0 {
+		l := Loc{Region: r, Partition: p, Offset: uint32(i - base)}
+		return errf(ErrUninit, "read_initialised", uint64(m.OnChipAddr(l)), "%v was never written", l)
+	}
+	return nil
+}
+
+// setBits sets bits [lo, hi).
+func setBits(bm []uint64, lo, hi int) {
+	for lo < hi && lo&63 != 0 {
+		bm[lo>>6] |= 1 << uint(lo&63)
+		lo++
+	}
+	for ; lo+64 <= hi; lo += 64 {
+		bm[lo>>6] = ^uint64(0)
+	}
+	for ; lo < hi; lo++ {
+		bm[lo>>6] |= 1 << uint(lo&63)
+	}
+}
+
+// firstClear returns the first clear bit in [lo, hi), or -1.
+func firstClear(bm []uint64, lo, hi int) int {
+	for lo < hi {
+		if lo&63 == 0 && lo+64 <= hi {
+			if bm[lo>>6] == ^uint64(0) {
+				lo += 64
+				continue
+			}
+		}
+		if bm[lo>>6]&(1<<uint(lo&63)) == 0 {
+			return lo
+		}
+		lo++
+	}
+	return -1
+}

@@ -1,0 +1,40 @@
+package mem
+
+import "github.com/tpbsim/tpbsim/isa"
+
+// Provenance lists every INFERRED or INVENTED behaviour of the memory model, for the rule and
+// provenance registry (`tpbsim explain`). It returns a fresh slice on each call.
+func Provenance() []isa.Provenance {
+	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
+	}
+	return []isa.Provenance{
+		b("mem.geometry", "SBUF = 128 partitions x STATE_BUF_PARTITION_SIZE stride, of which STATE_BUF_PARTITION_ACTIVE_SIZE bytes are usable; "+
+			"PSUM at 0x2000000 = 128 x 32 KiB stride, 16 KiB active; MAVERICK has no PSUM (PSUM_BUF_SZ = 0). "+
+			"addr = region_base + partition*stride + offset; an offset at or past the active size is out of bounds.",
+			"FACTS §B.3, §B.5", isa.HighObserved, ""),
+		b("mem.pattern_walk_order", "A TENSOR4D walk runs dim 0 innermost, dim 3 outermost; for channel c it walks partition start_partition + c "+
+			"with the same byte offsets.", "DESIGN.md §1; FACTS §B.4", isa.MedInferred,
+			"FACTS says the loop order is not spelled out and that dim 0 innermost is the usual reading; the compiler unit-fills unused dims with {step 1, num 1}, which only makes sense with dim 0 innermost."),
+		b("mem.footprint_checked_first", "A pattern's whole footprint (every byte of every element of every channel) is checked against the active "+
+			"area before anything is written; a failing instruction changes no memory.", "DESIGN.md §1 (atomic failure)", isa.Invented,
+			"Hardware behaviour on an out-of-bounds pattern is not documented; atomic failure is what a user debugging a program wants."),
+		b("mem.start_addr_active_channels", "start partition + num_active_channels must not pass the region's 128 partitions.",
+			"FACTS §B.3, §G.2", isa.MedInferred, "The body of start_addr_active_channels was not found; this is the reading FACTS gives as likely."),
+		b("mem.psum_write_4byte", "PSUM writes are whole 4-byte elements: a pattern writing PSUM needs a 4-byte dtype, and DMA writes into PSUM must be "+
+			"4-byte aligned and a multiple of 4 bytes long.", "FACTS §B.3 step 5", isa.MedInferred,
+			"The placement gate requires a 4-byte dtype for PSUM writes; extending it to DMA byte writes (alignment and length) is the same rule at byte level."),
+		b("mem.hbm_sparse", "HBM is a sparse byte space [0, isa.DMALocalBase) of 64 KiB pages allocated on first write; never-written bytes read as 0.",
+			"DESIGN.md §1", isa.Invented, "The model must allow any 47-bit address (a test may use 1 TiB) without allocating it."),
+		b("mem.hbm_cap", "HBM allocation is capped (Options.HBMCapBytes, default 4 GiB); a write needing pages past the cap fails with ErrHBMCap and writes nothing.",
+			"issue 3 item 2", isa.Invented, "A crafted program must not exhaust the host's memory; 4 GiB holds any realistic test tensor set."),
+		b("mem.dma_address_map", "DMA device addresses below isa.DMALocalBase are HBM; DMALocalBase + an on-chip byte address is SBUF/PSUM. An on-chip DMA "+
+			"access may cross into the next partition only where the active area fills the stride.", "isa.Addr8 (INVENTED map)", isa.Invented,
+			"The real ADDR8 address map is not in the sources; bytes past the active area do not exist, so an access through them fails."),
+		b("mem.uninit_tracking", "With Options.TrackUninit one bit per byte records writes; a read of a never-written byte fails with ErrUninit and its "+
+			"address (on-chip address, or DMA address for ReadAt). Off by default.", "issue 3 item 2; NKI.md (sentinel fills)", isa.Invented,
+			"The official simulator exposes uninitialised reads only through sentinel fills; an error naming the address is more useful and costs nothing when off."),
+		b("mem.unresolved_addr4", "Register, shape-register and indirect ADDR4 forms fail with ErrUnsupported: their values come from hardware registers tpbsim does not model.",
+			"FACTS §B.3", isa.Invented, "Guessing a register value would silently produce wrong results."),
+	}
+}
