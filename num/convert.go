@@ -59,15 +59,9 @@ func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
 	case sk == BFLOAT16 && dk == FP32:
 		bf16ToF32Slice(dst[:4*n], src[:2*n])
 	case sk == FP32 && dk == FP16:
-		s, d := src[:4*n], dst[:2*n]
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint16(d[2*i:], F32ToFP16(binary.LittleEndian.Uint32(s[4*i:])))
-		}
+		f32ToFP16Slice(dst[:2*n], src[:4*n])
 	case sk == FP16 && dk == FP32:
-		s, d := src[:2*n], dst[:4*n]
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint32(d[4*i:], FP16ToF32(binary.LittleEndian.Uint16(s[2*i:])))
-		}
+		fp16ToF32Slice(dst[:4*n], src[:2*n])
 	case sk == FP32 && dk == FP32R:
 		s, d := src[:4*n], dst[:4*n]
 		for i := 0; i < n; i++ {
@@ -91,6 +85,12 @@ func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
 		for i, c := range s {
 			binary.LittleEndian.PutUint32(d[4*i:], t[c])
 		}
+	case sk == FP32 && (dk == FP8_EXP3 || dk == FP8_EXP4 || dk == FP8_EXP5 || dk == FP8_EXP2):
+		e := fastEncoderFor(dk)
+		s, d := src[:4*n], dst[:n]
+		for i := range d {
+			d[i] = uint8(e.encode(binary.LittleEndian.Uint32(s[4*i:])))
+		}
 	case sk == FP32 && dk.SizeBits() == 8 && dk.IsFloat():
 		f := smallFormat(dk)
 		s, d := src[:4*n], dst[:n]
@@ -101,6 +101,20 @@ func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
 		convertGeneric(dst, dk, src, sk, n)
 	}
 	return nil
+}
+
+func fastEncoderFor(k Kind) *fastEncoder {
+	switch k {
+	case FP8_EXP3:
+		return &encE3M4
+	case FP8_EXP4:
+		return &encE4M3
+	case FP8_EXP5:
+		return &encE5M2
+	case FP8_EXP2:
+		return &encE2M5
+	}
+	return &encE2M1
 }
 
 // copySame copies n elements of k bit for bit, keeping the other nibble of a trailing half byte.
@@ -142,6 +156,47 @@ func bf16ToF32Slice(d, s []byte) {
 	}
 	for len(s) >= 2 && len(d) >= 4 {
 		binary.LittleEndian.PutUint32(d, BF16ToF32(binary.LittleEndian.Uint16(s)))
+		s, d = s[2:], d[4:]
+	}
+}
+
+// f32ToFP16Slice is the hot FP32 -> FP16 loop: the normal range inline, the rest via F32ToFP16.
+func f32ToFP16Slice(d, s []byte) {
+	for len(s) >= 4 && len(d) >= 2 {
+		x := binary.LittleEndian.Uint32(s)
+		a := x & 0x7fffffff
+		var h uint16
+		if a-0x38800000 < 0x477ff000-0x38800000 { // 2^-14 <= |x| < 65520: normal result
+			a -= 112 << 23
+			h = uint16(x>>16)&0x8000 | uint16((a+0xfff+(a>>13)&1)>>13)
+		} else {
+			h = F32ToFP16(x)
+		}
+		binary.LittleEndian.PutUint16(d, h)
+		s, d = s[4:], d[2:]
+	}
+}
+
+// fp16Table widens every FP16 code (256 KiB, built once at package initialisation).
+var fp16Table = func() *[1 << 16]uint32 {
+	var t [1 << 16]uint32
+	for h := range t {
+		t[h] = FP16ToF32(uint16(h))
+	}
+	return &t
+}()
+
+// fp16ToF32Slice is the hot FP16 -> FP32 loop: one table load per element.
+func fp16ToF32Slice(d, s []byte) {
+	t := fp16Table
+	for len(s) >= 8 && len(d) >= 16 {
+		w := binary.LittleEndian.Uint64(s)
+		binary.LittleEndian.PutUint64(d[0:], uint64(t[uint16(w)])|uint64(t[uint16(w>>16)])<<32)
+		binary.LittleEndian.PutUint64(d[8:], uint64(t[uint16(w>>32)])|uint64(t[uint16(w>>48)])<<32)
+		s, d = s[8:], d[16:]
+	}
+	for len(s) >= 2 && len(d) >= 4 {
+		binary.LittleEndian.PutUint32(d, t[binary.LittleEndian.Uint16(s)])
 		s, d = s[2:], d[4:]
 	}
 }

@@ -1,6 +1,9 @@
 package num
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // This file holds the bit-level float codecs. Every narrowing conversion starts from the IEEE
 // binary32 bit pattern (FP32 is the cast hub, FACTS §A.1) and rounds to nearest, ties to even.
@@ -193,6 +196,64 @@ func (f *format) encode(x uint32) uint32 {
 	return sign | code
 }
 
+// fastEncoder narrows FP32 bits to a signed ieee or finite format without per-call branching on
+// the format: normal results round in the integer domain (a carry moves into the exponent
+// field), subnormal results let the FPU's own round-to-nearest-even add a magic constant whose
+// ulp is the format's subnormal step. Overflow, Inf and NaN take the generic path.
+type fastEncoder struct {
+	f         *format
+	sign      uint32  // the code's sign bit
+	rebias    uint32  // FP32 exponent field minus the format's, in place
+	shift     uint32  // 23 - mbits
+	round     uint32  // half an ulp minus one, in FP32 bits
+	normMin   uint32  // FP32 bits of the smallest normal of the format
+	limit     uint32  // |x| bits from which the generic path runs (max + half ulp, Inf, NaN)
+	magic     float32 // 2^(emin - mbits + 23): its ulp is the subnormal step
+	magicBits uint32
+}
+
+func newFastEncoder(f *format) fastEncoder {
+	shift := 23 - uint32(f.mbits)
+	emin := 1 - f.bias
+	maxBits := f.decode(f.maxCode())
+	magic := float32(math.Ldexp(1, emin-int(f.mbits)+23))
+	return fastEncoder{
+		f:         f,
+		sign:      f.signBit(),
+		rebias:    uint32(127-f.bias) << 23,
+		shift:     shift,
+		round:     1<<(shift-1) - 1,
+		normMin:   uint32(emin+127) << 23,
+		limit:     maxBits + 1<<(shift-1),
+		magic:     magic,
+		magicBits: math.Float32bits(magic),
+	}
+}
+
+func (e *fastEncoder) encode(x uint32) uint32 {
+	a := x & 0x7fffffff
+	if a >= e.limit {
+		return e.f.encode(x)
+	}
+	var code uint32
+	if a >= e.normMin {
+		a -= e.rebias
+		code = (a + e.round + (a>>e.shift)&1) >> e.shift
+	} else {
+		code = math.Float32bits(math.Float32frombits(a)+e.magic) - e.magicBits
+	}
+	return code | (x>>31)*e.sign
+}
+
+// Encoders for the signed 8- and 4-bit float kinds (constant after package initialisation).
+var (
+	encE3M4 = newFastEncoder(&fmtE3M4)
+	encE4M3 = newFastEncoder(&fmtE4M3)
+	encE5M2 = newFastEncoder(&fmtE5M2)
+	encE2M5 = newFastEncoder(&fmtE2M5)
+	encE2M1 = newFastEncoder(&fmtE2M1)
+)
+
 // table widens every code of an 8-bit-or-narrower format; built once, never written after.
 func (f *format) table() []uint32 {
 	n := 1 << (f.magBits() + 1)
@@ -246,12 +307,8 @@ func FP16ToF32(h uint16) uint32 {
 		return sign
 	}
 	// Subnormal m * 2^-24: normalise so the leading 1 sits at bit 10.
-	s := uint32(0)
-	for m&0x400 == 0 {
-		m <<= 1
-		s++
-	}
-	return sign | (113-s)<<23 | (m&0x3ff)<<13
+	s := uint32(bits.LeadingZeros32(m)) - 21
+	return sign | (113-s)<<23 | (m<<s&0x3ff)<<13
 }
 
 // F32ToFP16 narrows float32 bits to IEEE binary16, round to nearest even, with subnormals;
@@ -305,6 +362,18 @@ func FP8ToF32(k Kind, c uint8) uint32 {
 // round to nearest even, with k's special-value rules (Provenance num.fp8.*, num.fp4, num.sfp8).
 // It returns 0 when k is not a float kind of 8 bits or fewer.
 func F32ToFP8(k Kind, x uint32) uint8 {
+	switch k {
+	case FP8_EXP3:
+		return uint8(encE3M4.encode(x))
+	case FP8_EXP4:
+		return uint8(encE4M3.encode(x))
+	case FP8_EXP5:
+		return uint8(encE5M2.encode(x))
+	case FP8_EXP2:
+		return uint8(encE2M5.encode(x))
+	case FP4_EXP2:
+		return uint8(encE2M1.encode(x))
+	}
 	f := smallFormat(k)
 	if f == nil {
 		return 0

@@ -141,8 +141,8 @@ func TestEncodeRandom(t *testing.T) {
 	}
 }
 
-// TestGenericMatchesFast checks the generic format codec (used for the FP8 kinds) against the
-// hand-written BF16 and FP16 codecs on every code and on random inputs.
+// TestGenericMatchesFast checks the generic format codec against the hand-written BF16 and FP16
+// codecs on every code and on random inputs, and against the fast FP8/FP4 encoders.
 func TestGenericMatchesFast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for c := uint32(0); c < 1<<16; c++ {
@@ -163,6 +163,12 @@ func TestGenericMatchesFast(t *testing.T) {
 		}
 		if g, f := fmtFP16.encode(x), uint32(F32ToFP16(x)); g != f {
 			t.Fatalf("fp16 encode %#08x: generic %#x fast %#x", x, g, f)
+		}
+		for _, e := range []*fastEncoder{&encE3M4, &encE4M3, &encE5M2, &encE2M5, &encE2M1} {
+			y := x&0x807fffff | uint32(127-e.f.bias-int(e.f.mbits)-2+rng.IntN(e.f.bias+int(e.f.mbits)+6))<<23
+			if g, f := e.f.encode(y), e.encode(y); g != f {
+				t.Fatalf("E%dM%d encode %#08x: generic %#x fast %#x", e.f.ebits, e.f.mbits, y, g, f)
+			}
 		}
 	}
 }
