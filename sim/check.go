@@ -1,0 +1,182 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// engineOps is the engine check, the first step of the runtime's validator (FACTS §F.2: "engine
+// check (opcode legal on this engine)"), read from the engine surfaces of FACTS §D.2 (INFERRED,
+// Provenance sim.engine_surface): the DVE runs the whole S4D4_TR family and LOAD_MASK_SELECT;
+// POOL (GpSimd) runs Copy, Cast and the reduces, and issues DMA instructions through the software
+// DGE, including DMA_GATHER_TRANSPOSE; ACT runs Copy and Cast and issues DMA; SP issues DMA.
+func engineAllows(e isa.Engine, op isa.Opcode) bool {
+	switch e {
+	case isa.EngineDVE:
+		return op.Struct() == isa.StructS4D4_TR || op == isa.OpLOAD_MASK_SELECT || op == isa.OpMEMSET
+	case isa.EnginePOOL:
+		switch op {
+		case isa.OpCOPY, isa.OpCAST, isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_REDUCE_BITVEC_OP,
+			isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP,
+			isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE, isa.OpDMA_GATHER_TRANSPOSE:
+			return true
+		}
+	case isa.EngineACT:
+		switch op {
+		case isa.OpCOPY, isa.OpCAST, isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE:
+			return true
+		}
+	case isa.EngineTPB_SP:
+		switch op {
+		case isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE:
+			return true
+		}
+	}
+	return false
+}
+
+func isDMA(op isa.Opcode) bool {
+	switch op {
+	case isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE, isa.OpDMA_GATHER_TRANSPOSE:
+		return true
+	}
+	return false
+}
+
+func enginesFor(op isa.Opcode) string {
+	s := ""
+	for _, e := range queueEngines {
+		if engineAllows(e, op) {
+			if s != "" {
+				s += ", "
+			}
+			s += e.String()
+		}
+	}
+	if s == "" {
+		return "none of DVE, POOL, ACT, SP"
+	}
+	return s
+}
+
+// check runs every check that needs no machine state on every instruction of p.
+func (m *Machine) check(p *Program) error {
+	var errs []*InstError
+	for _, q := range p.Queues {
+		name := q.Engine.String()
+		if queueSlot(q.Engine) < 0 {
+			errs = append(errs, &InstError{Kind: ErrUnsupported, Engine: name, Offset: -1, File: p.File,
+				Rule: "engine_modelled", Msg: fmt.Sprintf("tpbsim does not model the %v queue (%d instructions)", q.Engine, len(q.Insts))})
+			continue
+		}
+		for _, in := range q.Insts {
+			if ie := m.checkInst(q.Engine, in); ie != nil {
+				ie.Engine, ie.Index, ie.Offset, ie.Line, ie.File = name, in.Index, in.Offset, in.Line, p.File
+				ie.Opcode = opcodeOf(in.Inst)
+				errs = append(errs, ie)
+			}
+		}
+	}
+	if errs != nil {
+		return &ProgramError{Errs: errs}
+	}
+	return nil
+}
+
+func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
+	if in.Inst == nil {
+		return &InstError{Kind: ErrInvalid, Rule: "has_valid_neuron_header", Msg: "no instruction"}
+	}
+	op := opcodeOf(in.Inst)
+	if !engineAllows(eng, op) {
+		return &InstError{Kind: ErrInvalid, Rule: "opcode_legal_on_engine",
+			Fields: []Field{{Path: "header.opcode", Value: fmt.Sprintf("%v (0x%02x)", op, uint8(op)), Legal: "on " + enginesFor(op)}},
+			Msg:    fmt.Sprintf("the %v queue does not execute it", eng)}
+	}
+	if vs := validate(in.Inst, m.gen); len(vs) > 0 {
+		ie := &InstError{Kind: ErrInvalid, Rule: vs[0].rule, Fields: vs[0].fields}
+		if len(vs) > 1 {
+			ie.Msg = fmt.Sprintf("and %d more rule(s):", len(vs)-1)
+			for _, v := range vs[1:] {
+				ie.Violations = append(ie.Violations, v.text)
+			}
+		}
+		return ie
+	}
+	if ie := m.checkEvents(in.Inst.Evt()); ie != nil {
+		return ie
+	}
+	if !executable(op) {
+		return &InstError{Kind: ErrUnsupported, Rule: "opcode_executable",
+			Msg: fmt.Sprintf("tpbsim names %v but does not execute it", op)}
+	}
+	if isDMA(op) {
+		if err := m.dma.ready(op); err != nil {
+			return &InstError{Kind: ErrUnsupported, Rule: "dma_executable", Err: err}
+		}
+	}
+	if n := streamElems(in.Inst); n > m.cfg.MaxElements {
+		return &InstError{Kind: ErrLimit, Rule: "sim.max_elements",
+			Msg: fmt.Sprintf("streams %d elements per channel; tpbsim's limit is %d", n, m.cfg.MaxElements)}
+	}
+	if eng == isa.EnginePOOL {
+		if x, ok := in.Inst.(*isa.S4D4TR); ok {
+			for _, f := range []struct {
+				path string
+				a    isa.Addr4
+			}{{"src_mem_pattern.start_addr", x.SrcMemPattern.StartAddr}, {"dst_mem_pattern.start_addr", x.DstMemPattern.StartAddr}} {
+				if m.inPSUM(f.a) {
+					return &InstError{Kind: ErrInvalid, Rule: "gpsimd_cannot_access_psum",
+						Fields: []Field{{Path: f.path, Value: fmt.Sprintf("0x%08x", uint32(f.a)), Legal: "an SBUF address"}},
+						Msg:    "GpSimd engine cannot access PSUM"}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Machine) inPSUM(a isa.Addr4) bool {
+	if a.IsAddrReg() {
+		return false
+	}
+	b := a.ByteAddr()
+	return m.geo.PSUMSize > 0 && b >= m.geo.PSUMOffset && b-m.geo.PSUMOffset < m.geo.PSUMSize
+}
+
+// checkEvents accepts the EVENTS forms the machine executes: no wait or an immediate semaphore
+// compare (UNORDERED on MAVERICK), and no update or an immediate semaphore update. Register and
+// event forms are named by the ISA but need registers tpbsim does not model.
+func (m *Machine) checkEvents(ev isa.Events) *InstError {
+	w := ev.WaitMode
+	switch {
+	case w == isa.WaitNone, w.IsSemImm(), w == isa.WaitUnordered && m.gen == isa.MAVERICK:
+	case w.Known() && w != isa.WaitInvalid:
+		return &InstError{Kind: ErrUnsupported, Rule: "sim.executable_wait_mode",
+			Fields: []Field{{Path: "events.wait_mode", Value: w.String(), Legal: "NONE or WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_IMM"}},
+			Msg:    "register and event wait forms are not modelled"}
+	default:
+		return &InstError{Kind: ErrInvalid, Rule: "has_valid_neuron_events",
+			Fields: []Field{{Path: "events.wait_mode", Value: fmt.Sprintf("0x%02x", uint8(w)), Legal: "a WAIT_MODE value"}}}
+	}
+	u := ev.UpdateMode
+	if u == isa.UpdateNone {
+		return nil
+	}
+	if _, ok := u.Apply(0, 0); ok {
+		return nil
+	}
+	if u.Known() && u != isa.UpdateInvalid {
+		return &InstError{Kind: ErrUnsupported, Rule: "sim.executable_update_mode",
+			Fields: []Field{{Path: "events.update_mode", Value: u.String(), Legal: "NONE or SEM_{INC,DEC,ADD_IMM,SUB_IMM,WR_IMM}_{READ,COMPLETE}"}},
+			Msg:    "register update forms are not modelled"}
+	}
+	return &InstError{Kind: ErrInvalid, Rule: "has_valid_neuron_events",
+		Fields: []Field{{Path: "events.update_mode", Value: fmt.Sprintf("0x%02x", uint8(u)), Legal: "an UPDATE_MODE value"}}}
+}
+
+// executable reports the opcodes the machine can execute.
+func executable(op isa.Opcode) bool {
+	return op.Struct() == isa.StructS4D4_TR || op == isa.OpLOAD_MASK_SELECT || isDMA(op)
+}

@@ -1,0 +1,189 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// Sentinel errors: the category of a failed run. Match with errors.Is (STYLE.md convention 6).
+var (
+	// ErrInvalid: an instruction breaks a validity rule (isa.Validate, the engine check, the
+	// event modes the machine executes).
+	ErrInvalid = errors.New("invalid instruction")
+	// ErrBounds: an access outside memory, the active area, or the HBM cap.
+	ErrBounds = errors.New("out of bounds")
+	// ErrUninit: a read of never-written bytes (only with Config.CheckUninit).
+	ErrUninit = errors.New("read of uninitialised memory")
+	// ErrDeadlock: every unfinished engine waits on a semaphore nothing pending will change.
+	ErrDeadlock = errors.New("deadlock")
+	// ErrUnsupported: a well-formed instruction or address form tpbsim does not execute.
+	ErrUnsupported = errors.New("not executable by tpbsim")
+	// ErrLimit: an instruction would stream more elements than Config.MaxElements.
+	ErrLimit = errors.New("work limit exceeded")
+)
+
+// Field is one instruction field named in an error: its path and value, and what is legal.
+type Field struct {
+	Path  string // e.g. "dst_mem_pattern.num_elem[2]"
+	Value string
+	Legal string // may be empty
+}
+
+// InstError is the error of one instruction: which engine, which instruction (index in its
+// queue, byte offset or line in its file), which opcode, which rule, which fields. Kind is one of
+// the sentinels; Err is the cause (a mem or dve error, or nil). Violations holds every rule the
+// instruction breaks when it failed validation.
+type InstError struct {
+	Kind       error
+	Engine     string
+	Index      int
+	Offset     int64 // -1 unknown
+	Line       int   // 0 unknown
+	File       string
+	Opcode     isa.Opcode
+	Rule       string
+	Fields     []Field
+	Msg        string
+	Violations []string
+	Err        error
+	TimePS     int64
+}
+
+func (e *InstError) where() string {
+	var loc []string
+	if e.File != "" && e.Line > 0 {
+		loc = append(loc, fmt.Sprintf("%s:%d", e.File, e.Line))
+	} else if e.Line > 0 {
+		loc = append(loc, fmt.Sprintf("line %d", e.Line))
+	} else if e.File != "" {
+		loc = append(loc, e.File)
+	}
+	if e.Offset >= 0 {
+		loc = append(loc, fmt.Sprintf("byte offset %d", e.Offset))
+	}
+	s := fmt.Sprintf("%s instruction %d", e.Engine, e.Index)
+	if len(loc) > 0 {
+		s += " (" + strings.Join(loc, ", ") + ")"
+	}
+	return s
+}
+
+func (e *InstError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %v", e.where(), e.Opcode)
+	if e.Rule != "" {
+		fmt.Fprintf(&b, ": rule %s", e.Rule)
+	}
+	for _, f := range e.Fields {
+		fmt.Fprintf(&b, ": %s = %s", f.Path, f.Value)
+		if f.Legal != "" {
+			fmt.Fprintf(&b, " (legal: %s)", f.Legal)
+		}
+	}
+	if e.Msg != "" {
+		fmt.Fprintf(&b, ": %s", e.Msg)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	for _, v := range e.Violations {
+		fmt.Fprintf(&b, "\n    %s", v)
+	}
+	return b.String()
+}
+
+// Unwrap exposes both the category sentinel and the cause to errors.Is / errors.As.
+func (e *InstError) Unwrap() []error {
+	out := []error{e.Kind}
+	if e.Err != nil {
+		out = append(out, e.Err)
+	}
+	return out
+}
+
+// ProgramError collects the errors of a program that fails the checks made before anything
+// runs (every invalid instruction is reported, not only the first).
+type ProgramError struct {
+	Errs []*InstError
+}
+
+func (e *ProgramError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d instruction(s) fail the checks made before the run; nothing was executed", len(e.Errs))
+	for _, ie := range e.Errs {
+		b.WriteString("\n  ")
+		b.WriteString(strings.ReplaceAll(ie.Error(), "\n", "\n  "))
+	}
+	return b.String()
+}
+
+// Unwrap returns the instruction errors, so errors.Is(err, ErrInvalid) and errors.As work.
+func (e *ProgramError) Unwrap() []error {
+	out := make([]error, len(e.Errs))
+	for i, ie := range e.Errs {
+		out[i] = ie
+	}
+	return out
+}
+
+// EngineState is one engine's state when a run stops on a deadlock.
+type EngineState struct {
+	Engine    string
+	Done      bool
+	PC        int // byte offset of the next instruction in the engine's queue (Index * 64)
+	Index     int // next instruction index
+	Total     int // instructions in the queue
+	Opcode    isa.Opcode
+	Line      int
+	WaitMode  isa.WaitMode
+	WaitIdx   uint8
+	WaitValue uint32
+	SemValue  uint32 // current value of sem[WaitIdx]
+}
+
+func (s EngineState) String() string {
+	if s.Done {
+		return fmt.Sprintf("%-5s finished (%d instructions)", s.Engine, s.Total)
+	}
+	line := ""
+	if s.Line > 0 {
+		line = fmt.Sprintf(", line %d", s.Line)
+	}
+	return fmt.Sprintf("%-5s pc 0x%x, instruction %d of %d (%v%s): waits sem[%d] %v %d; sem[%d] = %d",
+		s.Engine, s.PC, s.Index, s.Total, s.Opcode, line, s.WaitIdx, s.WaitMode, s.WaitValue, s.WaitIdx, s.SemValue)
+}
+
+// DeadlockError stops a run in which every unfinished engine waits on a semaphore that nothing
+// pending can change (hardware would spin forever: no wait mode has a timeout, FACTS §B.2).
+type DeadlockError struct {
+	TimePS  int64
+	Engines []EngineState
+}
+
+func (e *DeadlockError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "deadlock at t = %s: every unfinished engine waits on a semaphore that nothing pending will change", fmtPS(e.TimePS))
+	for _, s := range e.Engines {
+		b.WriteString("\n  ")
+		b.WriteString(s.String())
+	}
+	return b.String()
+}
+
+func (e *DeadlockError) Unwrap() error { return ErrDeadlock }
+
+// fmtPS prints a picosecond time in the unit that reads best.
+func fmtPS(ps int64) string {
+	switch {
+	case ps >= 1_000_000_000:
+		return fmt.Sprintf("%.3f ms", float64(ps)/1e9)
+	case ps >= 1_000_000:
+		return fmt.Sprintf("%.3f us", float64(ps)/1e6)
+	case ps >= 1_000:
+		return fmt.Sprintf("%.3f ns", float64(ps)/1e3)
+	}
+	return fmt.Sprintf("%d ps", ps)
+}

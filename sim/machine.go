@@ -1,0 +1,481 @@
+// Package sim is the NeuronCore machine of tpbsim (DESIGN.md §1, issue 3 items 4-6): memory,
+// 256 semaphores, the engine queues DVE, POOL, ACT and SP, and the DMA engines, run
+// concurrently by a deterministic discrete-event scheduler. Engines synchronise through the
+// EVENTS band of each instruction (FACTS §B.2): wait before issue, update after the reads or on
+// completion. A run that can no longer make progress stops with a DeadlockError listing every
+// engine's state; an instruction that fails validation or a bounds check changes no memory and
+// no semaphore, and its error names the engine, instruction, opcode, rule and fields.
+//
+// The machine is a value built by New; there is no package-level mutable state.
+package sim
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/internal/trace"
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+)
+
+// NumSemaphores is the size of the EVT_SEM array (FACTS §B.2).
+const NumSemaphores = 256
+
+// DefaultMaxElements bounds the elements per channel one instruction may stream. A pattern with
+// step 0 can name 65535^4 elements inside a few bytes; the bound keeps a crafted program from
+// running for years (INVENTED, Provenance sim.max_elements).
+const DefaultMaxElements = 1 << 26
+
+// Annotation is what a microcode table set says about a DVE opcode (issue 5 item 8): its
+// control rows, datapath block class and pipeline depth. Fields are free-form key/values so the
+// ucode package's vocabulary reaches the trace unchanged.
+type Annotation map[string]any
+
+// Config configures a Machine.
+type Config struct {
+	Gen isa.Generation
+	// HBMCapBytes caps the HBM bytes the run may allocate (0: mem.DefaultHBMCapBytes).
+	HBMCapBytes uint64
+	// CheckUninit reports reads of never-written bytes as errors (ErrUninit).
+	CheckUninit bool
+	// MaxElements bounds the elements per channel of one instruction (0: DefaultMaxElements).
+	MaxElements uint64
+	// Trace records a trace event per instruction and per DMA descriptor.
+	Trace bool
+	// Annotate, when set, is asked about every DVE-queue opcode; its answer is added to the
+	// instruction's trace args, and an opcode it does not know is reported once in
+	// Result.Warnings (the compiler's own "missing opcodes" check).
+	Annotate func(op isa.Opcode) (Annotation, bool)
+}
+
+// Effect is what one instruction did to memory, for the trace and the summary.
+type Effect struct {
+	BytesRead, BytesWritten int64
+	Src, Dst                string // start locations, e.g. "sbuf:0:0x100"
+}
+
+// unit executes the compute instructions of one engine queue.
+type unit interface {
+	exec(m *Machine, in isa.Inst) (Effect, error)
+}
+
+// Machine is one NeuronCore of one generation.
+type Machine struct {
+	cfg  Config
+	gen  isa.Generation
+	geo  isa.Geometry
+	mem  *mem.Memory
+	sems [NumSemaphores]uint32
+
+	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
+	dma     dmaBackend
+}
+
+// New builds a machine with zeroed memory and semaphores.
+func New(cfg Config) (*Machine, error) {
+	if !cfg.Gen.Valid() {
+		return nil, fmt.Errorf("sim: invalid generation %v", cfg.Gen)
+	}
+	if cfg.MaxElements == 0 {
+		cfg.MaxElements = DefaultMaxElements
+	}
+	mm, err := mem.New(cfg.Gen, mem.Options{HBMCapBytes: cfg.HBMCapBytes, TrackUninit: cfg.CheckUninit})
+	if err != nil {
+		return nil, err
+	}
+	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm}
+	m.newUnit = newComputeUnit
+	m.dma = newDMABackend(m)
+	return m, nil
+}
+
+// Gen is the machine's generation.
+func (m *Machine) Gen() isa.Generation { return m.gen }
+
+// Memory is the machine's memory (SBUF, PSUM, HBM), for loading inputs and reading results.
+func (m *Machine) Memory() *mem.Memory { return m.mem }
+
+// Semaphore returns sem[i].
+func (m *Machine) Semaphore(i int) uint32 { return m.sems[i] }
+
+// SetSemaphore sets sem[i] before a run.
+func (m *Machine) SetSemaphore(i int, v uint32) { m.sems[i] = v }
+
+// Semaphores returns a copy of all 256 semaphores.
+func (m *Machine) Semaphores() [NumSemaphores]uint32 { return m.sems }
+
+// NumDMAEngines is DMA_ENGINE_COUNT_PER_TPB of the generation (16; 8 on MAVERICK).
+func (m *Machine) NumDMAEngines() int { return m.geo.DMAEngineCount }
+
+// EngineStats is one row of the end-of-run summary.
+type EngineStats struct {
+	Engine       string
+	Instructions int   // instructions issued (descriptors for a DMA engine)
+	BusyPS       int64 // time spent executing
+	WaitPS       int64 // time spent blocked on semaphore waits
+	Waits        int   // instructions that had to wait
+	BytesRead    int64
+	BytesWritten int64
+	Notes        map[string]int // e.g. ucode block classes seen
+}
+
+// Result is the outcome of a run that finished.
+type Result struct {
+	EndPS      int64
+	Engines    []EngineStats // queue engines in scheduling order, then the DMA engines that worked
+	Semaphores [NumSemaphores]uint32
+	Trace      *trace.Trace // nil unless Config.Trace
+	Warnings   []string
+}
+
+// engine is the run-time state of one queue.
+type engine struct {
+	name      string
+	kind      isa.Engine
+	tid       int
+	queue     []Instr
+	pc        int
+	blocked   bool
+	waitStart int64 // -1 when not waiting
+	unit      unit
+	stats     EngineStats
+}
+
+// event kinds, in the order they are processed when they share a time (Provenance
+// sim.schedule_order): semaphore updates, then DMA descriptors, then instruction issues.
+const (
+	evSem = iota
+	evDMA
+	evIssue
+)
+
+type event struct {
+	t    int64
+	kind int
+	ord  int    // engine slot for evIssue; DMA engine for evDMA
+	seq  uint64 // FIFO among equals
+	// evSem
+	idx   uint8
+	mode  isa.UpdateMode
+	value uint32
+	// evDMA
+	desc *pendingDesc
+}
+
+type eventQueue []*event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	a, b := q[i], q[j]
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	if a.ord != b.ord {
+		return a.ord < b.ord
+	}
+	return a.seq < b.seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	n := len(old)
+	e := old[n-1]
+	*q = old[:n-1]
+	return e
+}
+
+// run is the state of one Run call.
+type run struct {
+	m       *Machine
+	prog    *Program
+	engines []*engine
+	q       eventQueue
+	seq     uint64
+	tr      *trace.Trace
+	now     int64
+	end     int64
+	dmaFree []int64
+	dmaSt   []EngineStats
+	warned  map[isa.Opcode]bool
+	res     *Result
+}
+
+func (r *run) push(e *event) {
+	r.seq++
+	e.seq = r.seq
+	heap.Push(&r.q, e)
+}
+
+// Trace process ids: one process for the queue engines, one for the DMA engines.
+const (
+	pidEngines = 1
+	pidDMA     = 2
+)
+
+// Run runs a program to completion. Every instruction is checked before anything executes
+// (engine, isa.Validate on the machine's generation, executable event modes, work limit); a
+// failing check returns a *ProgramError listing every bad instruction. During the run the first
+// failing instruction stops it with an *InstError, leaving memory and semaphores as they were
+// before that instruction; a deadlock stops it with a *DeadlockError.
+func (m *Machine) Run(p *Program) (*Result, error) {
+	r := &run{m: m, prog: p, warned: map[isa.Opcode]bool{}, res: &Result{}}
+	if err := m.check(p); err != nil {
+		return nil, err
+	}
+	if m.cfg.Trace {
+		r.tr = trace.New()
+		r.tr.Process(pidEngines, fmt.Sprintf("NeuronCore %v engine queues", m.gen))
+		r.tr.Process(pidDMA, "DMA engines")
+		for i := 0; i < m.geo.DMAEngineCount; i++ {
+			r.tr.AddTrack(trace.Track{Pid: pidDMA, Tid: i, Name: fmt.Sprintf("DMA%d", i), Sort: i})
+		}
+	}
+	r.dmaFree = make([]int64, m.geo.DMAEngineCount)
+	r.dmaSt = make([]EngineStats, m.geo.DMAEngineCount)
+	for i := range r.dmaSt {
+		r.dmaSt[i].Engine = fmt.Sprintf("DMA%d", i)
+	}
+	for slot, kind := range queueEngines {
+		e := &engine{name: kind.String(), kind: kind, tid: slot + 1, waitStart: -1, unit: m.newUnit(kind)}
+		e.stats.Engine = e.name
+		for _, q := range p.Queues {
+			if q.Engine == kind {
+				e.queue = append(e.queue, q.Insts...)
+			}
+		}
+		r.engines = append(r.engines, e)
+		if r.tr != nil {
+			r.tr.AddTrack(trace.Track{Pid: pidEngines, Tid: e.tid, Name: e.name, Sort: slot})
+		}
+		if len(e.queue) > 0 {
+			r.push(&event{t: 0, kind: evIssue, ord: slot})
+		}
+	}
+	for r.q.Len() > 0 {
+		ev := heap.Pop(&r.q).(*event)
+		r.now = ev.t
+		switch ev.kind {
+		case evSem:
+			r.applySem(ev)
+		case evDMA:
+			if err := r.execDesc(ev); err != nil {
+				return nil, err
+			}
+		case evIssue:
+			if err := r.issue(r.engines[ev.ord], ev.ord); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var stuck []EngineState
+	for _, e := range r.engines {
+		if e.pc < len(e.queue) {
+			stuck = append(stuck, r.state(e))
+		}
+	}
+	if stuck != nil {
+		all := make([]EngineState, 0, len(r.engines))
+		for _, e := range r.engines {
+			if len(e.queue) > 0 {
+				all = append(all, r.state(e))
+			}
+		}
+		return nil, &DeadlockError{TimePS: r.now, Engines: all}
+	}
+	res := r.res
+	res.EndPS = r.end
+	res.Semaphores = m.sems
+	res.Trace = r.tr
+	for _, e := range r.engines {
+		if len(e.queue) > 0 {
+			res.Engines = append(res.Engines, e.stats)
+		}
+	}
+	for _, s := range r.dmaSt {
+		if s.Instructions > 0 {
+			res.Engines = append(res.Engines, s)
+		}
+	}
+	return res, nil
+}
+
+func (r *run) state(e *engine) EngineState {
+	s := EngineState{Engine: e.name, Total: len(e.queue), Index: e.pc, PC: e.pc * isa.InstNBytes}
+	if e.pc >= len(e.queue) {
+		s.Done = true
+		return s
+	}
+	in := e.queue[e.pc]
+	ev := in.Inst.Evt()
+	s.Opcode, s.Line = opcodeOf(in.Inst), in.Line
+	s.WaitMode, s.WaitIdx, s.WaitValue = ev.WaitMode, ev.WaitIdx, ev.SemaphoreValue
+	s.SemValue = r.m.sems[ev.WaitIdx]
+	return s
+}
+
+func (r *run) applySem(ev *event) {
+	if v, ok := ev.mode.Apply(r.m.sems[ev.idx], ev.value); ok {
+		r.m.sems[ev.idx] = v
+	}
+	for slot, e := range r.engines {
+		if e.blocked {
+			e.blocked = false
+			r.push(&event{t: r.now, kind: evIssue, ord: slot})
+		}
+	}
+}
+
+// scheduleUpdate queues the semaphore update of an instruction's EVENTS band.
+func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64) {
+	if ev.UpdateMode == isa.UpdateNone {
+		return
+	}
+	t := readAt
+	if ev.UpdateMode.OnComplete() {
+		t = doneAt
+	}
+	r.push(&event{t: t, kind: evSem, idx: ev.UpdateIdx, mode: ev.UpdateMode, value: ev.SemaphoreValue})
+}
+
+func (r *run) instErr(e *engine, in Instr, kind error, rule, msg string, cause error) *InstError {
+	return &InstError{Kind: kind, Engine: e.name, Index: in.Index, Offset: in.Offset, Line: in.Line, File: r.prog.File,
+		Opcode: opcodeOf(in.Inst), Rule: rule, Msg: msg, Err: cause, TimePS: r.now}
+}
+
+// issue tries to issue engine e's next instruction at r.now.
+func (r *run) issue(e *engine, slot int) error {
+	in := e.queue[e.pc]
+	ev := in.Inst.Evt()
+	if !ev.WaitMode.Satisfied(r.m.sems[ev.WaitIdx], ev.SemaphoreValue) {
+		e.blocked = true
+		if e.waitStart < 0 {
+			e.waitStart = r.now
+		}
+		return nil
+	}
+	waited := int64(0)
+	if e.waitStart >= 0 {
+		waited = r.now - e.waitStart
+		e.stats.Waits++
+		e.stats.WaitPS += waited
+		e.waitStart = -1
+	}
+	op := opcodeOf(in.Inst)
+	var (
+		eff             Effect
+		readPS, totalPS int64
+		args            = map[string]any{}
+	)
+	if isDMA(op) {
+		d, err := r.issueDMA(e, in)
+		if err != nil {
+			return err
+		}
+		eff, readPS, totalPS = d.eff, d.readPS, d.totalPS
+		args["descriptors"] = d.n
+	} else {
+		var err error
+		eff, err = e.unit.exec(r.m, in.Inst)
+		if err != nil {
+			return r.execErr(e, in, err)
+		}
+		readPS, totalPS = computeCost(in.Inst)
+		r.annotate(e, op, args)
+	}
+	start := r.now
+	e.stats.Instructions++
+	e.stats.BusyPS += totalPS
+	e.stats.BytesRead += eff.BytesRead
+	e.stats.BytesWritten += eff.BytesWritten
+	r.scheduleUpdate(ev, start+readPS, start+totalPS)
+	if isDMA(op) {
+		// the queue is busy only for the issue; the DMA engines do the rest
+		totalPS = DMAIssuePS
+	}
+	r.end = max(r.end, start+totalPS)
+	if r.tr != nil {
+		args["opcode"] = fmt.Sprintf("%v (0x%02x)", op, uint8(op))
+		args["index"] = in.Index
+		if in.Line > 0 {
+			args["line"] = in.Line
+		}
+		if in.Offset >= 0 {
+			args["byte_offset"] = in.Offset
+		}
+		args["bytes_read"] = eff.BytesRead
+		args["bytes_written"] = eff.BytesWritten
+		if eff.Src != "" {
+			args["src"] = eff.Src
+		}
+		if eff.Dst != "" {
+			args["dst"] = eff.Dst
+		}
+		if ev.WaitMode != isa.WaitNone {
+			args["wait"] = fmt.Sprintf("sem[%d] %v %d", ev.WaitIdx, ev.WaitMode, ev.SemaphoreValue)
+			args["waited_ns"] = float64(waited) / 1000
+		}
+		if ev.UpdateMode != isa.UpdateNone {
+			args["update"] = fmt.Sprintf("sem[%d] %v %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue)
+		}
+		r.tr.Add(trace.Event{Name: op.String(), Cat: e.name, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: totalPS, Args: args})
+	}
+	e.pc++
+	if e.pc < len(e.queue) {
+		r.push(&event{t: start + totalPS, kind: evIssue, ord: slot})
+	}
+	return nil
+}
+
+func (r *run) annotate(e *engine, op isa.Opcode, args map[string]any) {
+	if r.m.cfg.Annotate == nil || e.kind != isa.EngineDVE {
+		return
+	}
+	a, ok := r.m.cfg.Annotate(op)
+	if !ok {
+		if !r.warned[op] {
+			r.warned[op] = true
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("the microcode table set lacks opcode %v (0x%02x) used by the DVE queue", op, uint8(op)))
+		}
+		return
+	}
+	for k, v := range a {
+		args[k] = v
+		if k == "block_class" {
+			if e.stats.Notes == nil {
+				e.stats.Notes = map[string]int{}
+			}
+			e.stats.Notes[fmt.Sprint(v)]++
+		}
+	}
+}
+
+// execErr turns an executor error into an *InstError with the right category.
+func (r *run) execErr(e *engine, in Instr, err error) error {
+	var ie *InstError
+	if errors.As(err, &ie) {
+		return err
+	}
+	kind := ErrInvalid
+	rule := ""
+	var me *mem.Error
+	if errors.As(err, &me) {
+		rule = me.Rule
+	}
+	switch {
+	case errors.Is(err, mem.ErrBounds), errors.Is(err, mem.ErrHBMCap), errors.Is(err, mem.ErrPSUMWrite):
+		kind = ErrBounds
+	case errors.Is(err, mem.ErrUninit):
+		kind = ErrUninit
+	case errors.Is(err, mem.ErrUnsupported), errors.Is(err, ErrUnsupported):
+		kind = ErrUnsupported
+	}
+	if rr, ok := err.(interface{ RuleID() string }); ok && rule == "" {
+		rule = rr.RuleID()
+	}
+	return r.instErr(e, in, kind, rule, "", err)
+}

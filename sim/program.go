@@ -1,0 +1,89 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// Instr is one instruction of a queue with where it came from, so an error can name it.
+type Instr struct {
+	Inst   isa.Inst
+	Index  int   // position in its queue (0-based)
+	Offset int64 // byte offset of the 64-byte word in its file, -1 when not from a binary file
+	Line   int   // source line in an assembly / JSON file, 0 when unknown
+}
+
+// Queue is the instruction queue of one engine.
+type Queue struct {
+	Engine isa.Engine
+	Insts  []Instr
+}
+
+// Program is a set of engine queues that run concurrently on one Machine.
+type Program struct {
+	File   string // for messages; may be empty
+	Queues []Queue
+}
+
+// QueueEngines are the instruction queues the machine runs, in scheduling order (Provenance
+// sim.schedule_order). PE is not modelled.
+var queueEngines = [...]isa.Engine{isa.EngineDVE, isa.EnginePOOL, isa.EngineACT, isa.EngineTPB_SP}
+
+// QueueEngines lists the engines whose queues a Program may fill, in scheduling order.
+func QueueEngines() []isa.Engine { return append([]isa.Engine(nil), queueEngines[:]...) }
+
+func queueSlot(e isa.Engine) int {
+	for i, q := range queueEngines {
+		if q == e {
+			return i
+		}
+	}
+	return -1
+}
+
+// FromList builds the program of a bare instruction list (a raw .bin file): each instruction
+// runs on the queue of the engine that executes its opcode (isa.Opcode.Engine), in list order.
+// offsets[i] is the byte offset of insts[i] in its file (nil: i*64). An instruction whose opcode
+// no modelled queue executes is an error naming it.
+func FromList(file string, insts []isa.Inst, offsets []int64) (*Program, error) {
+	p := &Program{File: file}
+	byEng := map[isa.Engine]int{}
+	for i, in := range insts {
+		off := int64(i) * isa.InstNBytes
+		if offsets != nil {
+			off = offsets[i]
+		}
+		op := opcodeOf(in)
+		eng := op.Engine()
+		if queueSlot(eng) < 0 {
+			return nil, &InstError{Kind: ErrUnsupported, Engine: "-", Index: i, Offset: off, File: file, Opcode: op,
+				Rule: "opcode_has_engine", Msg: fmt.Sprintf("no modelled engine queue executes %v (its engine: %v)", op, eng)}
+		}
+		qi, ok := byEng[eng]
+		if !ok {
+			qi = len(p.Queues)
+			byEng[eng] = qi
+			p.Queues = append(p.Queues, Queue{Engine: eng})
+		}
+		q := &p.Queues[qi]
+		q.Insts = append(q.Insts, Instr{Inst: in, Index: len(q.Insts), Offset: off})
+	}
+	return p, nil
+}
+
+// Len is the total number of instructions.
+func (p *Program) Len() int {
+	n := 0
+	for _, q := range p.Queues {
+		n += len(q.Insts)
+	}
+	return n
+}
+
+func opcodeOf(in isa.Inst) isa.Opcode {
+	if in == nil {
+		return 0
+	}
+	return in.Hdr().Opcode
+}

@@ -1,0 +1,65 @@
+package sim
+
+import "github.com/tpbsim/tpbsim/isa"
+
+// Provenance lists the machine's modelled behaviours and the choices it made where the seeds and
+// FACTS are silent (INVENTED) or only suggestive (INFERRED).
+func Provenance() []isa.Provenance {
+	return []isa.Provenance{
+		{ID: "sim.cost_model", Kind: "behaviour",
+			Text: "Engines run at 1.4 GHz. An S4D4_TR instruction costs 16 issue cycles + one cycle per element per channel " +
+				"(8 for RECIPROCAL) until its reads are done, then 48 drain cycles to completion. A DMA instruction holds its " +
+				"queue for 600 ns; each descriptor takes 64 ns + bytes / (27 GiB/s x data_width/32) on its DMA engine.",
+			Source: "shared/spec/NKI.md (128 elements per cycle, reciprocal 8N, ~600 ns per DMA instruction, ~27 GiB/s per DMA engine)", Confidence: isa.Invented,
+			Reason: "tpbsim is a functional model; times only order concurrent engines plausibly and draw a readable timeline"},
+		{ID: "sim.schedule_order", Kind: "behaviour",
+			Text: "A deterministic discrete-event scheduler: each engine issues its queue in order, one instruction at a time. " +
+				"Events at the same time run in the order: semaphore updates, DMA descriptors, instruction issues; engines in the " +
+				"order DVE, POOL, ACT, SP; DMA engines by number. An instruction's memory effect happens whole at its issue time.",
+			Source: "DESIGN.md §1", Confidence: isa.Invented,
+			Reason: "any fixed order gives reproducible runs; updates first so a waiter sees every update of its instant"},
+		{ID: "sim.semaphores", Kind: "behaviour",
+			Text: "256 x 32-bit semaphores, zero at start; a wait is checked before issue (WAIT_FOR_SEM_*_IMM against semaphore_value); " +
+				"an update fires when the reads are done (mode bit 0x10 clear) or on completion (set). Arithmetic wraps modulo 2^32.",
+			Source: "FACTS §B.2", Confidence: isa.HighObserved},
+		{ID: "sim.deadlock", Kind: "behaviour",
+			Text: "When no event is pending and an engine still has instructions, every such engine waits on a semaphore nothing " +
+				"can change: the run stops with each engine's state (pc, instruction, wait, current value).",
+			Source: "FACTS §B.2 (no wait mode has a timeout: hardware spins forever)", Confidence: isa.HighInferred},
+		{ID: "sim.check_before_run", Kind: "behaviour",
+			Text: "Every instruction is checked (engine, isa.Validate, executable EVENTS forms, work limit) before anything runs, " +
+				"as the runtime validates a program at load; every failing instruction is reported.",
+			Source: "FACTS §F.2 (runtime entry order: engine check -> header -> events -> per-opcode)", Confidence: isa.MedInferred,
+			Reason: "a program that cannot run should leave memory untouched and list all its problems at once"},
+		{ID: "opcode_legal_on_engine", Kind: "rule",
+			Text: "DVE: the S4D4_TR family and LOAD_MASK_SELECT; POOL: COPY, CAST, the (transpose-)reduces and DMA (software DGE, " +
+				"including DMA_GATHER_TRANSPOSE); ACT: COPY, CAST and DMA; SP: DMA. A bare instruction list runs each instruction " +
+				"on the queue of isa.Opcode.Engine.",
+			Source: "FACTS §D.2 engine surface column, §F.2 engine check, §C.1", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
+			Reason: "the engine surfaces are the wiki's; the exact per-engine opcode lists of the runtime are not known"},
+		{ID: "gpsimd_cannot_access_psum", Kind: "rule",
+			Text: "An S4D4_TR instruction on the POOL (GpSimd) queue may not name a PSUM address.",
+			Source: "FACTS §B.5 (GPSIMD cannot access PSUM at all), F.2 (NKI: \"GpSimd engine cannot access PSUM\")", Confidence: isa.HighObserved,
+			Fields: []string{"src_mem_pattern.start_addr", "dst_mem_pattern.start_addr"}},
+		{ID: "sim.executable_wait_mode", Kind: "behaviour",
+			Text: "Register, register-offset and event wait/update forms are valid ISA but need registers and event lines tpbsim " +
+				"does not model: such an instruction is reported as not executable.",
+			Source: "FACTS §B.2", Confidence: isa.Invented},
+		{ID: "sim.max_elements", Kind: "behaviour",
+			Text: "One instruction may stream at most 2^26 elements per channel (configurable): a step-0 pattern can name 65535^4 " +
+				"elements in a few bytes.",
+			Source: "none", Confidence: isa.Invented, Reason: "keeps a crafted program from running for years"},
+		{ID: "sim.dma_queue_mapping", Kind: "behaviour",
+			Text: "A DMA instruction on SP, ACT or POOL is lowered by the DGE planner to per-DMA-engine descriptor streams; each DMA " +
+				"engine runs its descriptors in FIFO order, concurrently with the queues. The instruction's READ and COMPLETE " +
+				"updates both fire when its last descriptor completes; the struct's own semaphore/sem_increment is applied as the " +
+				"DMA package reports it.",
+			Source: "DESIGN.md §1, §5; FACTS §C.2", Confidence: isa.Invented,
+			Reason: "a DMA has read its source only when its descriptors ran"},
+		{ID: "sim.trace", Kind: "behaviour",
+			Text: "The trace is Chrome/Perfetto trace-event JSON: a process for the engine queues and one for the DMA engines, a " +
+				"named track per engine, an \"X\" slice per instruction (opcode, bytes read/written, addresses, wait, update) and per " +
+				"DMA descriptor (engine, queue, bytes, src, dst).",
+			Source: "shared/spec/NKI.md (the profiler's DMA packet vocabulary)", Confidence: isa.Invented},
+	}
+}

@@ -1,0 +1,308 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// logUnit is a scheduler-test executor: it records which instruction ran, in global order, and
+// touches no memory. The executors themselves are tested through the real dve binding.
+type logUnit struct {
+	name string
+	log  *[]string
+}
+
+func (u logUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
+	*u.log = append(*u.log, fmt.Sprintf("%s:%v:%d", u.name, in.Hdr().Opcode, in.Hdr().DebugHint))
+	return Effect{BytesRead: 8, BytesWritten: 4}, nil
+}
+
+func newLogMachine(t *testing.T, log *[]string) *Machine {
+	t.Helper()
+	m, err := New(Config{Gen: isa.CAYMAN, Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.newUnit = func(e isa.Engine) unit { return logUnit{e.String(), log} }
+	return m
+}
+
+// copyInst is a COPY with the given events; tag goes in debug_hint so the log can tell
+// instructions apart. n is elements per channel (sets the cost).
+func copyInst(tag uint8, n uint16, ev isa.Events) *isa.S4D4TR {
+	t := isa.Tensor4D{StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{n, 1, 1, 1}}
+	return &isa.S4D4TR{Header: isa.Header{Opcode: isa.OpCOPY, InstWordLen: 16, DebugHint: tag}, Events: ev,
+		SrcMemPattern: t, DstMemPattern: t, InDtype: isa.DTypeFP32, OutDtype: isa.DTypeFP32, NumActiveChannels: 1}
+}
+
+func prog(qs ...Queue) *Program {
+	for qi := range qs {
+		for i := range qs[qi].Insts {
+			qs[qi].Insts[i].Index = i
+			qs[qi].Insts[i].Offset = int64(i * 64)
+		}
+	}
+	return &Program{File: "t.s", Queues: qs}
+}
+
+func q(e isa.Engine, insts ...isa.Inst) Queue {
+	out := Queue{Engine: e}
+	for _, in := range insts {
+		out.Insts = append(out.Insts, Instr{Inst: in})
+	}
+	return out
+}
+
+func waitGE(idx uint8, v uint32) isa.Events {
+	return isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: idx, SemaphoreValue: v}
+}
+
+func incOn(idx uint8, complete bool) isa.Events {
+	m := isa.SemIncRead
+	if complete {
+		m = isa.SemIncComplete
+	}
+	return isa.Events{UpdateMode: m, UpdateIdx: idx}
+}
+
+func TestSemaphoreOrderingAcrossEngines(t *testing.T) {
+	var log []string
+	m := newLogMachine(t, &log)
+	// POOL's first instruction waits for sem[3] >= 1, which the DVE's long COPY bumps on
+	// completion; the DVE's second instruction waits for POOL's bump of sem[4].
+	p := prog(
+		q(isa.EngineDVE, copyInst(1, 4096, incOn(3, true)), copyInst(2, 32, waitGE(4, 1))),
+		q(isa.EnginePOOL, copyInst(3, 32, waitGE(3, 1)), copyInst(4, 32, incOn(4, false))),
+	)
+	res, err := m.Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"DVE:COPY:1", "POOL:COPY:3", "POOL:COPY:4", "DVE:COPY:2"}
+	if strings.Join(log, " ") != strings.Join(want, " ") {
+		t.Fatalf("order %v, want %v", log, want)
+	}
+	if m.Semaphore(3) != 1 || m.Semaphore(4) != 1 {
+		t.Errorf("sems %d %d", m.Semaphore(3), m.Semaphore(4))
+	}
+	// Timing: POOL's first slice starts exactly when the DVE's first completes.
+	starts := map[string]int64{}
+	ends := map[string]int64{}
+	for _, e := range res.Trace.Events() {
+		k := fmt.Sprintf("%s:%v", e.Cat, e.Args["index"])
+		starts[k], ends[k] = e.TsPS, e.TsPS+e.DurPS
+	}
+	if starts["POOL:0"] != ends["DVE:0"] {
+		t.Errorf("POOL:0 starts at %d, DVE:0 ends at %d", starts["POOL:0"], ends["DVE:0"])
+	}
+	_, readPS := computeCost(copyInst(0, 32, isa.Events{}))
+	_ = readPS
+	if starts["DVE:1"] < starts["POOL:1"] {
+		t.Errorf("DVE:1 at %d before POOL:1 at %d", starts["DVE:1"], starts["POOL:1"])
+	}
+	var pool EngineStats
+	for _, s := range res.Engines {
+		if s.Engine == "POOL" {
+			pool = s
+		}
+	}
+	if pool.Waits != 1 || pool.WaitPS != ends["DVE:0"] || pool.Instructions != 2 {
+		t.Errorf("POOL stats %+v", pool)
+	}
+	var sum bytes.Buffer
+	res.WriteSummary(&sum)
+	if !strings.Contains(sum.String(), "POOL") || !strings.Contains(sum.String(), "bytes read") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
+}
+
+func TestReadVersusCompleteUpdate(t *testing.T) {
+	for _, complete := range []bool{false, true} {
+		var log []string
+		m := newLogMachine(t, &log)
+		p := prog(q(isa.EngineDVE, copyInst(1, 1000, incOn(0, complete))), q(isa.EngineACT, copyInst(2, 1, waitGE(0, 1))))
+		res, err := m.Run(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readPS, totalPS := computeCost(copyInst(1, 1000, isa.Events{}))
+		var actStart int64 = -1
+		for _, e := range res.Trace.Events() {
+			if e.Cat == "ACT" {
+				actStart = e.TsPS
+			}
+		}
+		want := readPS
+		if complete {
+			want = totalPS
+		}
+		if actStart != want {
+			t.Errorf("complete=%v: ACT starts at %d, want %d", complete, actStart, want)
+		}
+	}
+}
+
+func TestEqualityWaitSeesEveryUpdate(t *testing.T) {
+	// sem[7] goes 0 -> 1 -> 2 at different times; a waiter for == 1 must catch the first value.
+	var log []string
+	m := newLogMachine(t, &log)
+	eq1 := isa.Events{WaitMode: isa.WaitForSemEQImm, WaitIdx: 7, SemaphoreValue: 1}
+	p := prog(
+		q(isa.EngineDVE, copyInst(1, 100, incOn(7, true)), copyInst(2, 100, incOn(7, true))),
+		q(isa.EnginePOOL, copyInst(3, 1, eq1)),
+	)
+	if _, err := m.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(log, " ") != "DVE:COPY:1 DVE:COPY:2 POOL:COPY:3" && strings.Join(log, " ") != "DVE:COPY:1 POOL:COPY:3 DVE:COPY:2" {
+		t.Errorf("order %v", log)
+	}
+}
+
+func TestDeadlockReport(t *testing.T) {
+	var log []string
+	m := newLogMachine(t, &log)
+	m.SetSemaphore(9, 5)
+	p := prog(
+		q(isa.EngineDVE, copyInst(1, 8, isa.Events{}), copyInst(2, 8, waitGE(1, 1)), copyInst(3, 8, incOn(2, true))),
+		q(isa.EnginePOOL, copyInst(4, 8, waitGE(2, 1)), copyInst(5, 8, incOn(1, true))),
+		q(isa.EngineACT, copyInst(6, 8, isa.Events{WaitMode: isa.WaitForSemLTImm, WaitIdx: 9, SemaphoreValue: 5})),
+		q(isa.EngineTPB_SP),
+	)
+	_, err := m.Run(p)
+	if !errors.Is(err, ErrDeadlock) {
+		t.Fatalf("err = %v, want deadlock", err)
+	}
+	var de *DeadlockError
+	if !errors.As(err, &de) {
+		t.Fatal("not a *DeadlockError")
+	}
+	if len(de.Engines) != 3 {
+		t.Fatalf("engines %+v", de.Engines)
+	}
+	dve := de.Engines[0]
+	if dve.Engine != "DVE" || dve.Index != 1 || dve.PC != 64 || dve.WaitIdx != 1 || dve.WaitMode != isa.WaitForSemGEImm || dve.WaitValue != 1 || dve.SemValue != 0 {
+		t.Errorf("DVE state %+v", dve)
+	}
+	act := de.Engines[2]
+	if act.WaitIdx != 9 || act.SemValue != 5 || act.WaitMode != isa.WaitForSemLTImm {
+		t.Errorf("ACT state %+v", act)
+	}
+	msg := err.Error()
+	for _, s := range []string{"deadlock", "DVE   pc 0x40, instruction 1 of 3 (COPY): waits sem[1] WAIT_FOR_SEM_GE_IMM 1; sem[1] = 0",
+		"POOL  pc 0x0, instruction 0 of 2", "sem[9] WAIT_FOR_SEM_LT_IMM 5; sem[9] = 5"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("message lacks %q:\n%s", s, msg)
+		}
+	}
+	if strings.Join(log, " ") != "DVE:COPY:1" {
+		t.Errorf("ran %v", log)
+	}
+}
+
+func TestCheckBeforeRun(t *testing.T) {
+	var log []string
+	m := newLogMachine(t, &log)
+	lms := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: 16}}
+	regWait := copyInst(2, 1, isa.Events{WaitMode: isa.WaitForSemGEReg})
+	badWait := copyInst(3, 1, isa.Events{WaitMode: 0x33})
+	huge := copyInst(4, 1, isa.Events{})
+	huge.SrcMemPattern.NumElem = [4]uint16{65535, 65535, 65535, 65535}
+	psum := copyInst(5, 1, isa.Events{})
+	psum.DstMemPattern.StartAddr = 0x2000000
+	p := prog(
+		q(isa.EngineDVE, copyInst(1, 1, isa.Events{}), regWait, badWait, huge),
+		q(isa.EngineTPB_SP, lms),
+		q(isa.EnginePOOL, psum),
+		q(isa.EnginePE, copyInst(6, 1, isa.Events{})),
+	)
+	_, err := m.Run(p)
+	var pe *ProgramError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v", err)
+	}
+	rules := map[string]error{}
+	for _, ie := range pe.Errs {
+		rules[ie.Rule] = ie.Kind
+	}
+	for rule, kind := range map[string]error{
+		"sim.executable_wait_mode": ErrUnsupported, "has_valid_neuron_events": ErrInvalid, "sim.max_elements": ErrLimit,
+		"opcode_legal_on_engine": ErrInvalid, "gpsimd_cannot_access_psum": ErrInvalid, "engine_modelled": ErrUnsupported,
+	} {
+		if rules[rule] != kind {
+			t.Errorf("rule %s: kind %v, want %v (all: %v)", rule, rules[rule], kind, err)
+		}
+	}
+	if len(log) != 0 {
+		t.Errorf("instructions ran: %v", log)
+	}
+	if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrLimit) {
+		t.Errorf("errors.Is through ProgramError failed")
+	}
+	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: rule opcode_legal_on_engine: header.opcode = LOAD_MASK_SELECT (0x69) (legal: on DVE)") {
+		t.Errorf("message:\n%v", err)
+	}
+}
+
+func TestTraceJSON(t *testing.T) {
+	var log []string
+	m := newLogMachine(t, &log)
+	p := prog(q(isa.EngineDVE, copyInst(1, 64, incOn(0, true))), q(isa.EngineACT, copyInst(2, 64, waitGE(0, 1))))
+	res, err := m.Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.Trace.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	checkTraceJSON(t, b.Bytes(), []string{"DVE", "ACT", "DMA0"})
+}
+
+// checkTraceJSON asserts the trace is a {"traceEvents": [...]} object whose X events have
+// ts/dur/pid/tid and whose named tracks include names.
+func checkTraceJSON(t *testing.T, data []byte, names []string) {
+	t.Helper()
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("trace is not JSON: %v", err)
+	}
+	tracks := map[string]bool{}
+	nx := 0
+	for _, e := range doc.TraceEvents {
+		switch e["ph"] {
+		case "M":
+			if e["name"] == "thread_name" {
+				tracks[e["args"].(map[string]any)["name"].(string)] = true
+			}
+		case "X":
+			nx++
+			for _, k := range []string{"ts", "dur", "pid", "tid", "name"} {
+				if _, ok := e[k]; !ok {
+					t.Errorf("X event lacks %q: %v", k, e)
+				}
+			}
+			if d, _ := e["dur"].(float64); d < 0 {
+				t.Errorf("negative dur: %v", e)
+			}
+		default:
+			t.Errorf("unexpected phase %v", e["ph"])
+		}
+	}
+	if nx == 0 {
+		t.Error("no X events")
+	}
+	for _, n := range names {
+		if !tracks[n] {
+			t.Errorf("no track %q (have %v)", n, tracks)
+		}
+	}
+}

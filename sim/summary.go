@@ -1,0 +1,39 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteSummary prints the end-of-run table: per engine, the instructions (descriptors for a DMA
+// engine), busy time, waits, bytes read and written.
+func (r *Result) WriteSummary(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "engine\tinstructions\tbusy\twaits\twaited\tbytes read\tbytes written\t")
+	var tr, tw2 int64
+	for _, e := range r.Engines {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%d\t%d\t\n", e.Engine, e.Instructions, fmtPS(e.BusyPS), e.Waits, fmtPS(e.WaitPS), e.BytesRead, e.BytesWritten)
+		tr += e.BytesRead
+		tw2 += e.BytesWritten
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "end of run: t = %s\n", fmtPS(r.EndPS))
+	for _, e := range r.Engines {
+		if len(e.Notes) == 0 {
+			continue
+		}
+		keys := make([]string, 0, len(e.Notes))
+		for k := range e.Notes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s x%d", k, e.Notes[k]))
+		}
+		fmt.Fprintf(w, "%s microcode blocks: %s\n", e.Engine, strings.Join(parts, ", "))
+	}
+}
