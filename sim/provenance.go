@@ -38,7 +38,7 @@ func Provenance() []isa.Provenance {
 			Source: "FACTS §D.2 engine surface column, §F.2 engine check, §C.1", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
 			Reason: "the engine surfaces are the wiki's; the exact per-engine opcode lists of the runtime are not known"},
 		{ID: "gpsimd_cannot_access_psum", Kind: "rule",
-			Text: "An S4D4_TR instruction on the POOL (GpSimd) queue may not name a PSUM address.",
+			Text:   "An S4D4_TR instruction on the POOL (GpSimd) queue may not name a PSUM address.",
 			Source: "FACTS §B.5 (GPSIMD cannot access PSUM at all), F.2 (NKI: \"GpSimd engine cannot access PSUM\")", Confidence: isa.HighObserved,
 			Fields: []string{"src_mem_pattern.start_addr", "dst_mem_pattern.start_addr"}},
 		{ID: "sim.executable_wait_mode", Kind: "behaviour",
