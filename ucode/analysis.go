@@ -252,7 +252,8 @@ type CrossGenLane struct {
 	A, B         LaneWord
 	KindA, KindB LaneKind
 	// Relocated is true when VALID, MODE and STAGE, the fields the +12/+22 relocation moves,
-	// are equal after relocation (or both lanes are the same non-active kind).
+	// are equal after relocation, or when neither lane is active (idle vs zero is not a change of
+	// depth).
 	Relocated bool
 	// LowDiffers names the low fields (OPA, OPB, MUX) that differ; the seed's own cross-gen words
 	// show OPA and MUX can change (op65 lane0 OPA 0x1c -> 0x20 -> 0x38), so these are reported,
@@ -285,9 +286,9 @@ func CrossGenCheck(a, b *TableSet, op uint8) (CrossGenResult, error) {
 		wa, wb := ra.Block[L], rb.Block[L]
 		cl := CrossGenLane{Lane: L, A: wa, B: wb, KindA: wa.Kind(a.Gen), KindB: wb.Kind(b.Gen)}
 		switch {
-		case cl.KindA != cl.KindB:
+		case (cl.KindA == LaneActive) != (cl.KindB == LaneActive):
 		case cl.KindA != LaneActive:
-			cl.Relocated = true
+			cl.Relocated = true // idle and zero are both inactive: the depth is unchanged
 		default:
 			fa, fb := wa.Decode(a.Gen), wb.Decode(b.Gen)
 			cl.Relocated = fa.VALID == fb.VALID && fa.MODE == fb.MODE && fa.STAGE == fb.STAGE

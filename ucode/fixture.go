@@ -52,18 +52,38 @@ func BuildFixture(name string) (*TableSet, error) {
 			return nil, err
 		}
 		return gen2Transformer(s)
+	case "gen3/default", "gen4/default", "gen4/saturate":
+	default:
+		return nil, fmt.Errorf("%w: no fixture %q (have %v)", ErrMissing, name, FixtureNames)
+	}
+	// gen3/gen4 take the unquoted lanes of the cross-generation ops from the gen2 set.
+	g2, err := buildSet(gen2Default())
+	if err != nil {
+		return nil, err
+	}
+	switch name {
 	case "gen3/default":
-		return buildSet(gen3Default())
+		return buildSet(gen3Default(g2))
 	case "gen4/default":
-		return buildSet(gen4Default())
-	case "gen4/saturate":
-		s, err := buildSet(gen4Default())
+		return buildSet(gen4Default(g2))
+	default:
+		s, err := buildSet(gen4Default(g2))
 		if err != nil {
 			return nil, err
 		}
 		return gen4Saturate(s)
 	}
-	return nil, fmt.Errorf("%w: no fixture %q (have %v)", ErrMissing, name, FixtureNames)
+}
+
+// gen2Block returns op's whole gen2 block relocated to g (idle -> g's idle word, zero stays
+// zero), as the FILLER for lanes a later generation does not quote.
+func gen2Block(g2 *TableSet, op uint8, g TableGen) map[int]LaneWord {
+	r, _ := g2.Lookup(op)
+	m := map[int]LaneWord{}
+	for L, w := range r.Block {
+		m[L] = w
+	}
+	return relocated(g, m)
 }
 
 // Quoted lane words (seed 004 §5, §8; FACTS §E.4).
@@ -171,9 +191,12 @@ func semiFixed(g TableGen, mux uint16, opas ...uint8) map[int]LaneWord {
 func relocated(g TableGen, m map[int]LaneWord) map[int]LaneWord {
 	out := map[int]LaneWord{}
 	for L, w := range m {
-		if w == Gen2.IdleWord() {
+		switch w {
+		case 0:
+			out[L] = 0
+		case Gen2.IdleWord():
 			out[L] = g.IdleWord()
-		} else {
+		default:
 			out[L] = Relocate(w, g)
 		}
 	}
@@ -248,7 +271,7 @@ func gen2Default() *setSpec {
 	return sp
 }
 
-func gen3Default() *setSpec {
+func gen3Default(g2 *TableSet) *setSpec {
 	sp := &setSpec{gen: Gen3, name: "default", entries: map[int]uint64{}, blocks: map[int]*blockSpec{},
 		active: 99, allIdle: 5, idleZero: 7, activeWords: 443, idleWords: 221, usedFast: 182, usedSlow: 182,
 		seed: 3}
@@ -266,11 +289,13 @@ func gen3Default() *setSpec {
 	assignRows(sp, Gen3, 60)
 	sp.activeRow(8, 1, withIdle(Gen3, 1, quotedBlock(Op65Lane0Gen3)))
 	sp.activeRow(row(sp, 97), 8, bnStats2(BNStats2MeanGen3, BNStats2M2Gen3))
-	sp.activeRow(row(sp, 66), 2, withIdle(Gen3, 2, map[int]LaneWord{1: Op66Lane1Gen3}))
-	op88 := relocated(Gen3, gen2Op88())
+	op66 := gen2Block(g2, 66, Gen3)
+	op66[1] = Op66Lane1Gen3
+	sp.activeRow(row(sp, 66), 2, op66)
+	op88 := gen2Block(g2, 88, Gen3)
 	op88[0] = Op88Lane0Gen3
 	sp.activeRow(row(sp, 88), 4, op88)
-	sp.activeRow(row(sp, 67), 2, relocated(Gen3, gen2Op67()))
+	sp.activeRow(row(sp, 67), 2, gen2Block(g2, 67, Gen3))
 	sp.allIdleRow(32, 48, 50, row(sp, 78)) // Copy, Memset, StreamTranspose, TensorCumulative (as gen2)
 	sp.offRow(69, 49, row(sp, 72), row(sp, 110), row(sp, 111), 0)
 	carryDepths(sp)
@@ -278,7 +303,7 @@ func gen3Default() *setSpec {
 	return sp
 }
 
-func gen4Default() *setSpec {
+func gen4Default(g2 *TableSet) *setSpec {
 	sp := &setSpec{gen: Gen4, name: "default", entries: map[int]uint64{}, blocks: map[int]*blockSpec{},
 		active: 155, allIdle: 6, idleZero: 8, activeWords: 835, idleWords: 233, usedFast: 182, usedSlow: 182,
 		seed: 4}
@@ -295,12 +320,14 @@ func gen4Default() *setSpec {
 	}
 	assignRows(sp, Gen4, 184) // above the saturate range 143..182
 	sp.activeRow(16, 1, withIdle(Gen4, 1, quotedBlock(Op65Lane0Gen4)))
-	sp.activeRow(24, 2, withIdle(Gen4, 2, map[int]LaneWord{1: Op66Lane1Gen4}))
-	op88 := relocated(Gen4, gen2Op88())
+	op66 := gen2Block(g2, 66, Gen4)
+	op66[1] = Op66Lane1Gen4
+	sp.activeRow(24, 2, op66)
+	op88 := gen2Block(g2, 88, Gen4)
 	op88[0] = Op88Lane0Gen4
 	sp.activeRow(row(sp, 88), 4, op88)
-	sp.activeRow(row(sp, 67), 2, relocated(Gen4, gen2Op67()))
-	sp.activeRow(row(sp, 97), 8, relocated(Gen4, bnStats2(BNStats2MeanGen2, BNStats2M2Gen2)))
+	sp.activeRow(row(sp, 67), 2, gen2Block(g2, 67, Gen4))
+	sp.activeRow(row(sp, 97), 8, gen2Block(g2, 97, Gen4))
 	sp.activeRow(112, 7, nil) // Dropout, k as gen2
 	sp.allIdleRow(48, 64, 111, row(sp, 78))
 	sp.offRow(0, 72, 76, row(sp, 72), row(sp, 110), row(sp, 111))

@@ -1,0 +1,245 @@
+package ucode
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+)
+
+// reportBlock is the per-block data the report's script shows on hover or click.
+type reportBlock struct {
+	Class   string       `json:"class"`
+	Form    string       `json:"form,omitempty"`
+	K       int          `json:"k"`
+	Packed  bool         `json:"packed"`
+	Ops     []string     `json:"ops,omitempty"`
+	Control string       `json:"control,omitempty"`
+	Lanes   []reportLane `json:"lanes"`
+	Changed bool         `json:"changed,omitempty"`
+}
+
+type reportLane struct {
+	Word   string `json:"word"`
+	Kind   string `json:"kind"`
+	Fields string `json:"fields"`
+	Other  string `json:"other,omitempty"` // the diff set's word when it differs
+	OtherF string `json:"otherFields,omitempty"`
+}
+
+// blockColour is the map colour of a block: grey OFF, blues for the two pass-through forms,
+// yellow (k=1) to deep red (k=8) for ACTIVE.
+func blockColour(in BlockInfo) string {
+	switch in.Class {
+	case ClassOff:
+		return "#d9d9d9"
+	case ClassPassthru:
+		if in.Form == FormAllIdle {
+			return "#6baed6"
+		}
+		return "#c6dbef"
+	}
+	hue := 55 - (in.Depth-1)*7
+	light := 70 - (in.Depth-1)*4
+	return fmt.Sprintf("hsl(%d,90%%,%d%%)", hue, light)
+}
+
+// WriteReport writes one self-contained HTML page (no network: inline CSS, SVG and script) for
+// set s: an SVG map of every block coloured by class and depth, the lane table of a block on
+// hover or click, the census and the opcode resolution list. With other != nil (same
+// generation) it adds the diff and outlines the changed blocks.
+func WriteReport(w io.Writer, s *TableSet, other *TableSet) error {
+	if s.Datapath == nil {
+		return fmt.Errorf("%w: the report needs a datapath_table", ErrMissing)
+	}
+	c, err := s.Census()
+	if err != nil {
+		return err
+	}
+	var d *Diff
+	if other != nil {
+		dd, err := DiffSets(s, other)
+		if err != nil {
+			return err
+		}
+		d = &dd
+	}
+	infos := s.Datapath.Analyze()
+	blocks := make([]reportBlock, len(infos))
+	for i, in := range infos {
+		rb := reportBlock{Class: in.Class.String(), Form: in.Form.String(), K: in.Depth, Packed: in.LeftPacked}
+		if s.Opcodes != nil {
+			for _, op := range s.Opcodes.OpcodesOnRow(i) {
+				rb.Ops = append(rb.Ops, fmt.Sprintf("%d %s", op, OpcodeName(op)))
+			}
+		}
+		if s.Control != nil && i < len(s.Control.Rows) {
+			rb.Control = s.Control.Rows[i].Hex()
+		}
+		for L, lw := range s.Datapath.Blocks[i] {
+			kind := lw.Kind(s.Gen).String()
+			if lw.Terminal(s.Gen) {
+				kind = "terminal"
+			}
+			rl := reportLane{Word: fmt.Sprintf("%#016x", uint64(lw)), Kind: kind, Fields: lw.Format(s.Gen)}
+			if d != nil {
+				if ow := other.Datapath.Blocks[i][L]; ow != lw {
+					rl.Other, rl.OtherF = fmt.Sprintf("%#016x", uint64(ow)), ow.Format(s.Gen)
+					rb.Changed = true
+				}
+			}
+			rb.Lanes = append(rb.Lanes, rl)
+		}
+		blocks[i] = rb
+	}
+	data, err := json.Marshal(blocks) // escapes <, >, & so it is safe inside <script>
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	esc := html.EscapeString
+	title := fmt.Sprintf("DVE tables: %s %s", s.Gen, s.Name)
+	if d != nil {
+		title += " vs " + other.Name
+	}
+	fmt.Fprintf(&b, `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>%s</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-variant-numeric:tabular-nums}
+th{background:#f0f0f0}.mono{font-family:ui-monospace,monospace;font-size:12px}
+#wrap{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
+#panel{min-width:38em;max-width:60em}
+svg rect{cursor:pointer}svg text{font:9px monospace;pointer-events:none}
+.legend span{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em 0 1em;border:1px solid #999}
+.changed{background:#fde0ef}
+</style></head><body>
+<h1>%s</h1>
+<p>Generation: <b>%s</b> (%s). %s</p>
+`, esc(title), esc(title), esc(s.Gen.String()), esc(s.Gen.Generation().String()), esc(s.GenReason))
+	b.WriteString(`<p class="legend">Legend:<span style="background:#d9d9d9"></span>OFF<span style="background:#6baed6"></span>PASSTHRU all-idle<span style="background:#c6dbef"></span>PASSTHRU idle+zero`)
+	for k := 1; k <= LanesPerBlock; k++ {
+		fmt.Fprintf(&b, `<span style="background:%s"></span>k=%d`, blockColour(BlockInfo{Class: ClassActive, Depth: k}), k)
+	}
+	b.WriteString(`<span style="border:3px solid #d0006f"></span>changed in diff<span style="border:2px dashed #000"></span>not left-packed</p>` + "\n")
+	// SVG map.
+	const cols, cw, ch = 16, 44, 30
+	rows := (len(infos) + cols - 1) / cols
+	fmt.Fprintf(&b, `<div id="wrap"><svg id="map" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="datapath block map">`+"\n",
+		cols*cw+4, rows*ch+4, cols*cw+4, rows*ch+4)
+	for i, in := range infos {
+		x, y := 2+(i%cols)*cw, 2+(i/cols)*ch
+		stroke, sw, dash := "#fff", 1, ""
+		if !in.LeftPacked {
+			stroke, sw, dash = "#000", 2, ` stroke-dasharray="4 2"`
+		}
+		if d != nil && d.ChangedBlocksA[i] {
+			stroke, sw = "#d0006f", 3
+		}
+		fmt.Fprintf(&b, `<rect data-b="%d" x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s" stroke-width="%d"%s><title>block %d: %s k=%d</title></rect>`,
+			i, x, y, cw-2, ch-2, blockColour(in), stroke, sw, dash, i, in.Class, in.Depth)
+		fmt.Fprintf(&b, `<text x="%d" y="%d">%d</text><text x="%d" y="%d">k%d</text>`+"\n", x+3, y+11, i, x+3, y+23, in.Depth)
+	}
+	b.WriteString(`</svg><div id="panel"><p>Hover over or click a block to see its lanes.</p></div></div>` + "\n")
+	// Census.
+	b.WriteString("<h2>Census</h2>\n<table>")
+	row := func(k string, v any) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(fmt.Sprint(v))) }
+	row("blocks", c.Blocks)
+	row("OFF", c.Off)
+	row("PASSTHRU (all-idle + idle+zero)", fmt.Sprintf("%d (%d + %d); all-idle rows %v", c.Passthru, c.PassthruAllIdle, c.PassthruIdleZero, c.AllIdleRows))
+	row("ACTIVE", c.Active)
+	row("nonzero words", c.NonzeroWords)
+	row(fmt.Sprintf("idle words (%#x)", uint64(s.Gen.IdleWord())), c.IdleWords)
+	row("active (non-idle nonzero) words", c.ActiveWords)
+	row("terminal lanes (VALID clear)", c.TerminalLanes)
+	row("highest bit in an active word", c.HighestBit)
+	row("left-packing violations", fmt.Sprint(c.PackingViolations))
+	row("orphan active blocks", fmt.Sprint(c.OrphanBlocks))
+	if c.UsedControlRows >= 0 {
+		row("used control rows", c.UsedControlRows)
+	}
+	if c.UsedSlowRows >= 0 {
+		row("used slow rows", c.UsedSlowRows)
+	}
+	if c.EnabledOpcodes >= 0 {
+		row("enabled opcode slots", c.EnabledOpcodes)
+	}
+	b.WriteString("</table>\n<h3>Depth k histogram</h3>\n<table><tr><th>k</th><th>blocks</th><th>opcodes</th></tr>")
+	for _, db := range c.Depths {
+		var ops []string
+		for _, op := range db.Opcodes {
+			ops = append(ops, fmt.Sprintf("%d %s", op, OpcodeName(op)))
+		}
+		fmt.Fprintf(&b, "<tr><td>%d</td><td>%d</td><td>%s</td></tr>", db.K, len(db.Blocks), esc(strings.Join(ops, ", ")))
+	}
+	b.WriteString("</table>\n<h3>Per-bit set counts over active words</h3>\n<table class=\"mono\"><tr><th>bit</th>")
+	top := c.HighestBit
+	if top < 0 {
+		top = 0
+	}
+	for bit := 0; bit <= top; bit++ {
+		fmt.Fprintf(&b, "<th>%d</th>", bit)
+	}
+	b.WriteString("</tr><tr><th>count</th>")
+	for bit := 0; bit <= top; bit++ {
+		fmt.Fprintf(&b, "<td>%d</td>", c.BitCounts[bit])
+	}
+	b.WriteString("</tr></table>\n")
+	// Diff.
+	if d != nil {
+		fmt.Fprintf(&b, "<h2>Diff: %s vs %s</h2>\n<table>", esc(s.Name), esc(other.Name))
+		row("differing lane words", len(d.Words))
+		row("differing blocks", fmt.Sprintf("%d: %v", len(d.Blocks), d.Blocks))
+		row("distinct XOR deltas", len(d.Deltas))
+		row("differing opcode slots", fmt.Sprint(d.OpcodeSlots))
+		row("affected opcodes", fmt.Sprint(d.Opcodes))
+		row("differing control rows", fmt.Sprintf("%d: %v", len(d.ControlRows), d.ControlRows))
+		row("differing slow rows", fmt.Sprintf("%d: %v", len(d.SlowRows), d.SlowRows))
+		b.WriteString("</table>\n<h3>XOR deltas (most frequent first)</h3>\n<table class=\"mono\"><tr><th>xor</th><th>words</th><th>fields</th></tr>")
+		for _, x := range d.Deltas {
+			fmt.Fprintf(&b, "<tr><td>%#016x</td><td>%d</td><td>%s</td></tr>", uint64(x.XOR), x.Count, esc(strings.Join(FieldsDiffering(x.XOR, 0, s.Gen), " ")))
+		}
+		b.WriteString("</table>\n")
+	}
+	// Opcodes.
+	if s.Opcodes != nil {
+		b.WriteString("<h2>Opcodes</h2>\n<table><tr><th>op</th><th>name</th><th>entry</th><th>fast row</th><th>slow row</th><th>class</th><th>k</th><th>shares row with</th></tr>")
+		for _, op := range s.Opcodes.Enabled() {
+			r, _ := s.Lookup(op)
+			var share []string
+			for _, o := range r.SharesRow {
+				t := fmt.Sprintf("%d %s", o, OpcodeName(o))
+				if r.HasTwin && o == r.Twin {
+					t += " (twin)"
+				}
+				share = append(share, t)
+			}
+			fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td class=\"mono\">%#x</td><td>%d</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td></tr>",
+				op, esc(r.Name), r.Entry.Raw, r.FastRow, r.SlowRow, r.Class(), r.Depth(), esc(strings.Join(share, ", ")))
+		}
+		b.WriteString("</table>\n")
+	}
+	fmt.Fprintf(&b, `<script type="application/json" id="blocks">%s</script>
+<script>
+(function(){
+var B=JSON.parse(document.getElementById('blocks').textContent),panel=document.getElementById('panel'),pinned=-1;
+function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
+function show(i){var b=B[i],h='<h2>Block '+i+': '+esc(b.class)+(b.form?' ('+esc(b.form)+')':'')+', k='+b.k+(b.packed?'':' <b>NOT left-packed</b>')+'</h2>';
+if(b.ops&&b.ops.length)h+='<p>Opcodes on this row: '+esc(b.ops.join(', '))+'</p>';
+if(b.control)h+='<p>Control row: <span class="mono">'+esc(b.control)+'</span></p>';
+h+='<table class="mono"><tr><th>lane</th><th>word</th><th>kind</th><th>fields</th></tr>';
+b.lanes.forEach(function(l,L){h+='<tr'+(l.other?' class="changed"':'')+'><td>'+L+'</td><td>'+esc(l.word)+'</td><td>'+esc(l.kind)+'</td><td>'+esc(l.fields)+'</td></tr>';
+if(l.other)h+='<tr class="changed"><td></td><td>'+esc(l.other)+'</td><td>other set</td><td>'+esc(l.otherFields)+'</td></tr>';});
+panel.innerHTML=h+'</table>';}
+document.querySelectorAll('#map rect').forEach(function(r){var i=+r.getAttribute('data-b');
+r.addEventListener('mouseenter',function(){if(pinned<0)show(i);});
+r.addEventListener('click',function(){pinned=(pinned===i)?-1:i;show(i);});});
+})();
+</script>
+</body></html>
+`, data)
+	_, err = io.WriteString(w, b.String())
+	return err
+}
