@@ -1,0 +1,287 @@
+// Package dve executes the DVE (Decoupled Vector Engine) instructions of the S4D4_TR family
+// (seed 000 §3-§5, FACTS §D, DESIGN.md §4) and LOAD_MASK_SELECT 0x69 on a mem.Memory:
+// StreamTranspose 0x6B, TransposeTensorReduce 0x83/0x84, TensorReduce 0x42/0x52 (and SUNDA's
+// 0x8C/0x8D), TensorCumulative 0x4E/0x5E, Copy 0x46, Cast 0x47, Reciprocal 0x48 and
+// StreamShuffle 0x6A.
+//
+// Every instruction is checked whole before anything is written: a failing instruction changes
+// no memory (and LOAD_MASK_SELECT leaves the mask register alone). Reads happen, logically,
+// before writes: an instruction whose source and destination overlap behaves as if it read its
+// whole source first (Provenance dve.overlap).
+//
+// StreamTranspose has two implementations that agree byte for byte: a fast tiled one (SWAR
+// kernels on uint64 words, direct on partition memory when the walks are contiguous, parallel
+// across channel groups and tiles when large) and a faithful model of the 5-stage dual-output
+// select (dsel) butterfly on the 2NX8 / NX16 / N_2X32 lane widths (seed 000 §5.2-§5.4).
+package dve
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+)
+
+// Sentinel errors; match with errors.Is. Memory errors also match their mem sentinels
+// (mem.ErrBounds, mem.ErrPSUMWrite, mem.ErrUninit, mem.ErrUnsupported).
+var (
+	// ErrBounds is mem.ErrBounds: an access pattern leaves its region's active area or partitions.
+	ErrBounds = mem.ErrBounds
+	// ErrInvalid: the instruction breaks a rule the executor depends on (these are validator
+	// rules too; the executor re-checks what it needs so that it never panics).
+	ErrInvalid = errors.New("invalid instruction")
+	// ErrUnsupported: an instruction or operand the model does not execute.
+	ErrUnsupported = errors.New("unsupported")
+	// ErrNoMask: STREAM_SHUFFLE with no LOAD_MASK_SELECT before it on this DVE.
+	ErrNoMask = errors.New("no shuffle mask loaded")
+)
+
+// Error is the error of a failed instruction: the opcode, the rule broken (the ISA header's
+// predicate name where one exists), the field path and the detail, wrapping a sentinel (or a
+// *mem.Error, which wraps a mem sentinel).
+type Error struct {
+	Opcode isa.Opcode
+	Rule   string
+	Field  string
+	Detail string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("dve: %v: %s", e.Opcode, e.Rule)
+	if e.Field != "" {
+		s += ": " + e.Field
+	}
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	if e.Err != nil {
+		s += " (" + e.Err.Error() + ")"
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func fail(op isa.Opcode, sentinel error, rule, field, format string, args ...any) *Error {
+	return &Error{Opcode: op, Rule: rule, Field: field, Detail: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
+// memFail wraps a memory error, keeping its rule and naming the field.
+func memFail(op isa.Opcode, field string, err error) *Error {
+	var me *mem.Error
+	if errors.As(err, &me) {
+		me.Field = field
+		return &Error{Opcode: op, Rule: me.Rule, Field: field, Detail: fmt.Sprintf("%s at 0x%x", me.Detail, me.Addr), Err: me}
+	}
+	return &Error{Opcode: op, Rule: "memory", Field: field, Detail: err.Error(), Err: err}
+}
+
+// TransposeImpl selects the StreamTranspose implementation.
+type TransposeImpl uint8
+
+const (
+	// TransposeFast is the tiled SWAR implementation (the default).
+	TransposeFast TransposeImpl = iota
+	// TransposeButterfly is the faithful 5-stage dsel butterfly model.
+	TransposeButterfly
+)
+
+func (t TransposeImpl) String() string {
+	if t == TransposeButterfly {
+		return "butterfly"
+	}
+	return "fast"
+}
+
+// DVE is the state of one DVE engine: the shuffle mask register LOAD_MASK_SELECT loads, and the
+// executor's settings. The zero value is ready to use (no mask loaded, fast transpose, all CPUs).
+type DVE struct {
+	mask    [32]uint8
+	maskSet bool
+
+	// Transpose selects the StreamTranspose / TransposeTensorReduce implementation.
+	Transpose TransposeImpl
+	// MaxProcs bounds the goroutines a large transpose uses; 0 means runtime.GOMAXPROCS(0).
+	MaxProcs int
+}
+
+// Mask returns the mask register and whether a LOAD_MASK_SELECT has loaded it.
+func (d *DVE) Mask() ([32]uint8, bool) { return d.mask, d.maskSet }
+
+// Reset clears the mask register (as at power-on: no mask loaded).
+func (d *DVE) Reset() { d.mask, d.maskSet = [32]uint8{}, false }
+
+// Effect is what an executed instruction did, for traces and summaries.
+type Effect struct {
+	Opcode       isa.Opcode
+	Elements     uint64     // elements written (all channels)
+	BytesRead    uint64     // bytes read from memory (all channels)
+	BytesWritten uint64     // bytes written to memory (all channels)
+	Reads        []mem.Span // bounding boxes of the bytes read
+	Writes       []mem.Span // bounding boxes of the bytes written
+	MaskLoaded   bool       // LOAD_MASK_SELECT: the mask register changed
+	Transpose    string     // StreamTranspose implementation used ("fast", "butterfly"), else ""
+}
+
+// Execute runs one instruction on m as generation g. inst is normally validated first
+// (isa.Validate); Execute still re-checks everything it relies on and the whole memory
+// footprint, so it never panics and a failing instruction changes nothing. The error is an
+// *Error.
+func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, error) {
+	if inst == nil {
+		return Effect{}, fail(0, ErrInvalid, "inst", "", "nil instruction")
+	}
+	op := inst.Hdr().Opcode
+	eff := Effect{Opcode: op}
+	if m == nil {
+		return eff, fail(op, ErrInvalid, "memory", "", "nil memory")
+	}
+	if !g.Valid() {
+		return eff, fail(op, ErrInvalid, "generation", "", "invalid generation %v", g)
+	}
+	if m.Gen() != g {
+		return eff, fail(op, ErrInvalid, "generation", "", "memory is %v, instruction runs as %v", m.Gen(), g)
+	}
+	if !op.InGen(g) {
+		return eff, fail(op, ErrInvalid, "has_valid_neuron_header", "header.opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
+	}
+	switch in := inst.(type) {
+	case *isa.LoadMaskSelect:
+		if op != isa.OpLOAD_MASK_SELECT {
+			break
+		}
+		return d.loadMask(in, eff)
+	case *isa.S4D4TR:
+		if in.Header.Opcode.Struct() != isa.StructS4D4_TR {
+			break
+		}
+		return d.execS4D4TR(m, in, g, eff)
+	}
+	return eff, fail(op, ErrUnsupported, "dve_opcode", "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
+}
+
+func (d *DVE) loadMask(in *isa.LoadMaskSelect, eff Effect) (Effect, error) {
+	for i, v := range in.Immediate {
+		if v >= 64 && v != 0xFF {
+			return eff, fail(in.Header.Opcode, ErrInvalid, "load_mask_select_valid_entry", fmt.Sprintf("immediate[%d]", i),
+				"mask entry %d; legal: < 64 or 255", v)
+		}
+	}
+	d.mask, d.maskSet = in.Immediate, true
+	eff.MaskLoaded = true
+	return eff, nil
+}
+
+// operands holds an S4D4_TR instruction's checked memory operands.
+type operands struct {
+	op       isa.Opcode
+	src, dst *mem.Pattern
+	nac      int
+	esIn     int
+	esOut    int
+}
+
+func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Effect) (Effect, error) {
+	op := in.Header.Opcode
+	esIn, esOut := in.InDtype.Size(), in.OutDtype.Size()
+	if esIn == 0 || !in.InDtype.InGen(g) || in.InDtype.Bits()%8 != 0 || in.InDtype.IsCPTC() {
+		return eff, fail(op, ErrInvalid, "is_valid_dtype", "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
+	}
+	if esOut == 0 || !in.OutDtype.InGen(g) || in.OutDtype.Bits()%8 != 0 || in.OutDtype.IsCPTC() {
+		return eff, fail(op, ErrInvalid, "is_valid_dtype", "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
+	}
+	nac := int(in.NumActiveChannels)
+	if nac < 1 || nac > g.Geometry().DVENumChannels {
+		return eff, fail(op, ErrInvalid, "has_valid_active_channel_range", "num_active_channels", "%d; legal 1..%d", nac, g.Geometry().DVENumChannels)
+	}
+	src, err := m.Pattern(in.SrcMemPattern, esIn, nac, false)
+	if err != nil {
+		return eff, memFail(op, "src_mem_pattern", err)
+	}
+	dst, err := m.Pattern(in.DstMemPattern, esOut, nac, true)
+	if err != nil {
+		return eff, memFail(op, "dst_mem_pattern", err)
+	}
+	o := &operands{op: op, src: src, dst: dst, nac: nac, esIn: esIn, esOut: esOut}
+	eff.Reads = []mem.Span{src.Span()}
+	eff.Writes = []mem.Span{dst.Span()}
+	eff.BytesRead = uint64(nac) * uint64(src.Bytes())
+
+	switch op {
+	case isa.OpSTREAM_TRANSPOSE:
+		err = d.streamTranspose(m, in, o)
+		eff.Transpose = d.Transpose.String()
+	case isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP:
+		err = d.transposeReduce(m, in, o)
+		eff.Transpose = d.Transpose.String()
+	case isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_REDUCE_BITVEC_OP, isa.OpTENSOR_REDUCE_ADD_BF16, isa.OpTENSOR_REDUCE_MAX_BF16:
+		err = d.tensorReduce(m, in, o, nil)
+	case isa.OpTENSOR_CUMULATIVE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_BITVEC_OP:
+		err = d.tensorCumulative(m, in, o)
+	case isa.OpCOPY:
+		err = d.copyOp(m, in, o)
+	case isa.OpCAST:
+		err = d.castOp(m, in, o)
+	case isa.OpRECIPROCAL:
+		err = d.reciprocal(m, in, o)
+	case isa.OpSTREAM_SHUFFLE:
+		var written int
+		written, err = d.streamShuffle(m, in, o)
+		if err == nil {
+			eff.Elements = uint64(written) * uint64(dst.Elements())
+			eff.BytesWritten = eff.Elements * uint64(esOut)
+		}
+		return eff, errOrNil(err)
+	default:
+		return eff, fail(op, ErrUnsupported, "dve_opcode", "header.opcode", "%v is not executed by the DVE model", op)
+	}
+	if err != nil {
+		return eff, err
+	}
+	n := dst.Elements()
+	if op == isa.OpSTREAM_TRANSPOSE {
+		n = min(n, src.Elements())
+	}
+	eff.Elements = uint64(nac) * uint64(n)
+	eff.BytesWritten = eff.Elements * uint64(esOut)
+	return eff, nil
+}
+
+func errOrNil(e error) error {
+	if e == nil {
+		return nil
+	}
+	return e
+}
+
+// requireSameCount enforces s4d4_tr_same_src_dst_count.
+func requireSameCount(o *operands) error {
+	if o.src.Elements() != o.dst.Elements() {
+		return fail(o.op, ErrInvalid, "s4d4_tr_same_src_dst_count", "dst_mem_pattern.num_elem",
+			"dst walks %d elements, src %d; they must be equal", o.dst.Elements(), o.src.Elements())
+	}
+	return nil
+}
+
+// gatherAll reads every channel's source walk into one buffer (channel-major, nac x src bytes)
+// before anything is written, so uninitialised reads fail the instruction atomically.
+func gatherAll(m *mem.Memory, o *operands) ([]byte, error) {
+	n := o.src.Bytes()
+	buf := make([]byte, o.nac*n)
+	for c := 0; c < o.nac; c++ {
+		if err := m.Gather(o.src, c, buf[c*n:(c+1)*n]); err != nil {
+			return nil, memFail(o.op, "src_mem_pattern", err)
+		}
+	}
+	return buf, nil
+}
+
+// scatterAll writes every channel's destination walk from buf (channel-major).
+func scatterAll(m *mem.Memory, o *operands, buf []byte) {
+	n := o.dst.Bytes()
+	for c := 0; c < o.nac; c++ {
+		m.Scatter(o.dst, c, buf[c*n:(c+1)*n])
+	}
+}
