@@ -1,0 +1,45 @@
+package dma
+
+import "github.com/tpbsim/tpbsim/isa"
+
+// Provenance lists the behaviours of the DMA engines the seeds and FACTS do not pin down, with
+// their confidence and the reason for the choice (DESIGN.md §3 rule/provenance registry).
+func Provenance() []isa.Provenance {
+	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
+	}
+	return []isa.Provenance{
+		b("dma.descriptor_nest", "A descriptor is GENERATE RD + GENERATE WR + one DIMPUSH per loop level (up to 4, innermost first in the struct, pushed outer to inner); "+
+			"element (i0..i3) moves from src.addr + sum(i_k*src.step[k])*src.elem_size to the same expression on dst. Loop counts are 32-bit (the DIMPUSH log prints %u).",
+			"seed 003 §4.5-§4.6; FACTS §C.7", isa.HighInferred, "the [num,num][step,step] payload against the 4-dim dge_shape; the seed reads one DIMPUSH per dim"),
+		b("dma.bound_check", "A BOUND_CHECK_REG with bc_enabled bounds every byte a side touches to [start, start + R[bc_reg]) where start is the instruction's start address "+
+			"and R is the caller's 64 x 32-bit register file; the check runs for every descriptor of a job before any byte moves, then the memory's active areas are checked the same way. "+
+			"bc_disable_oob_error_notif does not turn the failure off.", "FACTS §C.6, §C.7 (\"addr <= limit\", \"S: DGE: Failed bounds check. $S[%i]+=%i.\")", isa.MedInferred,
+			"the register holds a byte bound (PSEUDO_DMA_EXT carries src/dst_bound_size_bytes); measuring from the start address makes a 32-bit register useful for 56-bit HBM addresses"),
+		b("dma.atomic_job", "A job (one request or instruction) is checked whole before any engine runs: a failing bounds or index check changes no memory and delivers no semaphore update.",
+			"DESIGN.md §1 atomic failure", isa.Invented, "the hardware would have moved earlier descriptors; the model prefers a clean failure"),
+		b("dma.compute_op", "compute_op ADD/MULTIPLY/MAX/MIN is reduce-on-copy: dst = op(dst, src) computed in FP32 (both operands widened from their dtypes), rounded into the out dtype; MAX/MIN propagate NaN.",
+			"FACTS §C.2, §C.6 (B+=A, B*=A)", isa.MedInferred, "FACTS gives B op= A; FP32 is the cast hub of every other datapath"),
+		b("dma.cast", "in_dtype != out_dtype converts each value through FP32 (num.ConvertSlice): nearest-even into floats, toward zero saturating into integers.",
+			"FACTS §C.2 (CCE path), DESIGN.md §4", isa.MedInferred, "same cast hub as the DVE"),
+		b("dma.indirect1d", "INDIRECT1D: gather (SRC_INDIRECTION) moves row i from src + idx[i]*src_step*src_elem_size to dst + i*dst_step*dst_elem_size for i < dst_num_elem; scatter moves row i "+
+			"to dst + idx[i]*... for i < src_num_elem; SRC_DST uses both index vectors for min(src_num_elem, dst_num_elem) rows. Indices are uint32, contiguous from the index address (SBUF partition 0). "+
+			"An index is legal when below the indirected side's num_elem and, with its bound register enabled, below the register; idx_bound_is_err makes an illegal index an error, else the row is skipped. "+
+			"Rows apply in index order, so duplicate scatter indices with compute_op accumulate.", "FACTS §C.3", isa.MedInferred,
+			"the struct gives one num_elem per side and one index vector per indirected side; the extents are the natural index bounds"),
+		b("dma.gather_xpose.mapping", "DMA_GATHER_XPOSE with NKI's semantics flat = indices.T.flatten()[:n]; dst = src[flat,:].T: n = src_num_elem[1] (gather_dim Y, = dst_num_elem[0]); "+
+			"the row length F = src_num_elem[0] (= dst_num_elem[1], elem_size = 2F bytes); indices.shape[0] = idx_num_active_channels, so flat[m] is the uint32 at "+
+			"src_idx + (m % P)*partition_stride + (m / P)*4; source row r starts at src + r*src_step_elem[1]*2 and walks src_step_elem[0]; dst[f][j] is at dst + (f*dst_step_elem_1 + j)*2. "+
+			"An index at or above the src_idx_bound_reg register is an error, or skipped (dst column untouched) when the register's bc_disable_oob_error_notif bit is set (NKI oob_mode skip).",
+			"FACTS §C.4; NKI.md gather transpose", isa.MedInferred, "the NKI formula is the user contract; the struct-field mapping follows the validator's equalities"),
+		b("dma.timing", "Modelled time in ns: a descriptor costs 64 ns + bytes / (29 B/ns x data-width/32), halved for strided element runs under 512 B, x0.9 for xbar transposes from HBM and x0.5 from SBUF, "+
+			"x0.5 for reduce-on-copy; the DGE producer spends GenNs per descriptor.", "NKI.md hardware figures", isa.Invented, "a first-order model: NKI gives per-engine bandwidth and the transpose ratios, nothing about descriptor overheads"),
+		b("dma.credits", "wait_for_credit: each engine has a descriptor ring of RingDepth slots (MEMCOPY_CARVEOUT_CFG high 16 bits); the producer blocks while the ring of the next descriptor's engine holds RingDepth "+
+			"descriptors not yet completed, and a completion returns one credit.", "seed 003 §6.4; FACTS §C.7", isa.LowInferred, "the seed names wait_for_credit and the ring; the counter mechanics are LOW on the wiki"),
+		b("dma.sem_increment", "On completion of a job each engine that worked adds 1 to the job's semaphore when its last descriptor ends, and the last engine to finish adds the rest, so the total is always sem_increment "+
+			"(the planner never uses more engines than sem_increment when it is non-zero).", "FACTS §C.2 (sem_increment \"bounds # DMAs used\")", isa.LowInferred,
+			"a waiter can rely on the instruction's own sem_increment whatever the fan-out"),
+		b("dma.xbar_4byte", "The crossbar also transposes 4-byte elements in 16x64 tiles (DIRECT2D_XPOSE tile_src_cols 1..64 for 4-byte dtypes); 1-byte elements have no xbar path.",
+			"FACTS §C.5", isa.MedInferred, "the DIRECT2D_XPOSE field limits"),
+	}
+}
