@@ -147,6 +147,11 @@ func (l *StructLayout) Offset(path string) int {
 			return t.Offset
 		}
 	}
+	for _, f := range l.Fields { // a group of bitfields or a sub-struct: its first byte
+		if strings.HasPrefix(f.Path, p+".") {
+			return f.Offset
+		}
+	}
 	return -1
 }
 
@@ -299,11 +304,18 @@ var layouts = func() map[StructKind]*StructLayout {
 
 // Layout is the wire layout of a struct kind (StructNone: header, events and a raw payload).
 func Layout(k StructKind) *StructLayout {
-	if l, ok := layouts[k]; ok {
-		return l
+	if int(k) < len(layoutArr) && layoutArr[k] != nil {
+		return layoutArr[k]
 	}
-	return layouts[StructNone]
+	return layoutArr[StructNone]
 }
+
+var layoutArr = func() (t [8]*StructLayout) {
+	for k, l := range layouts {
+		t[k] = l
+	}
+	return t
+}()
 
 // LayoutOf is the layout an opcode's word decodes with.
 func LayoutOf(op Opcode) *StructLayout { return Layout(structOf[op]) }

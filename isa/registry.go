@@ -1,0 +1,249 @@
+package isa
+
+import "sort"
+
+// The rule / behaviour registry of the instruction layer (DESIGN.md §3): every rule id the
+// validators can emit, and every behaviour of this package that the sources do not fix, with
+// where it comes from and how sure we are. `tpbsim explain` prints it; tests prove each rule can
+// fail alone and that every emitted id is registered.
+
+func rule(id, text, source string, c Confidence, fields []string, reason string) Provenance {
+	return Provenance{ID: id, Kind: "rule", Text: text, Source: source, Confidence: c, Fields: fields, Reason: reason}
+}
+
+func behaviour(id, text, source string, c Confidence, reason string) Provenance {
+	return Provenance{ID: id, Kind: "behaviour", Text: text, Source: source, Confidence: c, Reason: reason}
+}
+
+var flds = func(s ...string) []string { return s }
+
+var registry = []Provenance{
+	// ---- every instruction ----
+	rule("opcode_on_generation", "The opcode must exist in the generation's ISA (e.g. DMA_GATHER_TRANSPOSE is CAYMAN+, TENSOR_REDUCE_ADD_BF16 is SUNDA-only). When it does not, nothing else is checked: the struct does not exist there.",
+		"FACTS §F.2 (engine check first), §F.3, §C.1, §D.2", HighObserved, flds("opcode"),
+		"The rule id is tpbsim's: the runtime's engine/opcode check has no predicate name in the sources."),
+	rule("opcode_on_engine", "The opcode must be one the issuing engine executes (ValidateFor only).",
+		"FACTS §F.2", HighObserved, flds("opcode"), "Rule id is tpbsim's; the engine assignment comes from the opcode table."),
+	rule("has_valid_neuron_header", "The opcode is a valid OPCODE enum member and inst_word_len == 16 (dwords). QUANTIZE_MX (0xE3) may OR bit 0 (SATURATE) on MARIANA+.",
+		"FACTS §B.1, §F.2", HighObserved, flds("opcode", "inst_word_len"),
+		"An opcode tpbsim has no name for is treated as not a member of the enum (the runtime rejects unknown opcodes)."),
+	rule("has_valid_neuron_events", "wait_mode is a WAIT_MODE the generation defines (EVT waits dropped on MAVERICK; REG_OFFSET and UNORDERED are MAVERICK-only; INVALID 0xFF never) and update_mode is NONE, a SEM_* immediate mode (READ or COMPLETE) or SEM_WR_REG_COMPLETE. Semaphore indices are 8-bit and always in range.",
+		"FACTS §B.2, §G.4", MedInferred, flds("events.wait_mode", "events.update_mode"),
+		"The predicate body is not in the sources; this is the enum membership the tables of §B.2 give."),
+
+	// ---- S4D4_TR (seed 000 §4.2, FACTS §D.3-§D.4) ----
+	rule("s4d4_tr_reserved_zero", "reserved1[0..4] are all zero.", "seed 000 §4.2", HighObserved, flds("reserved1"), ""),
+	rule("mask_enable_valid", "STREAM_TRANSPOSE: mask_enable is 0 or 1 (the partial-tile mask).", "seed 000 §4.2", HighObserved, flds("mask_enable"), ""),
+	rule("mask_enable_zero", "Every S4D4_TR opcode but STREAM_TRANSPOSE: mask_enable == 0.", "seed 000 §4.2 (GOTCHA), FACTS §D.4", HighObserved, flds("mask_enable"), ""),
+	rule("is_valid_dtype", "in_dtype passes is_valid_dtype(AllowFP32R=False) and out_dtype is_valid_dtype(AllowFP32R=True) on the generation: a code the generation defines, not INVALID, UINT64, INT64; MAVERICK also rejects the 4-bit and scale-only codes. (MEMSET: its dtype with FP32R allowed.)",
+		"seed 000 §4.2, FACTS §A.1", HighObserved, flds("in_dtype", "out_dtype", "dtype"), ""),
+	rule("is_valid_dtype_64", "TensorReduce family: in/out dtypes pass is_valid_dtype_64 (UINT64 and INT64 admitted; FP32R only for out).",
+		"seed 000 §4.2 (CORRECTION), FACTS §D.4", HighObserved, flds("in_dtype", "out_dtype"), ""),
+	rule("s4d4_tr_same_src_dst_type", "out_dtype == in_dtype (no cast). Applies to STREAM_TRANSPOSE, STREAM_SHUFFLE, COPY, the bitvec scan and (INFERRED) the bitvec reduces.",
+		"seed 000 §4.2, FACTS §D.4", HighObserved, flds("in_dtype", "out_dtype"), "For 0x52/0x84 FACTS only says 'bitvec narrowing (like cumulative)'; tpbsim requires in == out as for 0x5E."),
+	rule("is_zero_subdim", "op_dim is UNUSED (0) or X (2).", "seed 000 §4.2, common.h:1410", HighObserved, flds("op_dim"), ""),
+	rule("is_valid_subdim", "op_dim is X, XY, XYZ or XYZW (2..5): the scanned / reduced innermost dims.", "FACTS §D.3, §D.4", HighObserved, flds("op_dim"), ""),
+	rule("has_valid_active_channel_range", "1 <= num_active_channels <= POOLING_NUM_CHANNELS (128).", "seed 000 §4.2, FACTS §D.3", HighObserved, flds("num_active_channels"), ""),
+	rule("start_addr_active_channels", "The start partition of each pattern plus num_active_channels does not pass the last partition (128).",
+		"seed 000 §4.2, FACTS §B.3, §G.2", MedInferred, flds("src_mem_pattern.start_addr", "dst_mem_pattern.start_addr", "num_active_channels"),
+		"The body is not in the sources; FACTS §B.3 reads it as 'start partition + nac must fit within 128 partitions'. Register-mode and indirect addresses are exempt (resolved at run time)."),
+	rule("tensor4d_valid", "The placement gate tensor_start_addr_valid (register mode: bits 8..30 zero and register < 64, nothing else checked; otherwise the address is aligned to the dtype, lies in SBUF or PSUM as the opcode allows, at an offset inside the generation's active partition size; a PSUM write needs a 4-byte dtype) and tpbsim's footprint check: every num_elem >= 1 and every byte the 4-D walk touches (min/max of step*(num-1) over the dims, signed) stays inside the active partition area.",
+		"seed 000 §4.2, FACTS §B.3, §B.4, §B.5", HighObserved, flds("src_mem_pattern", "dst_mem_pattern", "in_dtype", "out_dtype"),
+		"The gate is OBSERVED; the footprint part is tpbsim's reading of 'per-rank extent rules' (INFERRED): shape-from-register patterns skip it, and an INDIRECT marker is rejected before MARIANA and not checked after."),
+	rule("s4d4_tr_transpose_src_dst_count", "STREAM_TRANSPOSE: same_or_fewer_element_count_t4d(dst, src): count(dst) <= count(src), unless either shape comes from a register.",
+		"seed 000 §4.2, common.h:1862", HighObserved, flds("src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"), ""),
+	rule("s4d4_tr_same_src_dst_count", "count(dst) == count(src) (STREAM_SHUFFLE, COPY, CAST, RECIPROCAL, scans).",
+		"FACTS §D.3, §D.4", MedInferred, flds("src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"),
+		"The register-shape exemption is presumed as for same_or_fewer (FACTS §D.3 'presumably')."),
+	rule("s4d4_tr_op_bypass", "op@36 == BYPASS (0x00): the transpose-mode byte of STREAM_TRANSPOSE; also STREAM_SHUFFLE, COPY, CAST, RECIPROCAL.",
+		"seed 000 §3.1, §4.2", HighObserved, flds("op"), ""),
+	rule("is_valid_enum", "op@36 is an ALU_OP the generation defines. When it is not, the op-class rules are not evaluated (the value has no class there).",
+		"FACTS §A.2, §F.2", HighObserved, flds("op"), "Reporting only the root cause for an undefined enum value is tpbsim's choice."),
+	rule("has_multiple_32_channels", "num_active_channels is 32, 64, 96 or 128 (closed set). STREAM_TRANSPOSE, STREAM_SHUFFLE, and (INFERRED) the fused transpose-reduces 0x83/0x84.",
+		"seed 000 §4.2, common.h:1767", HighObserved, flds("num_active_channels"), "0x83/0x84 are 'preceded by a 32 element x 32 channel transpose' (seed 000 §3): tpbsim applies the transpose geometry to them."),
+	rule("has_transpose_src_element_count_t4d", "prod(src.num_elem[0..3]) % 32 == 0 (STREAM_TRANSPOSE; INFERRED for 0x83/0x84).",
+		"seed 000 §4.2, common.h:1759", HighObserved, flds("src_mem_pattern.num_elem"), ""),
+	rule("has_zero_negated_field", "negated == 0.", "seed 000 §4.2, FACTS §D.4", HighObserved, flds("negated"), ""),
+	rule("has_valid_reduce_negated", "Arithmetic reduces: negated is 0 or 1.", "FACTS §D.3", HighObserved, flds("negated"), ""),
+	rule("tensor_reduce_valid_alu_op", "Arithmetic reduce (0x42, 0x83): op is a general arithmetic op or a tensor-reduce integer op.",
+		"FACTS §D.4, tensor-reduce page §6", MedInferred, flds("op"),
+		"is_valid_tensor_reduce_int_op membership is not listed: tpbsim takes ADD/MULT/MAX/MIN(_U)INT, ABS_MAX/MIN_INT, MULT_UINT and AMAX/AMIN."),
+	rule("tensor_reduce_valid_bitvec_op", "Bitvec reduce (0x52, 0x84): op is a bitvec op (is_bitvec_op, CRC32 included).",
+		"FACTS §D.4, §D.5", MedInferred, flds("op"), "Predicate name is tpbsim's."),
+	rule("is_s4d4_tr_tensors_in_sbuf", "An integer reduce runs on the Pool arm, which reads and writes SBUF only.", "FACTS §D.4", HighObserved,
+		flds("op", "src_mem_pattern.start_addr", "dst_mem_pattern.start_addr"), ""),
+	rule("tensor_reduce_int_dtype", "An integer reduce (Pool arm) needs a 32- or 64-bit integer in_dtype.", "FACTS §D.4", HighObserved, flds("op", "in_dtype"),
+		"Rule id is tpbsim's."),
+	rule("tensor_reduce_dst_count", "Reduce: count(dst) == the product of the src dims op_dim leaves (X reduces dim 0, XY dims 0-1, XYZ dims 0-2, XYZW all).",
+		"FACTS §F.1, §G.3", LowInferred, flds("op_dim", "src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"),
+		"The collapse predicate was not found; this follows the compiler's 'reduces innermost loop dimensions' mapping."),
+	rule("tensor_cumulative_valid_alu_op", "Arithmetic scan (0x4E): op is is_arith_op minus DIVIDE, POW, MOD.", "FACTS §D.4", HighObserved, flds("op"), ""),
+	rule("tensor_cumulative_valid_bitvec_op", "Bitvec scan (0x5E): op is a bitvec op.", "FACTS §D.4", HighObserved, flds("op"), ""),
+	rule("tensor_cumulative_bitvec_dtype", "Bitvec scan: in_dtype is UINT8, UINT16, UINT32 or INT32.", "FACTS §D.4 (tensorcumulative.md §7.2)", HighObserved, flds("in_dtype"), ""),
+	rule("tensor_cumulative_lsr_int32", "Bitvec scan with LOGICAL_SHIFT_RIGHT needs INT32.", "FACTS §D.4 (tensorcumulative.md §7.2)", HighObserved, flds("op", "in_dtype"), ""),
+	rule("bf16_reduce_in_dtype", "SUNDA 0x8C/0x8D: in_dtype is BFLOAT16.", "FACTS §D.2", HighObserved, flds("in_dtype"), "Rule id is tpbsim's."),
+	rule("bf16_reduce_src_aligned", "SUNDA 0x8C/0x8D: the src start address is 4-byte aligned.", "FACTS §D.2", HighObserved, flds("src_mem_pattern.start_addr"), "Rule id is tpbsim's."),
+	rule("bf16_reduce_even_num_elem0", "SUNDA 0x8C/0x8D: src num_elem[0] is even.", "FACTS §D.2", HighObserved, flds("src_mem_pattern.num_elem[0]"), "Rule id is tpbsim's."),
+	rule("bf16_reduce_unit_step0", "SUNDA 0x8C/0x8D: src step_elem[0] == 1.", "FACTS §D.2", HighObserved, flds("src_mem_pattern.step_elem[0]"), "Rule id is tpbsim's."),
+
+	// ---- LOAD_MASK_SELECT (FACTS §F.4) ----
+	rule("load_mask_select_param_ram_offset_zero", "param_ram_offset == 0.", "FACTS §F.4, §D.5", HighObserved, flds("param_ram_offset"), "Rule id is tpbsim's."),
+	rule("load_mask_select_imm_ptr_select_zero", "imm_ptr_select == 0.", "FACTS §F.4, §D.5", HighObserved, flds("imm_ptr_select"), "Rule id is tpbsim's."),
+	rule("load_mask_select_reserved_zero", "reserved0[17] are zero.", "FACTS §F.4", MedInferred, flds("reserved0"), "Reserved bytes are zero in every other struct; the sources do not state it for CTRL_IM."),
+	rule("load_mask_select_valid_mask", "Each of the 32 mask bytes is < 64 or == 255.", "FACTS §F.4, §D.5", HighObserved, flds("immediate"), "Rule id is tpbsim's."),
+
+	// ---- MEMSET (FACTS §F.4) ----
+	rule("memset_serialization_mode", "serialization_mode must be Serial; tpbsim takes Serial = 0.", "FACTS §F.4", LowInferred, flds("serialization_mode"),
+		"The enum's numeric values are not in the sources; 0 is what a zero-filled compiler bundle carries."),
+	rule("memset_set_value_fits_dtype", "set_value: a 2-byte dtype needs the high 16 bits zero, a 1-byte dtype the high 24.", "FACTS §F.4", HighObserved, flds("set_value", "dtype"), "Rule id is tpbsim's."),
+	rule("memset_dst_element_count", "dst_element_count == count(dst pattern) (unless the shape comes from a register).", "FACTS §F.4", MedInferred,
+		flds("dst_element_count", "dst_mem_pattern.num_elem"), "The sources give the field, not its rule; equality is the plausible reading."),
+
+	// ---- DMA (FACTS §C.2-§C.5) ----
+	rule("is_valid_addr8", "Each ADDR8 uses a known marker combination (no VAR_ID, table-offset bits only with an address table, bits 56..57 zero), a register number < 64 in register mode, and an immediate address inside tpbsim's address map (HBM below 1<<47, or SBUF/PSUM in the on-chip window).",
+		"FACTS §C.2, §C.6, §G.8", MedInferred, flds("src_start_addr", "dst_start_addr"), "The predicate body is not in the sources; the address map is tpbsim's (isa.addr8_address_map)."),
+	rule("is_valid_dge_shape_reg", "With the SHAPE_REG marker, step_elem[0] names a DGE shape register (0..3).", "FACTS §C.2, §C.6", LowInferred,
+		flds("src_start_addr", "src_step_elem", "dst_start_addr", "dst_step_elem"), "Body not found: tpbsim reads the call is_valid_dge_shape_reg(addr, step_elem[0]) as 'step_elem[0] is the register index'."),
+	rule("zero_num_step_elem_shape_reg_mode", "DMA_DIRECT2D with a shape register: num_elem[0..1] == 0 and step_elem[1] == 0.", "FACTS §C.2", HighObserved,
+		flds("src_num_elem", "src_step_elem", "dst_num_elem", "dst_step_elem"), ""),
+	rule("zero_num_elem_shape_reg_mode", "DMA_INDIRECT1D with a shape register: num_elem == 0.", "FACTS §C.3", HighObserved, flds("src_num_elem", "dst_num_elem"), ""),
+	rule("are_valid_memcpy_dtypes", "in_dtype passes is_valid_dtype (no FP32R), out_dtype is_valid_dtype (FP32R allowed).", "FACTS §C.2", MedInferred, flds("in_dtype", "out_dtype", "compute_op"),
+		"Body not found: the S4D4_TR dtype gates are reused."),
+	rule("has_valid_bound_check_reg", "A BOUND_CHECK_REG with bc_enabled clear is all zero; in wide-offset mode (ADDR8 marker 0x04) bc_reg < 63 so bc_reg+1 exists.",
+		"FACTS §C.6", LowInferred, flds("src_bound_reg", "dst_bound_reg"), "Body not found; these are the only constraints the field layout implies."),
+	rule("has_valid_idx_bound_check_reg", "As has_valid_bound_check_reg, for the index bounds of DMA_INDIRECT1D.", "FACTS §C.3", LowInferred, flds("src_idx_bound_reg", "dst_idx_bound_reg"), "Body not found."),
+	rule("has_valid_idx_bound_check_reg_no_flags", "DMA_GATHER_XPOSE index bound: as has_valid_bound_check_reg and bc_disable_oob_error_notif clear.", "FACTS §C.4", LowInferred, flds("src_idx_bound_reg"), "Reading of 'no flags'."),
+	rule("is_valid_dge_compute_op", "compute_op is NONE, ADD, MULTIPLY, MAX or MIN (0..4).", "FACTS §C.6", HighObserved, flds("compute_op"), ""),
+	rule("is_valid_dma_configs", "dma_configs: priority_class 0..4, reserved bits zero.", "FACTS §C.2, §C.6", HighObserved, flds("dma_configs"), ""),
+	rule("is_valid_dma_memcpy_direct_without_cce", "Plain copy (in == out, compute_op NONE): src_num_elem[0]*[1]*src_elem_size == the same product for dst (elem_size 0 = 64 KiB).",
+		"FACTS §C.2", HighObserved, flds("src_num_elem", "src_elem_size", "dst_num_elem", "dst_elem_size"), ""),
+	rule("is_valid_dma_cce", "Cast or reduce-on-copy (in != out or compute_op != NONE): element sizes equal the dtype sizes, equal element counts, start addresses aligned to the dtype sizes.",
+		"FACTS §C.2, §G.8", LowInferred, flds("src_elem_size", "dst_elem_size", "src_num_elem", "dst_num_elem", "src_start_addr", "dst_start_addr"),
+		"The CCE alignment numbers are not in the sources; dtype-size alignment is the plausible minimum."),
+	rule("check_dma_indirect_indices", "idx_num_active_channels == 128.", "FACTS §C.3, §C.4", HighObserved, flds("idx_num_active_channels"), ""),
+	rule("has_dma_indirect_valid_idx_start_addr", "An active index leg's ADDR4 (not register mode) is 4-byte aligned (UINT32 indices).", "FACTS §C.3", MedInferred,
+		flds("src_idx_start_addr", "dst_idx_start_addr", "flags.indirect_mode"), "Body not found; UINT32 index alignment."),
+	rule("has_dma_indirect_idx_addr_in_sbuf_partition0", "An active index leg's address is a register or lies in SBUF partition 0 (inside the active size).", "FACTS §C.3", HighObserved,
+		flds("src_idx_start_addr", "dst_idx_start_addr", "flags.indirect_mode"), ""),
+	rule("is_valid_dma_indirect_operation", "Without CCE (in == out, compute_op NONE) src_elem_size == dst_elem_size; with CCE the element sizes hold whole elements of the same count.",
+		"FACTS §C.3", LowInferred, flds("src_elem_size", "dst_elem_size", "in_dtype", "out_dtype", "compute_op"), "Split of memcpy-without-CCE vs CCE is OBSERVED; the size arithmetic is tpbsim's."),
+	rule("has_valid_indirect_dim_by_mode", "indirect_mode is 0..2; SRC_INDIRECTION has scatter_dim 0, DST_INDIRECTION gather_dim 0.", "FACTS §C.3", HighObserved,
+		flds("flags.indirect_mode", "flags.gather_dim", "flags.scatter_dim"), ""),
+	rule("indirect_dim_check", "Without a shape register the indexed dim of an active leg must be X.", "FACTS §C.3", HighObserved, flds("flags.gather_dim", "flags.scatter_dim"), ""),
+	rule("has_dma_indirect_valid_index_count", "At most 4096 indices per active leg (unless the shape comes from a register).", "FACTS §C.3", HighObserved, flds("src_num_elem", "dst_num_elem"), ""),
+	rule("dma_indirect_reserved_zero", "reserved[2] == 0.", "FACTS §C.3", HighObserved, flds("reserved"), "Rule id is tpbsim's."),
+	rule("gather_xpose_dst_in_sbuf", "DMA_GATHER_XPOSE writes SBUF: an immediate dst_start_addr is an SBUF address.", "FACTS §C.4", MedInferred, flds("dst_start_addr"),
+		"Depends on tpbsim's on-chip window (isa.addr8_address_map)."),
+	rule("is_valid_gather_transpose_dtype", "dtype_lo and dtype_hi are 2-byte dtypes and equal (BF16/FP16, no cast).", "FACTS §C.4", HighObserved, flds("dtype"), "Rule id is tpbsim's."),
+	rule("gather_xpose_elem_size", "elem_size is even and 2..256.", "FACTS §C.4", HighObserved, flds("elem_size"), "Rule id is tpbsim's."),
+	rule("gather_xpose_src_aligned", "src_start_addr % 2 == 0.", "FACTS §C.4", HighObserved, flds("src_start_addr"), "Rule id is tpbsim's."),
+	rule("gather_xpose_dst_aligned", "dst_start_addr % 32 == 0.", "FACTS §C.4", HighObserved, flds("dst_start_addr"), "Rule id is tpbsim's."),
+	rule("gather_xpose_src_idx_aligned", "src_idx_start_addr % 4 == 0.", "FACTS §C.4", HighObserved, flds("src_idx_start_addr"), "Rule id is tpbsim's."),
+	rule("gather_xpose_gather_dim_y", "flags.gather_dim == Y.", "FACTS §C.4", HighObserved, flds("flags.gather_dim"), "Rule id is tpbsim's."),
+	rule("gather_xpose_flags_reserved_zero", "flags.reserved == 0.", "FACTS §C.4", MedInferred, flds("flags.reserved"), "Reserved bits are zero elsewhere; not stated here."),
+	rule("gather_xpose_src_rows_multiple_16", "src_num_elem[1] % 16 == 0.", "FACTS §C.4", HighObserved, flds("src_num_elem"), "Rule id is tpbsim's."),
+	rule("gather_xpose_index_count", "src_num_elem[1] == dst_num_elem[0] (the number of indices).", "FACTS §C.4", HighObserved, flds("src_num_elem", "dst_num_elem"), "Rule id is tpbsim's."),
+	rule("gather_xpose_dst_step", "dst_step_elem_1 % 32 == 0 or dst_num_elem[1] == 1.", "FACTS §C.4", HighObserved, flds("dst_step_elem_1", "dst_num_elem"), "Rule id is tpbsim's."),
+	rule("gather_xpose_reserved_zero", "reserved[3] == 0.", "FACTS §C.4", MedInferred, flds("reserved"), "Reserved bytes are zero elsewhere; not stated here."),
+	rule("dma_xpose_tile_src_rows", "DMA_TRANSPOSE: tile_src_rows == 16.", "FACTS §C.5", HighObserved, flds("tile_src_rows"), "Rule id is tpbsim's."),
+	rule("dma_xpose_tile_src_cols", "DMA_TRANSPOSE: tile_src_cols is 1..128 for a 2-byte out_dtype, 1..64 for a 4-byte one; other out_dtype sizes are rejected.",
+		"FACTS §C.5", HighObserved, flds("tile_src_cols", "out_dtype"), "Rejecting other dtype sizes is tpbsim's (INFERRED: the crossbar moves 2- or 4-byte cells)."),
+
+	// ---- behaviours ----
+	behaviour("isa.addr8_address_map", "An immediate ADDR8 below 1<<47 is HBM; 1<<47 + an ADDR4-style 29-bit on-chip address is SBUF/PSUM of this NeuronCore (DMALocalBase).",
+		"DESIGN.md §1", Invented, "The sources give ADDR8's markers but not the device address map; any fixed map works for a model, and this one keeps HBM addresses readable."),
+	behaviour("isa.loop_order", "TENSOR4D walks with dim 0 innermost; each active channel c walks partition start+c.",
+		"FACTS §B.4, DESIGN.md §1", MedInferred, "'the usual reading is dim 0 innermost'; the footprint check does not depend on it."),
+	behaviour("isa.footprint_check", "tensor4d_valid walks min/max offsets over the 4 dims with signed steps and requires the touched bytes (dtype width; 4-bit types round outwards) inside the active partition size.",
+		"FACTS §B.3-§B.5", MedInferred, "'per-rank extent rules' are not spelled out; the active-area rule (addr_in_sbuf_partition) applied to every touched byte is the strictest plausible reading."),
+	behaviour("isa.decode_total", "Every 64-byte word decodes; an opcode without a modelled struct (or unknown) decodes as Raw with all bytes kept; Encode(Decode(b)) == b for any b; unknown bytes of MEMSET and DMA_TRANSPOSE are kept raw.",
+		"DESIGN.md §3", HighObserved, ""),
+	behaviour("isa.validation_order", "Validation checks opcode presence, then has_valid_neuron_header, then has_valid_neuron_events, then the opcode's rules in header order, and reports every violation; an opcode absent on the generation (or unknown) reports only that.",
+		"FACTS §F.2", HighInferred, "The runtime stops at the first failure; tpbsim continues so a user sees everything, except where the struct itself does not exist."),
+	behaviour("isa.raw_unchecked", "For an opcode tpbsim names but has no struct for, only the header and events are validated; check says 'unsupported'.",
+		"DESIGN.md §3", Invented, "tpbsim cannot check what it does not model, and must not call such a word invalid."),
+}
+
+var registryIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, p := range registry {
+		m[p.ID] = i
+	}
+	return m
+}()
+
+// Registry returns every registry entry of the instruction layer, rules first, in a stable
+// order. The slice is a copy.
+func Registry() []Provenance {
+	out := make([]Provenance, len(registry))
+	copy(out, registry)
+	return out
+}
+
+// Lookup finds a registry entry by id.
+func Lookup(id string) (Provenance, bool) {
+	i, ok := registryIndex[id]
+	if !ok {
+		return Provenance{}, false
+	}
+	return registry[i], true
+}
+
+func ids[T any](c []check[T]) []string {
+	out := make([]string, 0, len(c))
+	seen := map[string]bool{}
+	for _, x := range c {
+		if !seen[x.id] {
+			seen[x.id] = true
+			out = append(out, x.id)
+		}
+	}
+	return out
+}
+
+// RuleSet lists, in evaluation order, the rule ids Validate applies to opcode op on generation
+// g; nil when op does not exist on g (only opcode_on_generation applies then).
+func RuleSet(op Opcode, g Generation) []string {
+	if !op.InGen(g) {
+		return nil
+	}
+	out := []string{"opcode_on_generation", "has_valid_neuron_header", "has_valid_neuron_events"}
+	switch op.Struct() {
+	case StructS4D4_TR:
+		out = append(out, ids(s4Checks[op])...)
+	case StructCTRL_IM:
+		out = append(out, ids(lmsChecks)...)
+	case StructD4_MR:
+		out = append(out, ids(memsetChecks)...)
+	case StructDMA_DIRECT2D:
+		out = append(out, ids(d2Checks)...)
+	case StructDMA_INDIRECT1D:
+		out = append(out, ids(diChecks)...)
+	case StructDMA_GATHER_XPOSE:
+		out = append(out, ids(gxChecks)...)
+	case StructDMA_DIRECT2D_XPOSE:
+		out = append(out, ids(dxChecks)...)
+	}
+	return out
+}
+
+// RuleIDs lists every rule id any validator can emit, sorted.
+func RuleIDs() []string {
+	set := map[string]bool{"opcode_on_generation": true, "opcode_on_engine": true, "has_valid_neuron_header": true, "has_valid_neuron_events": true}
+	for op := 0; op < 256; op++ {
+		for _, id := range ids(s4Checks[op]) {
+			set[id] = true
+		}
+	}
+	for _, l := range [][]string{ids(lmsChecks), ids(memsetChecks), ids(d2Checks), ids(diChecks), ids(gxChecks), ids(dxChecks)} {
+		for _, id := range l {
+			set[id] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,334 @@
+package isa
+
+import "fmt"
+
+// The S4D4_TR rule lists, one per opcode, composed from the predicates of seed 000 §4.2 and
+// FACTS §D.3/§D.4. The order within a list follows the header's conjunction.
+
+type s4check = check[S4D4TR]
+
+var (
+	s4ReservedZero = s4check{"s4d4_tr_reserved_zero", func(v *vctx, i *S4D4TR) {
+		for k, b := range i.Reserved1 {
+			if b != 0 {
+				v.fail(fmt.Sprintf("reserved1[%d]", k), hex(uint64(b)), "0")
+			}
+		}
+	}}
+	s4MaskValid = s4check{"mask_enable_valid", func(v *vctx, i *S4D4TR) {
+		if i.MaskEnable > 1 {
+			v.fail("mask_enable", fmt.Sprint(i.MaskEnable), "0 or 1")
+		}
+	}}
+	s4MaskZero = s4check{"mask_enable_zero", func(v *vctx, i *S4D4TR) {
+		if i.MaskEnable != 0 {
+			v.fail("mask_enable", fmt.Sprint(i.MaskEnable), "0 (only STREAM_TRANSPOSE has a partial-tile mask)")
+		}
+	}}
+	s4DType = s4check{"is_valid_dtype", func(v *vctx, i *S4D4TR) {
+		if !IsValidDType(i.InDtype, v.g, false) {
+			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), dtypeLegal(v.g, false, false))
+		}
+		if !IsValidDType(i.OutDtype, v.g, true) {
+			v.fail("out_dtype", fmtEnum(KDType, uint64(i.OutDtype)), dtypeLegal(v.g, true, false))
+		}
+	}}
+	s4DType64 = s4check{"is_valid_dtype_64", func(v *vctx, i *S4D4TR) {
+		if !IsValidDType64(i.InDtype, v.g, false, true, true) {
+			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), dtypeLegal(v.g, false, true))
+		}
+		if !IsValidDType64(i.OutDtype, v.g, true, true, true) {
+			v.fail("out_dtype", fmtEnum(KDType, uint64(i.OutDtype)), dtypeLegal(v.g, true, true))
+		}
+	}}
+	s4SameType = s4check{"s4d4_tr_same_src_dst_type", func(v *vctx, i *S4D4TR) {
+		if i.OutDtype != i.InDtype {
+			v.fail("out_dtype", fmtEnum(KDType, uint64(i.OutDtype)), "== in_dtype ("+fmtEnum(KDType, uint64(i.InDtype))+")")
+		}
+	}}
+	s4ZeroSubdim = s4check{"is_zero_subdim", func(v *vctx, i *S4D4TR) {
+		if !IsZeroSubdim(i.OpDim) {
+			v.fail("op_dim", fmtEnum(KSubdim, uint64(i.OpDim)), "UNUSED (0) or X (2)")
+		}
+	}}
+	s4ValidSubdim = s4check{"is_valid_subdim", func(v *vctx, i *S4D4TR) {
+		if !IsValidSubdim(i.OpDim) {
+			v.fail("op_dim", fmtEnum(KSubdim, uint64(i.OpDim)), "X, XY, XYZ or XYZW (2..5)")
+		}
+	}}
+	s4ChannelRange = s4check{"has_valid_active_channel_range", func(v *vctx, i *S4D4TR) {
+		if i.NumActiveChannels == 0 || int(i.NumActiveChannels) > v.geo.PoolingNumChannels {
+			v.fail("num_active_channels", fmt.Sprint(i.NumActiveChannels), fmt.Sprintf("1..%d", v.geo.PoolingNumChannels))
+		}
+	}}
+	s4ActiveChannels = s4check{"start_addr_active_channels", func(v *vctx, i *S4D4TR) {
+		startAddrActiveChannels(v, "src_mem_pattern", i.SrcMemPattern.StartAddr, i.NumActiveChannels)
+		startAddrActiveChannels(v, "dst_mem_pattern", i.DstMemPattern.StartAddr, i.NumActiveChannels)
+	}}
+	s4Tensors = s4check{"tensor4d_valid", func(v *vctx, i *S4D4TR) {
+		tensor4dValid(v, "src_mem_pattern", &i.SrcMemPattern, i.InDtype, "in_dtype", false, true, true)
+		tensor4dValid(v, "dst_mem_pattern", &i.DstMemPattern, i.OutDtype, "out_dtype", true, true, true)
+	}}
+	s4TransposeCount = s4check{"s4d4_tr_transpose_src_dst_count", func(v *vctx, i *S4D4TR) {
+		if shapeReg(i) {
+			return
+		}
+		if d, s := i.DstMemPattern.ElementCount(), i.SrcMemPattern.ElementCount(); d > s {
+			v.fail("dst_mem_pattern.num_elem", fmt.Sprintf("%d elements", d), fmt.Sprintf("<= %d (the src element count)", s))
+		}
+	}}
+	s4SameCount = s4check{"s4d4_tr_same_src_dst_count", func(v *vctx, i *S4D4TR) {
+		if shapeReg(i) {
+			return
+		}
+		if d, s := i.DstMemPattern.ElementCount(), i.SrcMemPattern.ElementCount(); d != s {
+			v.fail("dst_mem_pattern.num_elem", fmt.Sprintf("%d elements", d), fmt.Sprintf("%d (the src element count)", s))
+		}
+	}}
+	s4OpBypass = s4check{"s4d4_tr_op_bypass", func(v *vctx, i *S4D4TR) {
+		if i.Op != ALUBypass && i.Op.InGen(v.g) {
+			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "BYPASS (0x00)")
+		}
+	}}
+	s4OpEnum = s4check{"is_valid_enum", func(v *vctx, i *S4D4TR) {
+		if !i.Op.InGen(v.g) {
+			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "an ALU_OP defined on "+v.g.String())
+		}
+	}}
+	s4Mult32 = s4check{"has_multiple_32_channels", func(v *vctx, i *S4D4TR) {
+		switch i.NumActiveChannels {
+		case 32, 64, 96, 128:
+		default:
+			v.fail("num_active_channels", fmt.Sprint(i.NumActiveChannels), "32, 64, 96 or 128")
+		}
+	}}
+	s4SrcCount32 = s4check{"has_transpose_src_element_count_t4d", func(v *vctx, i *S4D4TR) {
+		if c := i.SrcMemPattern.ElementCount(); c%32 != 0 {
+			v.fail("src_mem_pattern.num_elem", fmt.Sprintf("%d elements", c), "a multiple of 32")
+		}
+	}}
+	s4ZeroNegated = s4check{"has_zero_negated_field", func(v *vctx, i *S4D4TR) {
+		if i.Negated != 0 {
+			v.fail("negated", fmt.Sprint(i.Negated), "0")
+		}
+	}}
+	s4ReduceNegated = s4check{"has_valid_reduce_negated", func(v *vctx, i *S4D4TR) {
+		if i.Negated > 1 {
+			v.fail("negated", fmt.Sprint(i.Negated), "0 or 1")
+		}
+	}}
+	s4ReduceArithOp = s4check{"tensor_reduce_valid_alu_op", func(v *vctx, i *S4D4TR) {
+		if i.Op.InGen(v.g) && !IsGeneralArithOp(i.Op, v.g) && !isTensorReduceIntOp(i.Op, v.g) {
+			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a general arithmetic op (is_general_arith_op) or a tensor-reduce integer op")
+		}
+	}}
+	s4ReduceBitvecOp = s4check{"tensor_reduce_valid_bitvec_op", func(v *vctx, i *S4D4TR) {
+		if i.Op.InGen(v.g) && !IsBitvecOp(i.Op) {
+			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a bitvec op (is_bitvec_op, CRC32 included)")
+		}
+	}}
+	s4PoolSBUF = s4check{"is_s4d4_tr_tensors_in_sbuf", func(v *vctx, i *S4D4TR) {
+		if !isTensorReduceIntOp(i.Op, v.g) {
+			return
+		}
+		for _, p := range []struct {
+			name string
+			a    Addr4
+		}{{"src_mem_pattern", i.SrcMemPattern.StartAddr}, {"dst_mem_pattern", i.DstMemPattern.StartAddr}} {
+			if p.a.IsAddrReg() || p.a.IsIndirect() {
+				continue
+			}
+			if loc, ok := LocateOnChip(p.a.ByteAddr(), v.g); ok && loc.Space == SpacePSUM {
+				v.fail(p.name+".start_addr", loc.String(), "SBUF (the Pool integer reduce arm reads and writes SBUF only)")
+			}
+		}
+	}}
+	s4PoolIntDtype = s4check{"tensor_reduce_int_dtype", func(v *vctx, i *S4D4TR) {
+		if !isTensorReduceIntOp(i.Op, v.g) {
+			return
+		}
+		if !(i.InDtype.IsInteger() && (i.InDtype.Size() == 4 || i.InDtype.Size() == 8)) {
+			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "a 32- or 64-bit integer dtype for an integer reduce op")
+		}
+	}}
+	s4ReduceCount = s4check{"tensor_reduce_dst_count", func(v *vctx, i *S4D4TR) {
+		if shapeReg(i) || !IsValidSubdim(i.OpDim) {
+			return
+		}
+		want := uint64(1)
+		for d := i.OpDim.Dims(); d < 4; d++ {
+			want *= uint64(i.SrcMemPattern.NumElem[d])
+		}
+		if got := i.DstMemPattern.ElementCount(); got != want {
+			v.fail("dst_mem_pattern.num_elem", fmt.Sprintf("%d elements", got),
+				fmt.Sprintf("%d (src element count with the %v dims reduced away)", want, i.OpDim))
+		}
+	}}
+	s4CumArithOp = s4check{"tensor_cumulative_valid_alu_op", func(v *vctx, i *S4D4TR) {
+		if i.Op.InGen(v.g) && (!IsArithOp(i.Op, v.g) || i.Op == ALUDivide || i.Op == ALUPow || i.Op == ALUMod) {
+			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "an arithmetic op (is_arith_op) other than DIVIDE, POW, MOD")
+		}
+	}}
+	s4CumBitvecOp = s4check{"tensor_cumulative_valid_bitvec_op", func(v *vctx, i *S4D4TR) {
+		if i.Op.InGen(v.g) && !IsBitvecOp(i.Op) {
+			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a bitvec op (is_bitvec_op)")
+		}
+	}}
+	s4CumBitvecDtype = s4check{"tensor_cumulative_bitvec_dtype", func(v *vctx, i *S4D4TR) {
+		switch i.InDtype {
+		case DTypeUINT8, DTypeUINT16, DTypeUINT32, DTypeINT32:
+		default:
+			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "UINT8, UINT16, UINT32 or INT32")
+		}
+	}}
+	s4CumLSR = s4check{"tensor_cumulative_lsr_int32", func(v *vctx, i *S4D4TR) {
+		if i.Op == ALULogicalShiftRight && i.InDtype != DTypeINT32 {
+			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "INT32 (LOGICAL_SHIFT_RIGHT scans only INT32)")
+		}
+	}}
+	s4BF16In = s4check{"bf16_reduce_in_dtype", func(v *vctx, i *S4D4TR) {
+		if i.InDtype != DTypeBFLOAT16 {
+			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "BFLOAT16")
+		}
+	}}
+	s4BF16Align = s4check{"bf16_reduce_src_aligned", func(v *vctx, i *S4D4TR) {
+		a := i.SrcMemPattern.StartAddr
+		if !a.IsAddrReg() && a.ByteAddr()%4 != 0 {
+			v.fail("src_mem_pattern.start_addr", hex(uint64(a.ByteAddr())), "4-byte aligned")
+		}
+	}}
+	s4BF16Even = s4check{"bf16_reduce_even_num_elem0", func(v *vctx, i *S4D4TR) {
+		if i.SrcMemPattern.NumElem[0]%2 != 0 {
+			v.fail("src_mem_pattern.num_elem[0]", fmt.Sprint(i.SrcMemPattern.NumElem[0]), "even")
+		}
+	}}
+	s4BF16Step = s4check{"bf16_reduce_unit_step0", func(v *vctx, i *S4D4TR) {
+		if i.SrcMemPattern.StepElem[0] != 1 {
+			v.fail("src_mem_pattern.step_elem[0]", fmt.Sprint(i.SrcMemPattern.StepElem[0]), "1")
+		}
+	}}
+)
+
+func shapeReg(i *S4D4TR) bool {
+	return i.SrcMemPattern.StartAddr.ShapeFromRegister() || i.DstMemPattern.StartAddr.ShapeFromRegister()
+}
+
+// isTensorReduceIntOp is the INFERRED membership of is_valid_tensor_reduce_int_op: the integer
+// band reduce-able ops and the argmax/argmin family (FACTS §D.2 "Pool (int, argmax)").
+func isTensorReduceIntOp(o ALUOp, g Generation) bool {
+	switch o {
+	case ALUAddInt, ALUMultInt, ALUMaxInt, ALUMinInt, ALUMaxUint, ALUMinUint, ALUAbsMaxInt, ALUAbsMinInt,
+		ALUMultUint, ALUAmaxInt, ALUAminInt, ALUAmaxUint, ALUAminUint:
+		return o.InGen(g)
+	}
+	return false
+}
+
+func dtypeLegal(g Generation, fp32r, wide bool) string {
+	var names []string
+	for _, d := range AllDTypes {
+		ok := IsValidDType(d, g, fp32r)
+		if wide {
+			ok = IsValidDType64(d, g, fp32r, true, true)
+		}
+		if ok {
+			names = append(names, d.String())
+		}
+	}
+	return joinOr(names)
+}
+
+func joinOr(s []string) string {
+	switch len(s) {
+	case 0:
+		return "(none)"
+	case 1:
+		return s[0]
+	}
+	out := ""
+	for k, x := range s[:len(s)-1] {
+		if k > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out + " or " + s[len(s)-1]
+}
+
+// common tail shared by every S4D4_TR list: channel range, start partitions, tensors.
+var s4Placement = []s4check{s4ChannelRange, s4ActiveChannels, s4Tensors}
+
+func s4list(parts ...[]s4check) []s4check {
+	var out []s4check
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+var s4Checks = func() (t [256][]s4check) {
+	// StreamTranspose: seed 000 §4.2, verbatim order.
+	t[OpSTREAM_TRANSPOSE] = []s4check{s4ReservedZero, s4MaskValid, s4DType, s4SameType, s4ZeroSubdim,
+		s4ChannelRange, s4ActiveChannels, s4Tensors, s4TransposeCount, s4OpEnum, s4OpBypass, s4Mult32,
+		s4SrcCount32, s4ZeroNegated}
+	pinned := func(sameType bool, extra ...s4check) []s4check {
+		l := []s4check{s4ReservedZero, s4MaskZero, s4DType}
+		if sameType {
+			l = append(l, s4SameType)
+		}
+		l = append(l, s4ZeroSubdim)
+		l = append(l, s4Placement...)
+		l = append(l, s4SameCount, s4OpEnum, s4OpBypass)
+		l = append(l, extra...)
+		return append(l, s4ZeroNegated)
+	}
+	t[OpSTREAM_SHUFFLE] = pinned(true, s4Mult32)
+	t[OpCOPY] = pinned(true)
+	t[OpCAST] = pinned(false)
+	t[OpRECIPROCAL] = pinned(false)
+	cum := func(bitvec bool) []s4check {
+		l := []s4check{s4ReservedZero, s4MaskZero, s4DType}
+		if bitvec {
+			l = append(l, s4SameType, s4CumBitvecDtype)
+		}
+		l = append(l, s4ValidSubdim)
+		l = append(l, s4Placement...)
+		l = append(l, s4SameCount, s4OpEnum)
+		if bitvec {
+			l = append(l, s4CumBitvecOp, s4CumLSR)
+		} else {
+			l = append(l, s4CumArithOp)
+		}
+		return append(l, s4ZeroNegated)
+	}
+	t[OpTENSOR_CUMULATIVE_ARITH_OP] = cum(false)
+	t[OpTENSOR_CUMULATIVE_BITVEC_OP] = cum(true)
+	reduce := func(bitvec, transpose bool) []s4check {
+		l := []s4check{s4ReservedZero, s4MaskZero, s4DType64}
+		if bitvec {
+			l = append(l, s4SameType)
+		}
+		l = append(l, s4ValidSubdim)
+		l = append(l, s4Placement...)
+		l = append(l, s4ReduceCount, s4OpEnum)
+		if bitvec {
+			l = append(l, s4ReduceBitvecOp, s4ZeroNegated)
+		} else {
+			l = append(l, s4ReduceArithOp, s4PoolIntDtype, s4PoolSBUF, s4ReduceNegated)
+		}
+		if transpose {
+			l = append(l, s4Mult32, s4SrcCount32)
+		}
+		return l
+	}
+	t[OpTENSOR_REDUCE_ARITH_OP] = reduce(false, false)
+	t[OpTENSOR_REDUCE_BITVEC_OP] = reduce(true, false)
+	t[OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP] = reduce(false, true)
+	t[OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP] = reduce(true, true)
+	bf16 := []s4check{s4ReservedZero, s4MaskZero, s4BF16In, s4DType, s4ValidSubdim}
+	bf16 = append(bf16, s4Placement...)
+	bf16 = append(bf16, s4ReduceCount, s4BF16Align, s4BF16Even, s4BF16Step, s4ZeroNegated)
+	t[OpTENSOR_REDUCE_ADD_BF16] = bf16
+	t[OpTENSOR_REDUCE_MAX_BF16] = bf16
+	return t
+}()

@@ -1,0 +1,312 @@
+package isa
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Violation is one broken rule of one instruction (DESIGN.md §3): the rule id (the ISA header's
+// predicate name, or tpbsim's name for a rule whose header name is unknown — see the registry),
+// the field path, the value found, what would be legal, and the byte offset of the field.
+type Violation struct {
+	Rule   string // e.g. "has_multiple_32_channels"
+	Field  string // e.g. "dst_mem_pattern.num_elem[2]"
+	Value  string // the value found, e.g. "48"
+	Legal  string // what would be legal, e.g. "32, 64, 96 or 128"
+	Offset int    // byte offset of the field in the 64-byte word
+}
+
+// String renders "rule: field = value, legal: legal".
+func (v Violation) String() string {
+	return fmt.Sprintf("%s: %s = %s, legal: %s", v.Rule, v.Field, v.Value, v.Legal)
+}
+
+// Error makes a Violation usable as an error (it wraps ErrInvalid).
+func (v Violation) Error() string { return v.String() }
+
+// Unwrap lets errors.Is(v, ErrInvalid) hold.
+func (v Violation) Unwrap() error { return ErrInvalid }
+
+// geometries caches Generation.Geometry per generation for the validation hot path.
+var geometries = func() (t [numGenerations]Geometry) {
+	for g := Generation(0); g < numGenerations; g++ {
+		t[g] = g.Geometry()
+	}
+	return t
+}()
+
+type vctx struct {
+	g    Generation
+	geo  *Geometry
+	lay  *StructLayout
+	rule string
+	out  []Violation
+}
+
+func (v *vctx) fail(field, value, legal string) {
+	v.out = append(v.out, Violation{Rule: v.rule, Field: field, Value: value, Legal: legal, Offset: v.lay.Offset(field)})
+}
+
+// check is one rule of a rule list: its id and the function that tests it.
+type check[T any] struct {
+	id string
+	fn func(v *vctx, i *T)
+}
+
+func run[T any](v *vctx, i *T, checks []check[T]) {
+	for _, c := range checks {
+		v.rule = c.id
+		c.fn(v, i)
+	}
+}
+
+// Validate checks inst against every rule of its opcode on generation g and returns every
+// violation (nil when the instruction is valid). Order (FACTS §F.2): opcode present on the
+// generation -> has_valid_neuron_header -> has_valid_neuron_events -> the opcode's rules. When
+// the opcode does not exist on g (or at all) only that is reported: its struct does not exist.
+func Validate(inst Inst, g Generation) []Violation { return ValidateAppend(nil, inst, g) }
+
+// ValidateAppend is Validate appending to dst (reuse dst[:0] to validate without allocating).
+func ValidateAppend(dst []Violation, inst Inst, g Generation) []Violation {
+	if inst == nil {
+		return dst
+	}
+	if !g.Valid() {
+		g = DefaultGeneration
+	}
+	h := inst.Hdr()
+	v := vctx{g: g, geo: &geometries[g], lay: LayoutOf(h.Opcode), out: dst}
+	if !h.Opcode.Known() {
+		v.rule = "has_valid_neuron_header"
+		v.fail("opcode", fmt.Sprintf("0x%02x", uint8(h.Opcode)), "an opcode of the ISA (tpbsim names: tpbsim explain opcodes)")
+		return v.out
+	}
+	if !h.Opcode.InGen(g) {
+		in, _ := h.Opcode.Info()
+		v.rule = "opcode_on_generation"
+		v.fail("opcode", h.Opcode.String(), fmt.Sprintf("present on %v..%v only", in.First, in.Last))
+		return v.out
+	}
+	v.rule = "has_valid_neuron_header"
+	if h.InstWordLen != InstWordLen && !(h.Opcode == 0xE3 && h.InstWordLen == InstWordLen|1 && g >= MARIANA) {
+		v.fail("inst_word_len", fmt.Sprint(h.InstWordLen), "16 (dwords = 64 bytes)")
+	}
+	v.rule = "has_valid_neuron_events"
+	validEvents(&v, inst.Evt())
+	switch i := inst.(type) {
+	case *S4D4TR:
+		run(&v, i, s4Checks[i.Header.Opcode])
+	case *LoadMaskSelect:
+		run(&v, i, lmsChecks)
+	case *Memset:
+		run(&v, i, memsetChecks)
+	case *DMADirect2D:
+		run(&v, i, d2Checks)
+	case *DMAIndirect1D:
+		run(&v, i, diChecks)
+	case *DMAGatherXpose:
+		run(&v, i, gxChecks)
+	case *DMADirect2DXpose:
+		run(&v, i, dxChecks)
+	}
+	return v.out
+}
+
+// ValidateFor is Validate plus the runtime's engine check: the opcode must be one the engine
+// executes (FACTS §F.2). EngineNone skips the engine check.
+func ValidateFor(inst Inst, g Generation, e Engine) []Violation {
+	var out []Violation
+	if inst != nil && e != EngineNone {
+		op := inst.Hdr().Opcode
+		if op.Known() && op.Engine() != e {
+			out = append(out, Violation{Rule: "opcode_on_engine", Field: "opcode", Value: op.String() + " on " + e.String(),
+				Legal: "the " + op.Engine().String() + " queue", Offset: 0})
+		}
+	}
+	return ValidateAppend(out, inst, g)
+}
+
+// Supported reports whether tpbsim models the struct of inst (false for *Raw: only the
+// header and events of such a word are checked).
+func Supported(inst Inst) bool {
+	_, raw := inst.(*Raw)
+	return inst != nil && !raw
+}
+
+// ---- HEADER / EVENTS ----------------------------------------------------------------------
+
+// validWaitMode is the INFERRED body of has_valid_neuron_events for wait_mode (FACTS §B.2, §G.4).
+func validWaitMode(m WaitMode, g Generation) bool {
+	switch {
+	case m == WaitNone, m >= 0x01 && m <= 0x05, m >= 0x81 && m <= 0x85:
+		return true
+	case m == 0x06, m == 0x07, m == 0x0E, m == 0x0F:
+		return g != MAVERICK
+	case m >= 0x91 && m <= 0x95, m == WaitUnordered:
+		return g == MAVERICK
+	}
+	return false
+}
+
+func validUpdateMode(m UpdateMode) bool {
+	switch m &^ 0x10 {
+	case 0x00:
+		return m == 0
+	case 0x03, 0x04, 0x05, 0x07, 0x09:
+		return true
+	}
+	return m == SemWrRegComplete
+}
+
+func validEvents(v *vctx, e Events) {
+	if !validWaitMode(e.WaitMode, v.g) {
+		legal := "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}"
+		if v.g == MAVERICK {
+			legal += ", SEM_*_REG_OFFSET (0x91..0x95), UNORDERED"
+		} else {
+			legal += ", WAIT_FOR_EVT_* (0x06, 0x07, 0x0E, 0x0F)"
+		}
+		v.fail("events.wait_mode", fmtEnum(KWaitMode, uint64(e.WaitMode)), legal)
+	}
+	if !validUpdateMode(e.UpdateMode) {
+		v.fail("events.update_mode", fmtEnum(KUpdateMode, uint64(e.UpdateMode)),
+			"NONE, SEM_{INC,DEC,ADD_IMM,SUB_IMM,WR_IMM}_{READ,COMPLETE}, SEM_WR_REG_COMPLETE")
+	}
+}
+
+func fmtEnum(k ValueKind, x uint64) string {
+	var s string
+	switch k {
+	case KWaitMode:
+		s = WaitMode(x).String()
+	case KUpdateMode:
+		s = UpdateMode(x).String()
+	case KDType:
+		s = DType(x).String()
+	case KALUOp:
+		s = ALUOp(x).String()
+	case KSubdim:
+		s = TensorSubdim(x).String()
+	case KComputeOp:
+		s = DGEComputeOp(x).String()
+	default:
+		return fmt.Sprint(x)
+	}
+	if strings.ContainsRune(s, '(') {
+		return fmt.Sprintf("0x%02x", x)
+	}
+	return s
+}
+
+// ---- shared memory checks -----------------------------------------------------------------
+
+func hex(x uint64) string { return fmt.Sprintf("0x%x", x) }
+
+// tensor4dValid is tensor4d_valid(t, dtype, write, allowPSUM, allowSBUF): the placement gate
+// tensor_start_addr_valid of FACTS §B.3 plus tpbsim's footprint check (every byte the pattern
+// touches lies in the partition's active area; num_elem 0 is illegal).
+func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, write, allowPSUM, allowSBUF bool) {
+	a := t.StartAddr
+	sa := name + ".start_addr"
+	if a.IsAddrReg() {
+		if uint32(a)&0x7FFFFF00 != 0 {
+			v.fail(sa, hex(uint64(a)), "register mode: bits 8..30 zero")
+		} else if a.RegNum() >= uint8(v.geo.NumAddrRegisters) {
+			v.fail(sa, fmt.Sprintf("reg:%d", a.RegNum()), fmt.Sprintf("register < %d", v.geo.NumAddrRegisters))
+		}
+		return // resolved at run time
+	}
+	if a.IsIndirect() {
+		if v.g < MARIANA {
+			v.fail(sa, hex(uint64(a)), "no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D")
+		}
+		return // MEM_PATTERN4D indirect form: not checked statically
+	}
+	ad := a.ByteAddr()
+	al := dt.Alignment(v.g)
+	if al == 0 {
+		v.fail(dtField, fmtEnum(KDType, uint64(dt)), "a dtype with an address alignment class (addr_aligned_dtype)")
+	} else if ad%uint32(al) != 0 {
+		v.fail(sa, hex(uint64(ad)), fmt.Sprintf("a multiple of %d (%v alignment)", al, dt))
+	}
+	loc, ok := LocateOnChip(ad, v.g)
+	if !ok {
+		legal := fmt.Sprintf("SBUF [0, 0x%x)", v.geo.StateBufSize)
+		if v.geo.PSUMSize > 0 {
+			legal += fmt.Sprintf(" or PSUM [0x%x, 0x%x)", v.geo.PSUMOffset, v.geo.PSUMOffset+uint32(v.geo.PSUMNumPartitions)*v.geo.PSUMPartitionSize)
+		} else {
+			legal += fmt.Sprintf(" (no PSUM on %v: PSUM_BUF_SZ = 0)", v.g)
+		}
+		v.fail(sa, hex(uint64(ad)), legal)
+		return
+	}
+	active := v.geo.StateBufPartitionActive
+	if loc.Space == SpacePSUM {
+		active = v.geo.PSUMPartitionActive
+		if !allowPSUM {
+			v.fail(sa, loc.String(), "SBUF only")
+		}
+		if write && dt.Size() != 4 {
+			v.fail(dtField, fmtEnum(KDType, uint64(dt)), "a 4-byte dtype (INT32, UINT32, FP32, FP32R) to write PSUM")
+		}
+	} else if !allowSBUF {
+		v.fail(sa, loc.String(), "PSUM only")
+	}
+	if loc.Offset >= uint64(active) {
+		v.fail(sa, loc.String(), fmt.Sprintf("offset < 0x%x (%v active %s partition size)", active, v.g, loc.Space))
+		return
+	}
+	if a.ShapeFromRegister() {
+		return // counts come from a register
+	}
+	zero := false
+	for d := 0; d < 4; d++ {
+		if t.NumElem[d] == 0 {
+			v.fail(fmt.Sprintf("%s.num_elem[%d]", name, d), "0", ">= 1")
+			zero = true
+		}
+	}
+	bitsz := dt.Bits()
+	if zero || bitsz == 0 {
+		return
+	}
+	var lo, hi int64
+	for d := 0; d < 4; d++ {
+		span := int64(t.StepElem[d]) * int64(t.NumElem[d]-1)
+		if span < 0 {
+			lo += span
+		} else {
+			hi += span
+		}
+	}
+	off := int64(loc.Offset)
+	blo := off + lo*int64(bitsz)/8
+	if lo*int64(bitsz)%8 != 0 {
+		blo-- // floor for 4-bit elements
+	}
+	bhi := off + ((hi+1)*int64(bitsz)+7)/8
+	if blo < 0 || bhi > int64(active) {
+		v.fail(name, fmt.Sprintf("bytes [%d, 0x%x) of %s partitions", blo, bhi, loc.Space),
+			fmt.Sprintf("within [0, 0x%x): the %v active %s partition size", active, v.g, loc.Space))
+	}
+}
+
+// startAddrActiveChannels is the INFERRED body of start_addr_active_channels: the start
+// partition plus num_active_channels must not pass the last partition.
+func startAddrActiveChannels(v *vctx, name string, a Addr4, nac uint8) {
+	if a.IsAddrReg() || a.IsIndirect() || nac == 0 || int(nac) > v.geo.StateBufNumPartitions {
+		return
+	}
+	loc, ok := LocateOnChip(a.ByteAddr(), v.g)
+	if !ok {
+		return
+	}
+	n := v.geo.StateBufNumPartitions
+	if loc.Space == SpacePSUM {
+		n = v.geo.PSUMNumPartitions
+	}
+	if loc.Partition+int(nac) > n {
+		v.fail(name+".start_addr", fmt.Sprintf("partition %d with %d active channels", loc.Partition, nac),
+			fmt.Sprintf("start partition <= %d (start + num_active_channels <= %d)", n-int(nac), n))
+	}
+}
