@@ -50,6 +50,6 @@ func Provenance() []isa.Provenance {
 		b("ucode.saturate_slow", "The synthetic saturate set keeps the opcode table's slow indices and changes 17 control_slow rows.",
 			"seed 004 §9, FACTS §E.3", isa.MedInferred, "Seed 004 says 'the slow rows are unchanged' while FACTS §E.3 counts 17 differing slow rows; read together, the opcode entries' slow indices are unchanged and the slow table's contents change."),
 		b("ucode.atomic_output", "dtable encode and report write each output file to a temporary file in the same folder and rename it, so a file is written whole or not at all.",
-			"DESIGN.md §7", isa.Invented, ""),
+			"DESIGN.md §7", isa.Invented, "DESIGN.md asks that output files be written whole or not at all; a same-folder rename is atomic on POSIX file systems."),
 	}
 }
