@@ -208,9 +208,13 @@ var mutations = []mutation{
 	{"is_valid_dge_compute_op", CAYMAN, "di", func(x Inst) { x.(*DMAIndirect1D).ComputeOp = 9 }},
 	{"is_valid_dma_indirect_operation", CAYMAN, "di", func(x Inst) { x.(*DMAIndirect1D).DstElemSize = 128 }},
 	{"has_valid_idx_bound_check_reg", CAYMAN, "di", func(x Inst) { x.(*DMAIndirect1D).DstIdxBoundReg = 0x40 }},
-	{"has_valid_indirect_dim_by_mode", CAYMAN, "di", func(x Inst) { x.(*DMAIndirect1D).Flags = MakeDMAIndirectFlags(SrcIndirection, false, false, 0, IndirectDimZ) }},
+	{"has_valid_indirect_dim_by_mode", CAYMAN, "di", func(x Inst) {
+		x.(*DMAIndirect1D).Flags = MakeDMAIndirectFlags(SrcIndirection, false, false, 0, IndirectDimZ)
+	}},
 	{"has_valid_indirect_dim_by_mode", CAYMAN, "di", func(x Inst) { x.(*DMAIndirect1D).Flags = 3 }},
-	{"indirect_dim_check", CAYMAN, "di", func(x Inst) { x.(*DMAIndirect1D).Flags = MakeDMAIndirectFlags(SrcIndirection, false, false, IndirectDimY, 0) }},
+	{"indirect_dim_check", CAYMAN, "di", func(x Inst) {
+		x.(*DMAIndirect1D).Flags = MakeDMAIndirectFlags(SrcIndirection, false, false, IndirectDimY, 0)
+	}},
 	{"has_dma_indirect_valid_index_count", CAYMAN, "di", func(x Inst) {
 		i := x.(*DMAIndirect1D)
 		i.SrcNumElem, i.DstNumElem = 5000, 5000
