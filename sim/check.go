@@ -66,7 +66,7 @@ func (m *Machine) check(p *Program) error {
 	for _, q := range p.Queues {
 		name := q.Engine.String()
 		if queueSlot(q.Engine) < 0 {
-			errs = append(errs, &InstError{Kind: ErrUnsupported, Engine: name, Offset: -1, File: p.File,
+			errs = append(errs, &InstError{Kind: ErrUnsupported, Engine: name, Index: -1, Offset: -1, File: p.File,
 				Rule: "engine_modelled", Msg: fmt.Sprintf("tpbsim does not model the %v queue (%d instructions)", q.Engine, len(q.Insts))})
 			continue
 		}
@@ -97,7 +97,7 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 	if vs := validate(in.Inst, m.gen); len(vs) > 0 {
 		ie := &InstError{Kind: ErrInvalid, Rule: vs[0].rule, Fields: vs[0].fields}
 		if len(vs) > 1 {
-			ie.Msg = fmt.Sprintf("and %d more rule(s):", len(vs)-1)
+			ie.Msg = fmt.Sprintf("(and %d more rule(s) below)", len(vs)-1)
 			for _, v := range vs[1:] {
 				ie.Violations = append(ie.Violations, v.text)
 			}

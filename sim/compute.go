@@ -1,19 +1,33 @@
 package sim
 
 import (
-	"errors"
-
+	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
-// errDVEPending is returned until the dve package is wired in.
-var errDVEPending = errors.New("the DVE executor (package dve) is not wired into the machine yet")
+// dveUnit runs the S4D4_TR family and LOAD_MASK_SELECT with the dve executor. Each queue has its
+// own dve.DVE, so the shuffle mask register belongs to the engine that loaded it.
+type dveUnit struct {
+	d dve.DVE
+}
 
-type pendingUnit struct{}
-
-func (pendingUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
-	return Effect{}, errors.Join(ErrUnsupported, errDVEPending)
+func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
+	eff, err := u.d.Execute(m.mem, in, m.gen)
+	if err != nil {
+		return Effect{}, err
+	}
+	out := Effect{BytesRead: int64(eff.BytesRead), BytesWritten: int64(eff.BytesWritten)}
+	if len(eff.Reads) > 0 && !eff.Reads[0].Empty() {
+		out.Src = eff.Reads[0].String()
+	}
+	if len(eff.Writes) > 0 && !eff.Writes[0].Empty() {
+		out.Dst = eff.Writes[0].String()
+	}
+	if eff.Transpose != "" {
+		out.Notes = map[string]any{"transpose_impl": eff.Transpose}
+	}
+	return out, nil
 }
 
 // newComputeUnit returns the executor of the compute instructions of one queue.
-func newComputeUnit(eng isa.Engine) unit { return pendingUnit{} }
+func newComputeUnit(eng isa.Engine) unit { return &dveUnit{} }

@@ -30,6 +30,7 @@ type Field struct {
 	Path  string // e.g. "dst_mem_pattern.num_elem[2]"
 	Value string
 	Legal string // may be empty
+	At    int    // byte offset of the field in the 64-byte word; 0 when unknown or the opcode byte
 }
 
 // InstError is the error of one instruction: which engine, which instruction (index in its
@@ -39,7 +40,7 @@ type Field struct {
 type InstError struct {
 	Kind       error
 	Engine     string
-	Index      int
+	Index      int   // instruction index in its queue; -1 for an error about a whole queue
 	Offset     int64 // -1 unknown
 	Line       int   // 0 unknown
 	File       string
@@ -50,6 +51,7 @@ type InstError struct {
 	Violations []string
 	Err        error
 	TimePS     int64
+	quiet      bool // Msg already says what Err says: do not print Err
 }
 
 func (e *InstError) where() string {
@@ -65,6 +67,9 @@ func (e *InstError) where() string {
 		loc = append(loc, fmt.Sprintf("byte offset %d", e.Offset))
 	}
 	s := fmt.Sprintf("%s instruction %d", e.Engine, e.Index)
+	if e.Index < 0 {
+		s = e.Engine + " queue"
+	}
 	if len(loc) > 0 {
 		s += " (" + strings.Join(loc, ", ") + ")"
 	}
@@ -73,12 +78,22 @@ func (e *InstError) where() string {
 
 func (e *InstError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %v", e.where(), e.Opcode)
+	b.WriteString(e.where())
+	if e.Index >= 0 {
+		fmt.Fprintf(&b, ": %v", e.Opcode)
+	}
+	if e.Kind != nil {
+		fmt.Fprintf(&b, ": %v", e.Kind)
+	}
 	if e.Rule != "" {
 		fmt.Fprintf(&b, ": rule %s", e.Rule)
 	}
 	for _, f := range e.Fields {
-		fmt.Fprintf(&b, ": %s = %s", f.Path, f.Value)
+		fmt.Fprintf(&b, ": %s", f.Path)
+		if f.At > 0 {
+			fmt.Fprintf(&b, " (byte %d)", f.At)
+		}
+		fmt.Fprintf(&b, " = %s", f.Value)
 		if f.Legal != "" {
 			fmt.Fprintf(&b, " (legal: %s)", f.Legal)
 		}
@@ -86,7 +101,7 @@ func (e *InstError) Error() string {
 	if e.Msg != "" {
 		fmt.Fprintf(&b, ": %s", e.Msg)
 	}
-	if e.Err != nil {
+	if e.Err != nil && !e.quiet {
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
 	for _, v := range e.Violations {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -32,6 +33,9 @@ const DefaultMaxElements = 1 << 26
 // ucode package's vocabulary reaches the trace unchanged.
 type Annotation map[string]any
 
+// AnnotationClassKey is the Annotation key whose values the summary counts per engine.
+const AnnotationClassKey = "ucode_block_class"
+
 // Config configures a Machine.
 type Config struct {
 	Gen isa.Generation
@@ -43,16 +47,18 @@ type Config struct {
 	MaxElements uint64
 	// Trace records a trace event per instruction and per DMA descriptor.
 	Trace bool
-	// Annotate, when set, is asked about every DVE-queue opcode; its answer is added to the
-	// instruction's trace args, and an opcode it does not know is reported once in
-	// Result.Warnings (the compiler's own "missing opcodes" check).
-	Annotate func(op isa.Opcode) (Annotation, bool)
+	// Annotate, when set, is asked about every instruction the DVE executes; its answer is added
+	// to the instruction's trace args, and the AnnotationClassKey values are counted in the
+	// DVE's summary row. ok false: nothing to add (see Program.Opcodes for the missing-opcode
+	// check).
+	Annotate func(op isa.Opcode) (a Annotation, ok bool)
 }
 
 // Effect is what one instruction did to memory, for the trace and the summary.
 type Effect struct {
 	BytesRead, BytesWritten int64
-	Src, Dst                string // start locations, e.g. "sbuf:0:0x100"
+	Src, Dst                string         // what was read and written, e.g. "sbuf[p0..31][0x0..0x80)"
+	Notes                   map[string]any // extra trace args
 }
 
 // unit executes the compute instructions of one engine queue.
@@ -126,7 +132,6 @@ type Result struct {
 	Engines    []EngineStats // queue engines in scheduling order, then the DMA engines that worked
 	Semaphores [NumSemaphores]uint32
 	Trace      *trace.Trace // nil unless Config.Trace
-	Warnings   []string
 }
 
 // engine is the run-time state of one queue.
@@ -201,7 +206,6 @@ type run struct {
 	end     int64
 	dmaFree []int64
 	dmaSt   []EngineStats
-	warned  map[isa.Opcode]bool
 	res     *Result
 }
 
@@ -223,7 +227,7 @@ const (
 // failing instruction stops it with an *InstError, leaving memory and semaphores as they were
 // before that instruction; a deadlock stops it with a *DeadlockError.
 func (m *Machine) Run(p *Program) (*Result, error) {
-	r := &run{m: m, prog: p, warned: map[isa.Opcode]bool{}, res: &Result{}}
+	r := &run{m: m, prog: p, res: &Result{}}
 	if err := m.check(p); err != nil {
 		return nil, err
 	}
@@ -386,6 +390,9 @@ func (r *run) issue(e *engine, slot int) error {
 		}
 		readPS, totalPS = computeCost(in.Inst)
 		r.annotate(e, op, args)
+		for k, v := range eff.Notes {
+			args[k] = v
+		}
 	}
 	start := r.now
 	e.stats.Instructions++
@@ -437,15 +444,11 @@ func (r *run) annotate(e *engine, op isa.Opcode, args map[string]any) {
 	}
 	a, ok := r.m.cfg.Annotate(op)
 	if !ok {
-		if !r.warned[op] {
-			r.warned[op] = true
-			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("the microcode table set lacks opcode %v (0x%02x) used by the DVE queue", op, uint8(op)))
-		}
 		return
 	}
 	for k, v := range a {
 		args[k] = v
-		if k == "block_class" {
+		if k == AnnotationClassKey {
 			if e.stats.Notes == nil {
 				e.stats.Notes = map[string]int{}
 			}
@@ -474,8 +477,21 @@ func (r *run) execErr(e *engine, in Instr, err error) error {
 	case errors.Is(err, mem.ErrUnsupported), errors.Is(err, ErrUnsupported):
 		kind = ErrUnsupported
 	}
-	if rr, ok := err.(interface{ RuleID() string }); ok && rule == "" {
-		rule = rr.RuleID()
+	ie = r.instErr(e, in, kind, rule, "", err)
+	var de *dve.Error
+	if errors.As(err, &de) {
+		ie.Rule, ie.Msg, ie.quiet = de.Rule, de.Detail, true
+		if de.Field != "" {
+			ie.Msg = de.Field + ": " + de.Detail
+		}
+	} else if me != nil {
+		ie.Msg, ie.quiet = fmt.Sprintf("%s at 0x%x: %s", me.Err, me.Addr, me.Detail), true
+		if me.Field != "" {
+			ie.Msg = me.Field + ": " + ie.Msg
+		}
 	}
-	return r.instErr(e, in, kind, rule, "", err)
+	if errors.Is(err, dve.ErrUnsupported) {
+		ie.Kind = ErrUnsupported
+	}
+	return ie
 }

@@ -87,3 +87,22 @@ func opcodeOf(in isa.Inst) isa.Opcode {
 	}
 	return in.Hdr().Opcode
 }
+
+// Opcodes lists, in first-use order and without repeats, the opcodes of engine e's queue(s).
+func (p *Program) Opcodes(e isa.Engine) []isa.Opcode {
+	var seen [256]bool
+	var out []isa.Opcode
+	for _, q := range p.Queues {
+		if q.Engine != e {
+			continue
+		}
+		for _, in := range q.Insts {
+			op := opcodeOf(in.Inst)
+			if !seen[op] {
+				seen[op] = true
+				out = append(out, op)
+			}
+		}
+	}
+	return out
+}

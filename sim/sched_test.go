@@ -214,6 +214,8 @@ func TestCheckBeforeRun(t *testing.T) {
 	badWait := copyInst(3, 1, isa.Events{WaitMode: 0x33})
 	huge := copyInst(4, 1, isa.Events{})
 	huge.SrcMemPattern.NumElem = [4]uint16{65535, 65535, 65535, 65535}
+	huge.SrcMemPattern.StepElem = [4]int16{}
+	huge.DstMemPattern = huge.SrcMemPattern
 	psum := copyInst(5, 1, isa.Events{})
 	psum.DstMemPattern.StartAddr = 0x2000000
 	p := prog(
@@ -245,7 +247,7 @@ func TestCheckBeforeRun(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrLimit) {
 		t.Errorf("errors.Is through ProgramError failed")
 	}
-	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: rule opcode_legal_on_engine: header.opcode = LOAD_MASK_SELECT (0x69) (legal: on DVE)") {
+	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: invalid instruction: rule opcode_legal_on_engine: header.opcode = LOAD_MASK_SELECT (0x69) (legal: on DVE)") {
 		t.Errorf("message:\n%v", err)
 	}
 }

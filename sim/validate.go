@@ -11,12 +11,12 @@ type violation struct {
 	text   string
 }
 
-// validate runs the instruction layer's validator for generation g.
-//
-// PENDING: isa.Validate is being written; until it lands this returns nil and the machine relies
-// on its own checks (engine, events, work limit) and the executors' bounds checks.
+// validate runs the instruction layer's validator for generation g (every violation).
 func validate(in isa.Inst, g isa.Generation) []violation {
-	_ = in
-	_ = g
-	return nil
+	vs := isa.Validate(in, g)
+	out := make([]violation, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, violation{rule: v.Rule, fields: []Field{{Path: v.Field, Value: v.Value, Legal: v.Legal, At: v.Offset}}, text: v.String()})
+	}
+	return out
 }

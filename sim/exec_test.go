@@ -1,0 +1,123 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+)
+
+func sbufAddr(g isa.Generation, p int, off uint32) isa.Addr4 {
+	return isa.Addr4(uint32(p)*g.Geometry().StateBufPartitionSize + off)
+}
+
+// s4 builds an S4D4_TR instruction over nac channels with contiguous 1-D patterns of n elements.
+func s4(op isa.Opcode, dt isa.DType, nac uint8, src, dst isa.Addr4, n uint16, ev isa.Events) *isa.S4D4TR {
+	t := func(a isa.Addr4) isa.Tensor4D {
+		return isa.Tensor4D{StartAddr: a, StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{n, 1, 1, 1}}
+	}
+	return &isa.S4D4TR{Header: isa.Header{Opcode: op, InstWordLen: 16}, Events: ev, SrcMemPattern: t(src), DstMemPattern: t(dst),
+		InDtype: dt, OutDtype: dt, NumActiveChannels: nac}
+}
+
+func fillRandom(t *testing.T, m *Machine, seed uint64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	mm := m.Memory()
+	for p := 0; p < mm.NumPartitions(mem.SBUF); p++ {
+		part := make([]byte, 4096)
+		for i := range part {
+			part[i] = byte(r.Uint32())
+		}
+		if err := mm.Write(mem.Loc{Region: mem.SBUF, Partition: p}, part); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func snapshot(m *Machine) []byte {
+	var b bytes.Buffer
+	mm := m.Memory()
+	for _, r := range []mem.Region{mem.SBUF, mem.PSUM} {
+		for p := 0; p < mm.NumPartitions(r); p++ {
+			b.Write(mm.Partition(r, p))
+		}
+	}
+	return b.Bytes()
+}
+
+// TestAtomicFailure: the instruction that fails a bounds check changes no memory and no
+// semaphore; everything before it took effect, nothing after it ran.
+func TestAtomicFailure(t *testing.T) {
+	g := isa.CAYMAN
+	good := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x2000), 64, incOn(5, true))
+	// src reads bytes never written (a run-time check, with CheckUninit): must fail whole.
+	bad := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0x10000), sbufAddr(g, 0, 0x100), 64,
+		isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: 5, SemaphoreValue: 1, UpdateMode: isa.SemWrImmRead, UpdateIdx: 6})
+	bad.Events.SemaphoreValue = 1
+	after := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x4000), 64, incOn(7, false))
+
+	ref, _ := New(Config{Gen: g, CheckUninit: true})
+	fillRandom(t, ref, 1)
+	if _, err := ref.Run(prog(q(isa.EngineDVE, good))); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := New(Config{Gen: g, CheckUninit: true})
+	fillRandom(t, m, 1)
+	_, err := m.Run(prog(q(isa.EngineDVE, good, bad, after)))
+	if !errors.Is(err, ErrUninit) || !errors.Is(err, mem.ErrUninit) {
+		t.Fatalf("err = %v, want ErrUninit", err)
+	}
+	var ie *InstError
+	if !errors.As(err, &ie) || ie.Engine != "DVE" || ie.Index != 1 || ie.Offset != 64 || ie.Opcode != isa.OpCOPY || ie.Rule == "" {
+		t.Fatalf("InstError %+v", ie)
+	}
+	if !bytes.Equal(snapshot(ref), snapshot(m)) {
+		t.Error("memory differs from the state before the failing instruction")
+	}
+	if m.Semaphores() != ref.Semaphores() {
+		t.Errorf("semaphores changed: sem[5]=%d sem[6]=%d sem[7]=%d", m.Semaphore(5), m.Semaphore(6), m.Semaphore(7))
+	}
+	t.Log(err)
+}
+
+// TestAtomicFailureAcrossEngines: an engine that fails stops the whole machine at that instant;
+// another engine's pending instruction does not run.
+func TestTransposeGatedBySemaphore(t *testing.T) {
+	g := isa.CAYMAN
+	m, _ := New(Config{Gen: g, Trace: true})
+	mm := m.Memory()
+	// POOL copies a 32x32 uint16 tile from offset 0 to 0x400 and bumps sem[1] on completion; the
+	// DVE waits for it and transposes 0x400 -> 0x800.
+	src := make([][]byte, 32)
+	for c := range src {
+		src[c] = make([]byte, 64)
+		for e := 0; e < 32; e++ {
+			src[c][2*e], src[c][2*e+1] = byte(c), byte(e)
+		}
+		mm.Write(mem.Loc{Region: mem.SBUF, Partition: c}, src[c])
+	}
+	p := prog(
+		q(isa.EnginePOOL, s4(isa.OpCOPY, isa.DTypeUINT16, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x400), 32, incOn(1, true))),
+		q(isa.EngineDVE, s4(isa.OpSTREAM_TRANSPOSE, isa.DTypeUINT16, 32, sbufAddr(g, 0, 0x400), sbufAddr(g, 0, 0x800), 32, waitGE(1, 1))),
+	)
+	res, err := m.Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 32; c++ {
+		got := mm.Partition(mem.SBUF, c)[0x800 : 0x800+64]
+		for e := 0; e < 32; e++ {
+			// O[c][e] = S[e][c]: channel c element e holds (channel e, element c) of the source.
+			if got[2*e] != byte(e) || got[2*e+1] != byte(c) {
+				t.Fatalf("dst channel %d element %d = (%d,%d), want (%d,%d)", c, e, got[2*e], got[2*e+1], e, c)
+			}
+		}
+	}
+	var b bytes.Buffer
+	res.Trace.Write(&b)
+	checkTraceJSON(t, b.Bytes(), []string{"DVE", "POOL"})
+}
