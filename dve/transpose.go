@@ -154,12 +154,64 @@ func parallel(procs, n int, fn func(i int)) {
 	wg.Wait()
 }
 
+// stageThreshold is the instruction size (bytes per side) above which the tiles are staged
+// through cache-resident buffers: src and dst no longer fit in cache, and reading 32 rows and
+// writing 32 others at once defeats the hardware prefetchers.
+const stageThreshold = 2 << 20
+
+// stageRowBytes is the bytes of each row one staging round moves; stageSkew pads the staged
+// rows so they fall in different cache sets.
+const (
+	stageRowBytes = 2048
+	stageSkew     = 5 * 64
+)
+
+var stagePool = sync.Pool{New: func() any {
+	b := make([]byte, 2*32*(stageRowBytes+stageSkew))
+	return &b
+}}
+
+// transposeStaged is transposeTiles for large instructions: each round copies stageRowBytes of
+// every src row into a contiguous buffer (32 sequential reads), transposes buffer to buffer in
+// cache, and copies the result rows out (32 sequential writes).
+func transposeStaged(dst, src *[32][]byte, es, t0, t1, D int) {
+	full := min(t1, D/32) // tiles wholly inside the dst
+	per := stageRowBytes / (32 * es)
+	bp := stagePool.Get().(*[]byte)
+	defer stagePool.Put(bp)
+	buf := *bp
+	var sb, db [32][]byte
+	rs := stageRowBytes + stageSkew
+	for i := 0; i < 32; i++ {
+		sb[i] = buf[i*rs : i*rs+stageRowBytes]
+		db[i] = buf[(32+i)*rs : (32+i)*rs+stageRowBytes]
+	}
+	for c0 := t0; c0 < full; c0 += per {
+		c1 := min(full, c0+per)
+		lo, hi := c0*32*es, c1*32*es
+		for j := 0; j < 32; j++ {
+			copy(sb[j], src[j][lo:hi])
+		}
+		transposeTiles(&db, &sb, es, 0, c1-c0, (c1-c0)*32)
+		for i := 0; i < 32; i++ {
+			copy(dst[i][lo:hi], db[i][:hi-lo])
+		}
+	}
+	if full < t1 {
+		transposeTiles(dst, src, es, max(full, t0), t1, D)
+	}
+}
+
 // transposeParallel splits (group, tile range) work items over procs goroutines.
 func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 	groups := len(src)
+	kernel := transposeTiles
+	if groups*32*D*es > stageThreshold {
+		kernel = transposeStaged
+	}
 	if procs <= 1 {
 		for g := 0; g < groups; g++ {
-			transposeTiles(&dst[g], &src[g], es, 0, tiles, D)
+			kernel(&dst[g], &src[g], es, 0, tiles, D)
 		}
 		return
 	}
@@ -171,7 +223,7 @@ func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 		g, k := i/chunks, i%chunks
 		lo, hi := k*per, min(tiles, (k+1)*per)
 		if lo < hi {
-			transposeTiles(&dst[g], &src[g], es, lo, hi, D)
+			kernel(&dst[g], &src[g], es, lo, hi, D)
 		}
 	})
 }
@@ -206,51 +258,67 @@ func transposeTilePartial(dst, src *[32][]byte, es, t, cols int) {
 	}
 }
 
-// swap exchanges the k-cell blocks of a pair of rows held in uint64 words: the cells of a at
-// the high half of each 2k group trade places with the cells of b at the low half. mask
-// selects the low half of each group; sh is k cells in bits.
-func swap(a, b *uint64, mask uint64, sh uint) {
-	t := (*a>>sh ^ *b) & mask
-	*b ^= t
-	*a ^= t << sh
-}
-
 // tile8 transposes a 32x32 tile of bytes at byte offset base of every row: 16 blocks of 8x8,
-// each transposed inside eight uint64 words (three swap stages).
+// each transposed inside eight uint64 words (three swap stages). Rows are taken as *[32]byte
+// once per tile so the inner loads and stores need no bounds checks.
 func tile8(dst, src *[32][]byte, base int) {
+	var dp [32]*[32]byte
+	for i := range dp {
+		dp[i] = (*[32]byte)(dst[i][base:])
+	}
+	le := binary.LittleEndian
 	for bj := 0; bj < 32; bj += 8 { // src row block -> dst column block
-		for bi := 0; bi < 32; bi += 8 { // src column block -> dst row block
-			o := base + bi
-			w0 := binary.LittleEndian.Uint64(src[bj+0][o:])
-			w1 := binary.LittleEndian.Uint64(src[bj+1][o:])
-			w2 := binary.LittleEndian.Uint64(src[bj+2][o:])
-			w3 := binary.LittleEndian.Uint64(src[bj+3][o:])
-			w4 := binary.LittleEndian.Uint64(src[bj+4][o:])
-			w5 := binary.LittleEndian.Uint64(src[bj+5][o:])
-			w6 := binary.LittleEndian.Uint64(src[bj+6][o:])
-			w7 := binary.LittleEndian.Uint64(src[bj+7][o:])
+		s0, s1, s2, s3 := (*[32]byte)(src[bj][base:]), (*[32]byte)(src[bj+1][base:]), (*[32]byte)(src[bj+2][base:]), (*[32]byte)(src[bj+3][base:])
+		s4, s5, s6, s7 := (*[32]byte)(src[bj+4][base:]), (*[32]byte)(src[bj+5][base:]), (*[32]byte)(src[bj+6][base:]), (*[32]byte)(src[bj+7][base:])
+		for bi := 0; bi <= 24; bi += 8 { // src column block -> dst row block
+			w0, w1, w2, w3 := le.Uint64(s0[bi:]), le.Uint64(s1[bi:]), le.Uint64(s2[bi:]), le.Uint64(s3[bi:])
+			w4, w5, w6, w7 := le.Uint64(s4[bi:]), le.Uint64(s5[bi:]), le.Uint64(s6[bi:]), le.Uint64(s7[bi:])
 			const m4, m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF
-			swap(&w0, &w4, m4, 32)
-			swap(&w1, &w5, m4, 32)
-			swap(&w2, &w6, m4, 32)
-			swap(&w3, &w7, m4, 32)
-			swap(&w0, &w2, m2, 16)
-			swap(&w1, &w3, m2, 16)
-			swap(&w4, &w6, m2, 16)
-			swap(&w5, &w7, m2, 16)
-			swap(&w0, &w1, m1, 8)
-			swap(&w2, &w3, m1, 8)
-			swap(&w4, &w5, m1, 8)
-			swap(&w6, &w7, m1, 8)
-			q := base + bj
-			binary.LittleEndian.PutUint64(dst[bi+0][q:], w0)
-			binary.LittleEndian.PutUint64(dst[bi+1][q:], w1)
-			binary.LittleEndian.PutUint64(dst[bi+2][q:], w2)
-			binary.LittleEndian.PutUint64(dst[bi+3][q:], w3)
-			binary.LittleEndian.PutUint64(dst[bi+4][q:], w4)
-			binary.LittleEndian.PutUint64(dst[bi+5][q:], w5)
-			binary.LittleEndian.PutUint64(dst[bi+6][q:], w6)
-			binary.LittleEndian.PutUint64(dst[bi+7][q:], w7)
+			t := (w0>>32 ^ w4) & m4
+			w4 ^= t
+			w0 ^= t << 32
+			t = (w1>>32 ^ w5) & m4
+			w5 ^= t
+			w1 ^= t << 32
+			t = (w2>>32 ^ w6) & m4
+			w6 ^= t
+			w2 ^= t << 32
+			t = (w3>>32 ^ w7) & m4
+			w7 ^= t
+			w3 ^= t << 32
+			t = (w0>>16 ^ w2) & m2
+			w2 ^= t
+			w0 ^= t << 16
+			t = (w1>>16 ^ w3) & m2
+			w3 ^= t
+			w1 ^= t << 16
+			t = (w4>>16 ^ w6) & m2
+			w6 ^= t
+			w4 ^= t << 16
+			t = (w5>>16 ^ w7) & m2
+			w7 ^= t
+			w5 ^= t << 16
+			t = (w0>>8 ^ w1) & m1
+			w1 ^= t
+			w0 ^= t << 8
+			t = (w2>>8 ^ w3) & m1
+			w3 ^= t
+			w2 ^= t << 8
+			t = (w4>>8 ^ w5) & m1
+			w5 ^= t
+			w4 ^= t << 8
+			t = (w6>>8 ^ w7) & m1
+			w7 ^= t
+			w6 ^= t << 8
+			d := dp[bi : bi+8 : bi+8]
+			le.PutUint64(d[0][bj:], w0)
+			le.PutUint64(d[1][bj:], w1)
+			le.PutUint64(d[2][bj:], w2)
+			le.PutUint64(d[3][bj:], w3)
+			le.PutUint64(d[4][bj:], w4)
+			le.PutUint64(d[5][bj:], w5)
+			le.PutUint64(d[6][bj:], w6)
+			le.PutUint64(d[7][bj:], w7)
 		}
 	}
 }
@@ -258,23 +326,37 @@ func tile8(dst, src *[32][]byte, base int) {
 // tile16 transposes a 32x32 tile of 2-byte cells at byte offset base: 64 blocks of 4x4 uint16,
 // each inside four uint64 words (two swap stages).
 func tile16(dst, src *[32][]byte, base int) {
+	var dp [32]*[64]byte
+	for i := range dp {
+		dp[i] = (*[64]byte)(dst[i][base:])
+	}
+	le := binary.LittleEndian
 	for bj := 0; bj < 32; bj += 4 {
-		for bi := 0; bi < 32; bi += 4 {
-			o := base + 2*bi
-			w0 := binary.LittleEndian.Uint64(src[bj+0][o:])
-			w1 := binary.LittleEndian.Uint64(src[bj+1][o:])
-			w2 := binary.LittleEndian.Uint64(src[bj+2][o:])
-			w3 := binary.LittleEndian.Uint64(src[bj+3][o:])
+		s0, s1, s2, s3 := (*[64]byte)(src[bj][base:]), (*[64]byte)(src[bj+1][base:]), (*[64]byte)(src[bj+2][base:]), (*[64]byte)(src[bj+3][base:])
+		q := 2 * bj
+		for o := 0; o <= 56; o += 8 {
+			w0, w1, w2, w3 := le.Uint64(s0[o:]), le.Uint64(s1[o:]), le.Uint64(s2[o:]), le.Uint64(s3[o:])
 			const m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF
-			swap(&w0, &w2, m2, 32)
-			swap(&w1, &w3, m2, 32)
-			swap(&w0, &w1, m1, 16)
-			swap(&w2, &w3, m1, 16)
-			q := base + 2*bj
-			binary.LittleEndian.PutUint64(dst[bi+0][q:], w0)
-			binary.LittleEndian.PutUint64(dst[bi+1][q:], w1)
-			binary.LittleEndian.PutUint64(dst[bi+2][q:], w2)
-			binary.LittleEndian.PutUint64(dst[bi+3][q:], w3)
+			t := (w0>>32 ^ w2) & m2
+			w2 ^= t
+			w0 ^= t << 32
+			t = (w1>>32 ^ w3) & m2
+			w3 ^= t
+			w1 ^= t << 32
+			t = (w0>>16 ^ w1) & m1
+			w1 ^= t
+			w0 ^= t << 16
+			t = (w2>>16 ^ w3) & m1
+			w3 ^= t
+			w2 ^= t << 16
+			bi := o / 2
+			d := dp[bi : bi+4 : bi+4]
+			if q <= 56 {
+				le.PutUint64(d[0][q:], w0)
+				le.PutUint64(d[1][q:], w1)
+				le.PutUint64(d[2][q:], w2)
+				le.PutUint64(d[3][q:], w3)
+			}
 		}
 	}
 }
@@ -282,18 +364,26 @@ func tile16(dst, src *[32][]byte, base int) {
 // tile32 transposes a 32x32 tile of 4-byte cells at byte offset base: 256 blocks of 2x2 uint32
 // inside pairs of uint64 words.
 func tile32(dst, src *[32][]byte, base int) {
+	var dp [32]*[128]byte
+	for i := range dp {
+		dp[i] = (*[128]byte)(dst[i][base:])
+	}
+	le := binary.LittleEndian
 	for bj := 0; bj < 32; bj += 2 {
-		s0, s1 := src[bj], src[bj+1]
-		q := base + 4*bj
-		for bi := 0; bi < 32; bi += 2 {
-			o := base + 4*bi
-			w0 := binary.LittleEndian.Uint64(s0[o:])
-			w1 := binary.LittleEndian.Uint64(s1[o:])
+		s0, s1 := (*[128]byte)(src[bj][base:]), (*[128]byte)(src[bj+1][base:])
+		q := 4 * bj
+		if q > 120 {
+			break
+		}
+		for o := 0; o <= 120; o += 8 {
+			w0 := le.Uint64(s0[o:])
+			w1 := le.Uint64(s1[o:])
 			t := (w0>>32 ^ w1) & 0xFFFFFFFF
 			w1 ^= t
 			w0 ^= t << 32
-			binary.LittleEndian.PutUint64(dst[bi][q:], w0)
-			binary.LittleEndian.PutUint64(dst[bi+1][q:], w1)
+			d := dp[o/4 : o/4+2 : o/4+2]
+			le.PutUint64(d[0][q:], w0)
+			le.PutUint64(d[1][q:], w1)
 		}
 	}
 }

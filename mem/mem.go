@@ -121,13 +121,20 @@ type bank struct {
 	stride uint32 // partition stride
 	active uint32 // usable bytes per partition
 	n      int    // partitions
-	data   []byte // n * active bytes, partition-major
+	host   int    // host bytes per partition in data: active + hostSkew
+	data   []byte // n * host bytes, partition-major
 	init   []uint64
 }
 
+// hostSkew pads each partition's host storage by five cache lines so that the same offset in
+// consecutive partitions falls in different cache sets: the stride between partitions is
+// otherwise a multiple of 4 KiB (224 KiB, 256 KiB, ...), and a transpose touching 32
+// partitions at once would thrash one set of every cache level.
+const hostSkew = 5 * 64
+
 func (b *bank) part(p int) []byte {
 	a := int(b.active)
-	return b.data[p*a : (p+1)*a : (p+1)*a]
+	return b.data[p*b.host : p*b.host+a : p*b.host+a]
 }
 
 // Memory is the memory of one NeuronCore of one generation. Build it with New.
@@ -168,7 +175,8 @@ func New(g isa.Generation, opts Options) (*Memory, error) {
 	}
 	for _, b := range []*bank{&m.sbuf, &m.psum} {
 		total := b.n * int(b.active)
-		b.data = make([]byte, total)
+		b.host = int(b.active) + hostSkew
+		b.data = make([]byte, b.n*b.host)
 		if opts.TrackUninit {
 			b.init = make([]uint64, (total+63)/64)
 		}
