@@ -1,0 +1,174 @@
+package asm
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+func randWord(r *rand.Rand) [64]byte {
+	var w [64]byte
+	r.Read(w[:])
+	switch r.Intn(4) {
+	case 0: // a modelled opcode with a mostly sane word
+		ops := []isa.Opcode{0x6b, 0x6a, 0x46, 0x47, 0x48, 0x42, 0x52, 0x83, 0x84, 0x4e, 0x5e, 0x8c, 0x69, 0x49, 0xb8, 0xbb, 0xbd, 0xf1}
+		w[0] = byte(ops[r.Intn(len(ops))])
+		w[1] = 16
+	case 1:
+		w[0] = byte(isa.AllOpcodes[r.Intn(len(isa.AllOpcodes))])
+	}
+	return w
+}
+
+func TestTextRoundTripRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, g := range isa.Generations {
+		for n := 0; n < 3000; n++ {
+			w := randWord(r)
+			line := Format(w, g)
+			got, err := ParseLine(line, g)
+			if err != nil {
+				t.Fatalf("%v: %x\n%s\n%v", g, w, line, err)
+			}
+			if got != w {
+				t.Fatalf("%v: text round trip differs\n in %x\nout %x\n%s", g, w, got, line)
+			}
+		}
+	}
+}
+
+func TestJSONRoundTripRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	for _, g := range isa.Generations {
+		var buf bytes.Buffer
+		var words [][64]byte
+		for n := 0; n < 1000; n++ {
+			w := randWord(r)
+			words = append(words, w)
+			buf.Write(ToJSON(w, g, KV{"word", n}, KV{"offset", "0x0"}))
+			buf.WriteByte('\n')
+		}
+		p, err := ParseJSON("x.json", buf.Bytes(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, it := range p.Items {
+			if it.Word != words[k] {
+				t.Fatalf("%v word %d: JSON round trip differs\n in %x\nout %x\n%s", g, k, words[k], it.Word, ToJSON(words[k], g))
+			}
+		}
+	}
+}
+
+const example = `# a DVE queue and a DMA on SP
+.gen CAYMAN
+.engine DVE
+STREAM_TRANSPOSE in=BFLOAT16 out=BFLOAT16 nac=32 mask_enable=1 \
+    src=sbuf:0:0x0[32@1] dst=sbuf:0:0x1000[32@1]   # 32x32 bf16 tile
+COPY in_dtype=FP32 out_dtype=FP32 num_active_channels=64 src_mem_pattern=psum:0:0x0[16@1,4@16] dst_mem_pattern=sbuf:0:0x2000[64]
+.engine SP
+DMAMEMCPY src_start_addr=hbm:0x1000 src_step_elem=[1,64] src_num_elem=[64,4] src_elem_size=2 \
+    dst_start_addr=sbuf:0:0x40 dst_step_elem=[1,64] dst_num_elem=[64,4] dst_elem_size=2 in_dtype=BF16 out_dtype=BF16 \
+    wait_mode=WAIT_FOR_SEM_GE_IMM wait_idx=3 semaphore_value=1
+`
+
+func TestParseProgram(t *testing.T) {
+	p, err := ParseProgram("ex.s", []byte(example), isa.CAYMAN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 3 || len(p.Queues[isa.EngineDVE]) != 2 || len(p.Queues[isa.EngineTPB_SP]) != 1 {
+		t.Fatalf("%+v", p.Queues)
+	}
+	if p.Items[0].Line != 4 || p.Items[1].Line != 6 || p.Items[2].Line != 8 {
+		t.Errorf("lines %d %d %d", p.Items[0].Line, p.Items[1].Line, p.Items[2].Line)
+	}
+	for _, it := range p.Items {
+		if vs := isa.Validate(it.Inst, p.Gen); len(vs) != 0 {
+			t.Errorf("line %d: %v", it.Line, vs)
+		}
+	}
+	st := p.Items[0].Inst.(*isa.S4D4TR)
+	if st.DstMemPattern.StartAddr != 0x1000 || st.SrcMemPattern.NumElem != [4]uint16{32, 1, 1, 1} || st.MaskEnable != 1 {
+		t.Errorf("%+v", st)
+	}
+	d := p.Items[2].Inst.(*isa.DMADirect2D)
+	if d.DstStartAddr != isa.LocalAddr8(0x40) || d.Events.WaitIdx != 3 || d.Events.WaitMode != isa.WaitForSemGEImm {
+		t.Errorf("%+v", d)
+	}
+	// disassembly reads back
+	for _, it := range p.Items {
+		w, err := ParseLine(Format(it.Word, isa.CAYMAN), isa.CAYMAN)
+		if err != nil || w != it.Word {
+			t.Errorf("%s: %v", Format(it.Word, isa.CAYMAN), err)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"STREAM_TRANSPOS nac=32", "f.s:1: opcode: unknown opcode"},
+		{"\nCOPY nac=300", "f.s:2: num_active_channels: 300 out of range"},
+		{"COPY src=sbuf:200:0[1@1]", "f.s:1: src_mem_pattern: address \"sbuf:200:0\": partition 200 out of range"},
+		{"COPY bogus=1", "f.s:1: bogus: no field"},
+		{"COPY in=FP99", "f.s:1: in_dtype: unknown dtype"},
+		{".engine XYZ", "f.s:1: unknown engine"},
+		{"COPY nac", "want key=value"},
+		{"COPY src=sbuf:0:0[1@1,1@1,1@1,1@1,1@1]", "want 1 to 4 dims"},
+		{"COPY reserved1=[1,2]", "2 values given, the field has 5"},
+		{".word 00", ".word wants 128 hex digits"},
+	} {
+		_, err := Parse("f.s", []byte(c.src), isa.CAYMAN)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.src, err, c.want)
+		}
+	}
+	if _, err := ParseProgram("f.s", []byte("0x3f"), isa.CAYMAN); err == nil || !strings.Contains(err.Error(), "no default engine") {
+		t.Errorf("engine-less word: %v", err)
+	}
+	if _, err := ParseJSON("f.json", []byte("{\"opcode\":\"COPY\"}\n{\"opcode\":\"COPY\",\"op\":\"NOPE\"}"), isa.CAYMAN); err == nil ||
+		err.Error() != "f.json:2: op: unknown ALU op \"NOPE\"" {
+		t.Errorf("json error: %v", err)
+	}
+}
+
+func TestInvalidValuesCanBeWritten(t *testing.T) {
+	w, err := ParseLine("STREAM_TRANSPOSE in_dtype=0x3f op=0xfe op_dim=1 wait_mode=0x77", isa.CAYMAN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w[32] != 0x3f || w[36] != 0xfe || w[37] != 1 || w[4] != 0x77 {
+		t.Fatalf("%x", w)
+	}
+	if got := Format(w, isa.CAYMAN); !strings.Contains(got, "in_dtype=0x3f") || !strings.Contains(got, "op=0xfe") {
+		t.Fatal(got)
+	}
+}
+
+func FuzzAsm(f *testing.F) {
+	f.Add(example)
+	f.Add("COPY src=sbuf:0:0[1@-1] dst=psum:3:0x10[2@2,3@4]")
+	f.Add(".word " + strings.Repeat("ab", 64))
+	f.Add("DMA_GATHER_TRANSPOSE dtype.dtype_lo=BFLOAT16 flags.gather_dim=Y dma_configs=3")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := Parse("fuzz.s", []byte(src), isa.CAYMAN)
+		if err != nil {
+			return
+		}
+		for _, it := range p.Items {
+			line := Format(it.Word, p.Gen)
+			w, err := ParseLine(line, p.Gen)
+			if err != nil || w != it.Word {
+				t.Fatalf("disasm->asm differs: %q: %v", line, err)
+			}
+			js := ToJSON(it.Word, p.Gen)
+			q, err := ParseJSON("j", js, p.Gen)
+			if err != nil || q.Items[0].Word != it.Word {
+				t.Fatalf("JSON round trip differs: %s: %v", js, err)
+			}
+		}
+	})
+}

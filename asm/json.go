@@ -1,0 +1,251 @@
+package asm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// The JSON form (DESIGN.md §7): one object per instruction whose keys are the header's field
+// names, nested like the header's sub-structs (events{...}, src_mem_pattern{start_addr,
+// step_elem, num_elem}, dma_configs{priority_class, reserved}, ...). Enum fields print as names
+// (numbers when the code has no name) and read names or numbers; addresses print and read in
+// the address syntax; raw bytes are hex strings. Every field is printed; fields left out when
+// reading take their defaults. Keys "word", "offset", "line" and "comment" are ignored on input;
+// "engine" names the queue.
+
+type jnode struct {
+	keys []string
+	kids map[string]*jnode
+	leaf json.RawMessage
+}
+
+func (n *jnode) child(k string) *jnode {
+	if n.kids == nil {
+		n.kids = map[string]*jnode{}
+	}
+	c, ok := n.kids[k]
+	if !ok {
+		c = &jnode{}
+		n.kids[k] = c
+		n.keys = append(n.keys, k)
+	}
+	return c
+}
+
+func (n *jnode) write(b *bytes.Buffer) {
+	if n.kids == nil {
+		b.Write(n.leaf)
+		return
+	}
+	b.WriteByte('{')
+	for k, key := range n.keys {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(key)
+		b.Write(kb)
+		b.WriteByte(':')
+		n.kids[key].write(b)
+	}
+	b.WriteByte('}')
+}
+
+func jsonScalar(f isa.Field, v uint64, g isa.Generation) json.RawMessage {
+	var x any
+	switch {
+	case isEnum(f.Kind):
+		if n := enumName(f.Kind, v); n != "" {
+			x = n
+		} else {
+			x = v
+		}
+	case f.Kind == isa.KAddr4 || f.Kind == isa.KAddr8:
+		x = formatScalar(f, v, g)
+	case f.Kind == isa.KInt:
+		x = int64(v)
+	default:
+		x = v
+	}
+	b, _ := json.Marshal(x)
+	return b
+}
+
+// KV is an extra leading key of a JSON object (e.g. the word index).
+type KV struct {
+	Key   string
+	Value any
+}
+
+// ToJSON renders one word as its JSON object (single line), with extra keys first.
+func ToJSON(w [isa.InstNBytes]byte, g isa.Generation, extra ...KV) []byte {
+	root := &jnode{}
+	for _, e := range extra {
+		b, _ := json.Marshal(e.Value)
+		root.child(e.Key).leaf = b
+	}
+	l := isa.LayoutOf(isa.Opcode(w[0]))
+	for _, f := range l.Fields {
+		n := root
+		parts := strings.Split(f.Path, ".")
+		for _, p := range parts {
+			n = n.child(p)
+		}
+		switch {
+		case f.Kind == isa.KBlob:
+			b, _ := json.Marshal(fmt.Sprintf("%x", w[f.Offset:f.Offset+f.Count]))
+			n.leaf = b
+		case f.Count > 1:
+			var b bytes.Buffer
+			b.WriteByte('[')
+			for k := 0; k < f.Count; k++ {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.Write(jsonScalar(f, f.Get(&w, k), g))
+			}
+			b.WriteByte(']')
+			n.leaf = b.Bytes()
+		default:
+			n.leaf = jsonScalar(f, f.Get(&w, 0), g)
+		}
+	}
+	var b bytes.Buffer
+	root.write(&b)
+	return b.Bytes()
+}
+
+var ignoredKeys = map[string]bool{"word": true, "offset": true, "line": true, "comment": true, "engine": true}
+
+// ParseJSON reads instructions in the JSON form: one object, an array of objects, or a stream
+// of objects (one per line, as `tpbsim disasm --json` prints). Errors name file:line and field.
+func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
+	if !g.Valid() {
+		g = isa.DefaultGeneration
+	}
+	prog := &Program{Gen: g, Queues: map[isa.Engine][]Item{}}
+	lineAt := func(off int64) int {
+		if off > int64(len(data)) {
+			off = int64(len(data))
+		}
+		return bytes.Count(data[:off], []byte{'\n'}) + 1
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	// skip leading blanks and see whether this is an array
+	trim := bytes.TrimLeft(data, " \t\r\n")
+	array := len(trim) > 0 && trim[0] == '['
+	if array {
+		if _, err := dec.Token(); err != nil {
+			return nil, &Error{File: name, Line: 1, Msg: err.Error()}
+		}
+	}
+	for {
+		if array && !dec.More() {
+			break
+		}
+		start := dec.InputOffset()
+		var obj map[string]any
+		err := dec.Decode(&obj)
+		if err == io.EOF {
+			break
+		}
+		// the object starts after any blanks/commas following start
+		rest := data[start:]
+		skip := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n,"))
+		line := lineAt(start + int64(skip))
+		if err != nil {
+			return nil, &Error{File: name, Line: line, Msg: "bad JSON: " + err.Error()}
+		}
+		w, eng, err := jsonWord(obj, g)
+		if err != nil {
+			e := err.(*Error)
+			e.File, e.Line = name, line
+			return nil, e
+		}
+		if err := prog.add(w, eng, name, line, "", false); err != nil {
+			return nil, err
+		}
+	}
+	return prog, nil
+}
+
+func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.Engine, error) {
+	var w [isa.InstNBytes]byte
+	ov, ok := obj["opcode"]
+	if !ok {
+		return w, isa.EngineNone, &Error{Field: "opcode", Msg: "missing"}
+	}
+	opv, err := enumValue(isa.KOpcode, jsonString(ov), 255)
+	if err != nil {
+		return w, isa.EngineNone, &Error{Field: "opcode", Msg: err.Error()}
+	}
+	eng := isa.EngineNone
+	if e, ok := obj["engine"]; ok {
+		if eng, err = isa.ParseEngine(jsonString(e)); err != nil {
+			return w, eng, &Error{Field: "engine", Msg: err.Error()}
+		}
+	}
+	w = NewWord(isa.Opcode(opv))
+	l := isa.LayoutOf(isa.Opcode(opv))
+	var walk func(prefix string, m map[string]any) error
+	walk = func(prefix string, m map[string]any) error {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if prefix == "" && (k == "opcode" || ignoredKeys[k]) {
+				continue
+			}
+			path := prefix + k
+			switch v := m[k].(type) {
+			case map[string]any:
+				if _, isField := l.Field(path); isField {
+					return &Error{Field: path, Msg: "want a value, not an object"}
+				}
+				if err := walk(path+".", v); err != nil {
+					return err
+				}
+			default:
+				if err := setField(&w, l, path, jsonString(v), g); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk("", obj); err != nil {
+		return w, eng, err
+	}
+	return w, eng, nil
+}
+
+func jsonString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		if x {
+			return "1"
+		}
+		return "0"
+	case []any:
+		parts := make([]string, len(x))
+		for k, e := range x {
+			parts[k] = jsonString(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}
