@@ -1,0 +1,439 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/sim"
+)
+
+// The demo: a small program on three engine queues synchronised by semaphores, exercising a
+// cast, StreamTranspose, LOAD_MASK_SELECT + StreamShuffle and TransposeTensorReduce. Its results
+// are checked against a reference written here from the semantics of DESIGN.md §4 (not by
+// calling the executor), and the 32x32 tile mapping is drawn from a tagged tile the machine
+// moved with the same instructions.
+
+const (
+	demoChannels = 64 // two 32-channel groups
+	demoElems    = 64 // two 32-element tiles per channel
+	demoDefTrace = "tpbsim-demo-trace.json"
+
+	// per-partition byte offsets of the demo's tensors
+	offX     = 0x0000 // fp32 input
+	offB     = 0x0400 // bf16 = CAST(X)
+	offT     = 0x0800 // bf16 = STREAM_TRANSPOSE(B)
+	offS     = 0x0C00 // bf16 = STREAM_SHUFFLE(T), pre-filled with a sentinel
+	offF     = 0x1000 // fp32 = CAST(S)
+	offR     = 0x1400 // fp32 = TRANSPOSE_TENSOR_REDUCE add over X (2 per channel)
+	offTag   = 0x1800 // uint16 tags (channel<<8 | element)
+	offTagT  = 0x1C00 // tags transposed
+	offTagS  = 0x2000 // tags transposed then shuffled, pre-filled with 0xFFFF
+	sentinel = 0xBF00 // bf16 -0.5: what an untouched (mask 0xFF) shuffle channel keeps
+)
+
+// demoMask is the LOAD_MASK_SELECT lane map: output channel i of each 32-group takes input
+// channel (5i+3) mod 32; entry 7 is 0xFF (leave output channel 7 untouched).
+func demoMask() [32]uint8 {
+	var m [32]uint8
+	for i := range m {
+		m[i] = uint8((5*i + 3) % 32)
+	}
+	m[7] = 0xFF
+	return m
+}
+
+type demoStep struct {
+	engine isa.Engine
+	inst   isa.Inst
+	what   string
+}
+
+func demoAddr(g isa.Generation, off uint32) isa.Addr4 { return isa.Addr4(off) } // partition 0
+
+func demoT4(a isa.Addr4, num ...uint16) isa.Tensor4D {
+	t := isa.Tensor4D{StartAddr: a, StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{1, 1, 1, 1}}
+	step := int16(1)
+	for i, n := range num {
+		t.NumElem[i] = n
+		t.StepElem[i] = step
+		step *= int16(n)
+	}
+	for i := len(num); i < 4; i++ {
+		t.StepElem[i] = step
+	}
+	return t
+}
+
+func demoS4(op isa.Opcode, in, out isa.DType, src, dst isa.Tensor4D, ev isa.Events) *isa.S4D4TR {
+	return &isa.S4D4TR{Header: isa.Header{Opcode: op, InstWordLen: isa.InstWordLen}, Events: ev, SrcMemPattern: src,
+		DstMemPattern: dst, InDtype: in, OutDtype: out, NumActiveChannels: demoChannels}
+}
+
+func waitGE(idx uint8, v uint32) isa.Events {
+	return isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: idx, SemaphoreValue: v}
+}
+
+// demoProgram builds the demo's queues.
+func demoProgram(g isa.Generation) []demoStep {
+	a := func(off uint32) isa.Addr4 { return demoAddr(g, off) }
+	incDone := func(idx uint8) isa.Events { return isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: idx} }
+	bf, f32, u16 := isa.DTypeBFLOAT16, isa.DTypeFP32, isa.DTypeUINT16
+	lms := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: isa.InstWordLen}, Immediate: demoMask()}
+	red := demoS4(isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, bf, f32, demoT4(a(offS), 32, 2), demoT4(a(offR), 2), isa.Events{})
+	red.Op, red.OpDim = isa.ALUAdd, isa.SubdimX
+	castOut := demoS4(isa.OpCAST, bf, f32, demoT4(a(offS), demoElems), demoT4(a(offF), demoElems), waitGE(2, 1))
+	castOut.Events.UpdateMode, castOut.Events.UpdateIdx = isa.SemIncComplete, 3
+	shuf := demoS4(isa.OpSTREAM_SHUFFLE, bf, bf, demoT4(a(offT), demoElems), demoT4(a(offS), demoElems), incDone(2))
+	return []demoStep{
+		{isa.EnginePOOL, demoS4(isa.OpCAST, f32, bf, demoT4(a(offX), demoElems), demoT4(a(offB), demoElems), incDone(1)),
+			"X (fp32) -> B (bf16), round to nearest even; then sem[1] += 1"},
+		{isa.EngineDVE, lms, "load the shuffle lane map (5i+3) mod 32, lane 7 = 0xFF"},
+		{isa.EngineDVE, demoS4(isa.OpSTREAM_TRANSPOSE, bf, bf, demoT4(a(offB), demoElems), demoT4(a(offT), demoElems), waitGE(1, 1)),
+			"waits sem[1] >= 1; B -> T = B^T in 32x32 tiles"},
+		{isa.EngineDVE, shuf, "T -> S: channel i of each group takes channel mask[i]; then sem[2] += 1"},
+		{isa.EngineDVE, demoS4(isa.OpSTREAM_TRANSPOSE, u16, u16, demoT4(a(offTag), demoElems), demoT4(a(offTagT), demoElems), isa.Events{}),
+			"tags -> tags^T (the tile picture below)"},
+		{isa.EngineDVE, demoS4(isa.OpSTREAM_SHUFFLE, u16, u16, demoT4(a(offTagT), demoElems), demoT4(a(offTagS), demoElems), isa.Events{}),
+			"tags^T -> shuffled tags (the tile picture below)"},
+		{isa.EngineDVE, red, "S -> R: transpose, then add each run of 32 (op_dim X) into fp32"},
+		{isa.EngineACT, castOut, "waits sem[2] >= 1; S (bf16) -> F (fp32); then sem[3] += 1"},
+	}
+}
+
+func demoProgramOf(steps []demoStep) *sim.Program {
+	p := &sim.Program{File: "demo"}
+	idx := map[isa.Engine]int{}
+	for _, s := range steps {
+		qi, ok := idx[s.engine]
+		if !ok {
+			qi = len(p.Queues)
+			idx[s.engine] = qi
+			p.Queues = append(p.Queues, sim.Queue{Engine: s.engine})
+		}
+		q := &p.Queues[qi]
+		q.Insts = append(q.Insts, sim.Instr{Inst: s.inst, Index: len(q.Insts), Offset: -1})
+	}
+	return p
+}
+
+// demoInput is X[c][e] = c + e/64 (fp32; the bf16 cast must round most of them) and the tags.
+func demoInput() (x [demoChannels][demoElems]float32, tags [demoChannels][demoElems]uint16) {
+	for c := 0; c < demoChannels; c++ {
+		for e := 0; e < demoElems; e++ {
+			x[c][e] = float32(c) + float32(e)/64
+			tags[c][e] = uint16(c)<<8 | uint16(e)
+		}
+	}
+	return
+}
+
+// ---- the independent reference (DESIGN.md §4), written without the dve or num packages ----
+
+// refBF16 rounds an fp32 to bf16, to nearest even (finite inputs).
+func refBF16(f float32) uint16 {
+	b := math.Float32bits(f)
+	return uint16((b + 0x7FFF + (b>>16)&1) >> 16)
+}
+
+// refTranspose: O[32g+i][32t+j] = S[32g+j][32t+i].
+func refTranspose[T any](s [demoChannels][demoElems]T) (o [demoChannels][demoElems]T) {
+	for g := 0; g < demoChannels/32; g++ {
+		for t := 0; t < demoElems/32; t++ {
+			for i := 0; i < 32; i++ {
+				for j := 0; j < 32; j++ {
+					o[32*g+i][32*t+j] = s[32*g+j][32*t+i]
+				}
+			}
+		}
+	}
+	return
+}
+
+// refShuffle: output channel i of each 32-group takes input channel mask[i]; 0xFF keeps old.
+func refShuffle[T any](s, old [demoChannels][demoElems]T, mask [32]uint8) [demoChannels][demoElems]T {
+	o := old
+	for c := 0; c < demoChannels; c++ {
+		if m := mask[c%32]; m != 0xFF {
+			o[c] = s[c/32*32+int(m)]
+		}
+	}
+	return o
+}
+
+type demoRef struct {
+	b, t, s [demoChannels][demoElems]uint16
+	f       [demoChannels][demoElems]float32
+	r       [demoChannels][2]float32
+	tagT    [demoChannels][demoElems]uint16
+	tagS    [demoChannels][demoElems]uint16
+	rounded int
+}
+
+func demoReference() *demoRef {
+	x, tags := demoInput()
+	r := &demoRef{}
+	for c := range x {
+		for e := range x[c] {
+			r.b[c][e] = refBF16(x[c][e])
+			if math.Float32frombits(uint32(r.b[c][e])<<16) != x[c][e] {
+				r.rounded++
+			}
+		}
+	}
+	mask := demoMask()
+	var sent, ones [demoChannels][demoElems]uint16
+	for c := range sent {
+		for e := range sent[c] {
+			sent[c][e], ones[c][e] = sentinel, 0xFFFF
+		}
+	}
+	r.t = refTranspose(r.b)
+	r.s = refShuffle(r.t, sent, mask)
+	r.tagT = refTranspose(tags)
+	r.tagS = refShuffle(r.tagT, ones, mask)
+	for c := range r.s {
+		for e := range r.s[c] {
+			r.f[c][e] = math.Float32frombits(uint32(r.s[c][e]) << 16)
+		}
+	}
+	st := refTranspose(r.s)
+	for c := range st {
+		for k := 0; k < 2; k++ {
+			var acc float32
+			for i := 0; i < 32; i++ {
+				acc += math.Float32frombits(uint32(st[c][32*k+i]) << 16)
+			}
+			r.r[c][k] = acc
+		}
+	}
+	return r
+}
+
+func le16[T ~[demoElems]uint16](rows []T) []byte {
+	var b bytes.Buffer
+	for _, r := range rows {
+		binary.Write(&b, binary.LittleEndian, r[:])
+	}
+	return b.Bytes()
+}
+
+func lef32(vals ...float32) []byte {
+	b := make([]byte, 4*len(vals))
+	for i, v := range vals {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return b
+}
+
+func flat[T any, R ~[demoElems]T | ~[2]T](rows []R) []T {
+	var out []T
+	for _, r := range rows {
+		switch v := any(r).(type) {
+		case [demoElems]T:
+			out = append(out, v[:]...)
+		case [2]T:
+			out = append(out, v[:]...)
+		}
+	}
+	return out
+}
+
+// ---- the command ----
+
+func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		gen     string
+		tracef  string
+		noTrace bool
+	)
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the built-in multi-engine program, verify it, and show what moved where",
+		Long: `Run an embedded program on three engine queues synchronised by semaphores:
+
+  POOL  CAST fp32 -> bf16                                  then sem[1] += 1
+  DVE   STREAM_TRANSPOSE (waits sem[1]), LOAD_MASK_SELECT, STREAM_SHUFFLE (then sem[2] += 1),
+        TRANSPOSE_TENSOR_REDUCE add
+  ACT   CAST bf16 -> fp32 (waits sem[2])                   then sem[3] += 1
+
+on 64 channels x 64 elements (two 32-channel groups, two 32-element tiles), verify every result
+against an independent reference, draw the 32x32 tile mapping, print the per-engine summary and
+write a Chrome/Perfetto trace (open it in ui.perfetto.dev).
+
+Exit status: 0 verified; 1 a result differs from the reference or the run failed; 2 I/O error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := isa.ParseGeneration(gen)
+			if err != nil {
+				return ioErr(err)
+			}
+			if noTrace {
+				tracef = ""
+			}
+			return runDemo(g, tracef, stdout)
+		},
+	}
+	cmd.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "hardware generation")
+	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write")
+	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
+	return cmd
+}
+
+func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
+	t0 := time.Now()
+	steps := demoProgram(g)
+	m, err := sim.New(sim.Config{Gen: g, Trace: true, CheckUninit: true})
+	if err != nil {
+		return ioErr(err)
+	}
+	x, tags := demoInput()
+	var sent, ones [demoChannels][demoElems]uint16
+	for c := range sent {
+		for e := range sent[c] {
+			sent[c][e], ones[c][e] = sentinel, 0xFFFF
+		}
+	}
+	at := func(off uint64) isa.Location { return isa.Location{Space: isa.SpaceSBUF, Offset: off} }
+	shape := []int{demoChannels, demoElems}
+	for _, l := range []struct {
+		off  uint64
+		size int
+		data []byte
+	}{{offX, 4, lef32(flat[float32](x[:])...)}, {offTag, 2, le16(tags[:])}, {offS, 2, le16(sent[:])}, {offTagS, 2, le16(ones[:])}} {
+		if err := m.WriteTensor(at(l.off), shape, l.size, l.data); err != nil {
+			return ruleErr(err)
+		}
+	}
+	fmt.Fprintf(w, "tpbsim demo: %d channels x %d elements on %v, three engine queues synchronised by semaphores\n\n", demoChannels, demoElems, g)
+	count := map[isa.Engine]int{}
+	for _, s := range steps {
+		fmt.Fprintf(w, "  %-4s %d  %-34s %s\n", s.engine, count[s.engine], s.inst.Hdr().Opcode, s.what)
+		count[s.engine]++
+	}
+	res, err := m.Run(demoProgramOf(steps))
+	if err != nil {
+		return ruleErr(err)
+	}
+	ref := demoReference()
+	fmt.Fprintf(w, "\nresults, each checked against an independent reference:\n")
+	checks := []struct {
+		name string
+		off  uint64
+		size int
+		cols int
+		want []byte
+	}{
+		{fmt.Sprintf("CAST fp32 -> bf16 (%d of %d values rounded)", ref.rounded, demoChannels*demoElems), offB, 2, demoElems, le16(ref.b[:])},
+		{"STREAM_TRANSPOSE bf16", offT, 2, demoElems, le16(ref.t[:])},
+		{"LOAD_MASK_SELECT + STREAM_SHUFFLE bf16", offS, 2, demoElems, le16(ref.s[:])},
+		{"CAST bf16 -> fp32", offF, 4, demoElems, lef32(flat[float32](ref.f[:])...)},
+		{"TRANSPOSE_TENSOR_REDUCE add -> fp32", offR, 4, 2, lef32(flat[float32](ref.r[:])...)},
+		{"STREAM_TRANSPOSE uint16 tags", offTagT, 2, demoElems, le16(ref.tagT[:])},
+		{"STREAM_SHUFFLE uint16 tags", offTagS, 2, demoElems, le16(ref.tagS[:])},
+	}
+	var bad []string
+	for _, c := range checks {
+		got, err := m.ReadTensor(at(c.off), []int{demoChannels, c.cols}, c.size)
+		if err != nil {
+			return ruleErr(err)
+		}
+		status := "ok"
+		if !bytes.Equal(got, c.want) {
+			i := firstDiff(got, c.want) / c.size
+			status = fmt.Sprintf("MISMATCH at channel %d element %d", i/c.cols, i%c.cols)
+			bad = append(bad, c.name+": "+status)
+		}
+		fmt.Fprintf(w, "  %-48s %dx%d at sbuf:0:0x%04x  %s\n", c.name, demoChannels, c.cols, c.off, status)
+	}
+	tagT, _ := m.ReadTensor(at(offTagT), shape, 2)
+	tagS, _ := m.ReadTensor(at(offTagS), shape, 2)
+	fmt.Fprintln(w)
+	drawTiles(w, [2]string{"after STREAM_TRANSPOSE", "then STREAM_SHUFFLE, lane map (5i+3) mod 32"}, [2][]byte{tagT, tagS})
+	fmt.Fprintln(w)
+	res.WriteSummary(w)
+	if tracePath != "" {
+		var b bytes.Buffer
+		if err := res.Trace.Write(&b); err != nil {
+			return ioErr(err)
+		}
+		if err := writeAll([]output{{tracePath, b.Bytes()}}); err != nil {
+			return ioErr(err)
+		}
+		fmt.Fprintf(w, "trace: %s (%d slices; open it in ui.perfetto.dev)\n", tracePath, res.Trace.Len())
+	}
+	if bad != nil {
+		return ruleErr(errors.New("demo results differ from the reference:\n  " + strings.Join(bad, "\n  ")))
+	}
+	fmt.Fprintf(w, "demo verified in %v\n", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// drawTiles prints, for the first 32x32 tile, where each destination cell's data came from,
+// read back from the tags the machine moved: per destination channel c, the source channel of
+// each element e = 0..31 as a base-32 digit, and the source element (one number when the whole
+// row came from one source element).
+func drawTiles(w io.Writer, titles [2]string, tiles [2][]byte) {
+	const digits = "0123456789abcdefghijklmnopqrstuv"
+	fmt.Fprintf(w, "what moved where, first 32x32 tile: dst (channel c, element e) <- src (channel, element)\n")
+	fmt.Fprintf(w, "base-32 digits (a=10 ... v=31); '.' = channel left untouched (mask entry 0xFF)\n\n")
+	fmt.Fprintf(w, "       %-43s %s\n", titles[0], titles[1])
+	fmt.Fprintf(w, "  dst  %-32s %-9s %-32s %s\n", "src channel for e = 0..31", "src elem", "src channel for e = 0..31", "src elem")
+	for c := 0; c < 32; c++ {
+		var line strings.Builder
+		fmt.Fprintf(&line, "  c=%-2d", c)
+		for k, tags := range tiles {
+			var ch, el strings.Builder
+			elems := map[int]bool{}
+			for e := 0; e < 32; e++ {
+				v := binary.LittleEndian.Uint16(tags[(c*demoElems+e)*2:])
+				if v == 0xFFFF {
+					ch.WriteByte('.')
+					el.WriteByte('.')
+					continue
+				}
+				ch.WriteByte(digit(digits, int(v>>8)))
+				el.WriteByte(digit(digits, int(v&0xFF)))
+				elems[int(v&0xFF)] = true
+			}
+			elem := el.String()
+			if len(elems) == 1 {
+				for e := range elems {
+					elem = fmt.Sprint(e)
+				}
+			} else if len(elems) == 0 {
+				elem = "-"
+			}
+			sep := ""
+			if k == 0 {
+				sep = " "
+			}
+			fmt.Fprintf(&line, " %s %-9s%s", ch.String(), elem, sep)
+		}
+		fmt.Fprintln(w, strings.TrimRight(line.String(), " "))
+	}
+}
+
+func digit(d string, v int) byte {
+	if v >= 0 && v < len(d) {
+		return d[v]
+	}
+	return '?'
+}
