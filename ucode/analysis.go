@@ -9,37 +9,37 @@ import (
 // DepthBucket is one line of the k histogram: the blocks with pipeline depth K and the enabled
 // opcodes whose fast row lands on one of them.
 type DepthBucket struct {
-	K       int
-	Blocks  []int
-	Opcodes []uint8
+	K       int        `json:"k"`
+	Blocks  []int      `json:"blocks"`
+	Opcodes OpcodeList `json:"opcodes"`
 }
 
 // Census is the whole-table statistics of seed 004 §2-§4.
 type Census struct {
-	Set              string
-	Gen              TableGen
-	Blocks           int
-	Off              int
-	Passthru         int // both sub-forms
-	PassthruAllIdle  int
-	PassthruIdleZero int
-	Active           int
-	AllIdleRows      []int
-	Depths           []DepthBucket // K = 0..8, every depth listed
+	Set              string        `json:"set"`
+	Gen              TableGen      `json:"gen"`
+	Blocks           int           `json:"blocks"`
+	Off              int           `json:"off"`
+	Passthru         int           `json:"passthru"` // both sub-forms
+	PassthruAllIdle  int           `json:"passthru_all_idle"`
+	PassthruIdleZero int           `json:"passthru_idle_zero"`
+	Active           int           `json:"active"`
+	AllIdleRows      []int         `json:"all_idle_rows"`
+	Depths           []DepthBucket `json:"depths"` // K = 0..8, every depth listed
 	// BitCounts[b] is how many non-idle nonzero words have bit b set (seed 004 §4 table).
-	BitCounts         [64]int
-	ActiveWords       int // non-idle nonzero lane words
-	IdleWords         int
-	NonzeroWords      int
-	TerminalLanes     int // active lanes with VALID clear
-	HighestBit        int // highest bit set in any active word; -1 if none
-	PackingViolations []int
+	BitCounts         [64]int `json:"bit_counts"`
+	ActiveWords       int     `json:"active_words"` // non-idle nonzero lane words
+	IdleWords         int     `json:"idle_words"`
+	NonzeroWords      int     `json:"nonzero_words"`
+	TerminalLanes     int     `json:"terminal_lanes"` // active lanes with VALID clear
+	HighestBit        int     `json:"highest_bit"`    // highest bit set in any active word; -1 if none
+	PackingViolations []int   `json:"packing_violations"`
 	// OrphanBlocks are active blocks on an unused (all-zero) control row: seed 004 §1 says the
 	// set is empty in every shipped generation.
-	OrphanBlocks    []int
-	UsedControlRows int // -1 when the table is absent
-	UsedSlowRows    int // -1 when absent
-	EnabledOpcodes  int // -1 when absent
+	OrphanBlocks    []int `json:"orphan_blocks"`
+	UsedControlRows int   `json:"used_control_rows"` // -1 when the table is absent
+	UsedSlowRows    int   `json:"used_slow_rows"`    // -1 when absent
+	EnabledOpcodes  int   `json:"enabled_opcodes"`   // -1 when absent
 }
 
 // Census computes the statistics of the set's datapath table (ErrMissing without one).
@@ -120,8 +120,10 @@ func (s *TableSet) Census() (Census, error) {
 
 // WordDiff is one lane word that differs between two sets.
 type WordDiff struct {
-	Block, Lane int
-	A, B        LaneWord
+	Block int      `json:"block"`
+	Lane  int      `json:"lane"`
+	A     LaneWord `json:"a"`
+	B     LaneWord `json:"b"`
 }
 
 // XOR is the bits that changed.
@@ -129,24 +131,25 @@ func (d WordDiff) XOR() LaneWord { return d.A ^ d.B }
 
 // XORDelta is one distinct XOR value and how many words carry it.
 type XORDelta struct {
-	XOR   LaneWord
-	Count int
+	XOR   LaneWord `json:"xor"`
+	Count int      `json:"count"`
 }
 
 // Diff compares two table sets of one generation (seed 004 §9).
 type Diff struct {
-	A, B           string
-	Gen            TableGen
-	Words          []WordDiff
-	Blocks         []int      // blocks with at least one differing word
-	Deltas         []XORDelta // distinct XOR deltas, most frequent first
-	OpcodeSlots    []uint8    // opcodes whose opcode_table entry differs
-	Opcodes        []uint8    // opcodes affected: their slot differs or their block differs in A or B
-	ControlRows    []int      // control (fast) rows that differ
-	SlowRows       []int      // slow rows that differ
-	MissingInA     []Table    // tables present only in B
-	MissingInB     []Table    // tables present only in A
-	ChangedBlocksA map[int]bool
+	A              string       `json:"a"`
+	B              string       `json:"b"`
+	Gen            TableGen     `json:"gen"`
+	Words          []WordDiff   `json:"words"`
+	Blocks         []int        `json:"blocks"`       // blocks with at least one differing word
+	Deltas         []XORDelta   `json:"xor_deltas"`   // distinct XOR deltas, most frequent first
+	OpcodeSlots    OpcodeList   `json:"opcode_slots"` // opcodes whose opcode_table entry differs
+	Opcodes        OpcodeList   `json:"opcodes"`      // affected: slot differs or block differs in A or B
+	ControlRows    []int        `json:"control_rows"` // control (fast) rows that differ
+	SlowRows       []int        `json:"slow_rows"`    // slow rows that differ
+	MissingInA     []Table      `json:"missing_in_a,omitempty"`
+	MissingInB     []Table      `json:"missing_in_b,omitempty"`
+	ChangedBlocksA map[int]bool `json:"-"`
 }
 
 // DiffSets compares a and b, which must be of the same generation (ErrGeneration otherwise;
@@ -248,28 +251,33 @@ func FieldsDiffering(a, b LaneWord, g TableGen) []string {
 
 // CrossGenLane compares one lane of an opcode's block across two generations.
 type CrossGenLane struct {
-	Lane         int
-	A, B         LaneWord
-	KindA, KindB LaneKind
+	Lane  int      `json:"lane"`
+	A     LaneWord `json:"a"`
+	B     LaneWord `json:"b"`
+	KindA LaneKind `json:"kind_a"`
+	KindB LaneKind `json:"kind_b"`
 	// Relocated is true when VALID, MODE and STAGE, the fields the +12/+22 relocation moves,
 	// are equal after relocation, or when neither lane is active (idle vs zero is not a change of
 	// depth).
-	Relocated bool
+	Relocated bool `json:"relocated"`
 	// LowDiffers names the low fields (OPA, OPB, MUX) that differ; the seed's own cross-gen words
 	// show OPA and MUX can change (op65 lane0 OPA 0x1c -> 0x20 -> 0x38), so these are reported,
 	// not failed.
-	LowDiffers []string
+	LowDiffers []string `json:"low_differs,omitempty"`
 }
 
 // CrossGenResult is the seed 004 §5 check of one opcode across two generations.
 type CrossGenResult struct {
-	Opcode         uint8
-	Name           string
-	GenA, GenB     TableGen
-	RowA, RowB     int
-	DepthA, DepthB int
-	Lanes          []CrossGenLane
-	OK             bool // every lane Relocated
+	Opcode uint8          `json:"opcode"`
+	Name   string         `json:"name"`
+	GenA   TableGen       `json:"gen_a"`
+	GenB   TableGen       `json:"gen_b"`
+	RowA   int            `json:"row_a"`
+	RowB   int            `json:"row_b"`
+	DepthA int            `json:"k_a"`
+	DepthB int            `json:"k_b"`
+	Lanes  []CrossGenLane `json:"lanes"`
+	OK     bool           `json:"ok"` // every lane Relocated
 }
 
 // CrossGenCheck resolves op in both sets and compares its block lane by lane after the

@@ -56,18 +56,21 @@ func BuildFixture(name string) (*TableSet, error) {
 	default:
 		return nil, fmt.Errorf("%w: no fixture %q (have %v)", ErrMissing, name, FixtureNames)
 	}
-	// gen3/gen4 take the unquoted lanes of the cross-generation ops from the gen2 set.
+	// gen3 takes the unquoted lanes of the ops it shares with gen2 from the gen2 set; gen4 from
+	// gen2, then from gen3 for the ops gen3 added.
 	g2, err := buildSet(gen2Default())
 	if err != nil {
 		return nil, err
 	}
+	g3, err := buildSet(gen3Default(g2))
+	if err != nil || name == "gen3/default" {
+		return g3, err
+	}
 	switch name {
-	case "gen3/default":
-		return buildSet(gen3Default(g2))
 	case "gen4/default":
-		return buildSet(gen4Default(g2))
+		return buildSet(gen4Default(g2, g3))
 	default:
-		s, err := buildSet(gen4Default(g2))
+		s, err := buildSet(gen4Default(g2, g3))
 		if err != nil {
 			return nil, err
 		}
@@ -75,15 +78,15 @@ func BuildFixture(name string) (*TableSet, error) {
 	}
 }
 
-// gen2Block returns op's whole gen2 block relocated to g (idle -> g's idle word, zero stays
-// zero), as the FILLER for lanes a later generation does not quote.
-func gen2Block(g2 *TableSet, op uint8, g TableGen) map[int]LaneWord {
-	r, _ := g2.Lookup(op)
+// gen2Block returns op's whole block in an earlier set relocated to g (idle -> g's idle word,
+// zero stays zero), as the FILLER for lanes a later generation does not quote.
+func gen2Block(prev *TableSet, op uint8, g TableGen) map[int]LaneWord {
+	r, _ := prev.Lookup(op)
 	m := map[int]LaneWord{}
 	for L, w := range r.Block {
 		m[L] = w
 	}
-	return relocated(g, m)
+	return relocatedFrom(prev.Gen, g, m)
 }
 
 // Quoted lane words (seed 004 §5, §8; FACTS §E.4).
@@ -188,16 +191,16 @@ func semiFixed(g TableGen, mux uint16, opas ...uint8) map[int]LaneWord {
 	return m
 }
 
-func relocated(g TableGen, m map[int]LaneWord) map[int]LaneWord {
+func relocatedFrom(from, to TableGen, m map[int]LaneWord) map[int]LaneWord {
 	out := map[int]LaneWord{}
 	for L, w := range m {
 		switch w {
 		case 0:
 			out[L] = 0
-		case Gen2.IdleWord():
-			out[L] = g.IdleWord()
+		case from.IdleWord():
+			out[L] = to.IdleWord()
 		default:
-			out[L] = Relocate(w, g)
+			out[L] = RelocateFrom(w, from, to)
 		}
 	}
 	return out
@@ -298,12 +301,13 @@ func gen3Default(g2 *TableSet) *setSpec {
 	sp.activeRow(row(sp, 67), 2, gen2Block(g2, 67, Gen3))
 	sp.allIdleRow(32, 48, 50, row(sp, 78)) // Copy, Memset, StreamTranspose, TensorCumulative (as gen2)
 	sp.offRow(69, 49, row(sp, 72), row(sp, 110), row(sp, 111), 0)
+	fromGen2(sp, g2)
 	carryDepths(sp)
 	markOpRowsActive(sp)
 	return sp
 }
 
-func gen4Default(g2 *TableSet) *setSpec {
+func gen4Default(g2, g3 *TableSet) *setSpec {
 	sp := &setSpec{gen: Gen4, name: "default", entries: map[int]uint64{}, blocks: map[int]*blockSpec{},
 		active: 155, allIdle: 6, idleZero: 8, activeWords: 835, idleWords: 233, usedFast: 182, usedSlow: 182,
 		seed: 4}
@@ -328,9 +332,10 @@ func gen4Default(g2 *TableSet) *setSpec {
 	sp.activeRow(row(sp, 88), 4, op88)
 	sp.activeRow(row(sp, 67), 2, gen2Block(g2, 67, Gen4))
 	sp.activeRow(row(sp, 97), 8, gen2Block(g2, 97, Gen4))
-	sp.activeRow(112, 7, nil) // Dropout, k as gen2
 	sp.allIdleRow(48, 64, 111, row(sp, 78))
 	sp.offRow(0, 72, 76, row(sp, 72), row(sp, 110), row(sp, 111))
+	fromGen2(sp, g2)
+	fromGen2(sp, g3)
 	carryDepths(sp)
 	// Blocks 143..182 ACTIVE and at least 5 deep, so the saturate variant can re-configure them.
 	for r := 143; r <= 182; r++ {
@@ -375,6 +380,37 @@ func carryDepths(sp *setSpec) {
 		r := int(v & (1<<rowBits(sp.gen) - 1))
 		if sp.blocks[r] == nil {
 			sp.activeRow(r, k, nil)
+		}
+	}
+}
+
+// fromGen2 gives every op the spec enables that has no block yet the class of its block in an
+// earlier set (gen2, or gen3 for gen4), and an active one that whole block relocated (FILLER, INFERRED: the op's datapath does not
+// change across generations beyond the documented relocation, seed 004 §5). The cross-generation
+// check then holds for every op the two sets share, not only the quoted ones.
+func fromGen2(sp *setSpec, prev *TableSet) {
+	var ops []int
+	for op := range sp.entries {
+		ops = append(ops, op)
+	}
+	sort.Ints(ops)
+	for _, op := range ops {
+		r := row(sp, op)
+		if op == 0 || sp.blocks[r] != nil {
+			continue
+		}
+		r2, ok := prev.Lookup(uint8(op))
+		if !ok || r2.Block == nil {
+			continue
+		}
+		switch r2.Info.Class {
+		case ClassActive:
+			sp.activeRow(r, r2.Info.Depth, gen2Block(prev, uint8(op), sp.gen))
+		case ClassPassthru:
+			b := sp.block(r)
+			b.class, b.form = ClassPassthru, r2.Info.Form
+		case ClassOff:
+			sp.offRow(r)
 		}
 	}
 }

@@ -252,9 +252,17 @@ func (f LaneFields) Format(g TableGen) string {
 // Relocate moves a gen2 lane word into generation g's layout the documented way (seed 004 §5):
 // OPA/OPB/MUX kept in the low bits, VALID/MODE/STAGE moved up with VALID, EXT3/EXT4/HIGH zero.
 // The fixture uses it for lanes whose later-generation words are not quoted.
-func Relocate(w LaneWord, g TableGen) LaneWord {
-	f := w.Decode(Gen2)
+func Relocate(w LaneWord, g TableGen) LaneWord { return RelocateFrom(w, Gen2, g) }
+
+// RelocateFrom moves a lane word from generation from to a later generation to: every field
+// keeps its value at its new position; HIGH is dropped (its bits have no known counterpart).
+func RelocateFrom(w LaneWord, from, to TableGen) LaneWord {
+	f := w.Decode(from)
 	f.HIGH = 0
-	out, _ := f.Encode(g) // gen2 field widths fit every later layout
+	out, err := f.Encode(to)
+	if err != nil { // to is earlier than from and lacks a field: keep what fits
+		f.EXT3, f.EXT4 = 0, 0
+		out, _ = f.Encode(to)
+	}
 	return out
 }
