@@ -74,5 +74,6 @@ deadlock, verification mismatch); 2 usage or I/O error.`,
 // subcommands lists the constructors of every subcommand; each lives in its own file.
 var subcommands = []func(stdout, stderr io.Writer) *cobra.Command{
 	// one line per subcommand file, e.g. newDtableCmd,
+	newDtableCmd,
 	newRunCmd, newDemoCmd,
 }
