@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+func TestDemo(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "demo.json")
+	t0 := time.Now()
+	code, out, stderr := simCLI("demo", "--trace", tr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("demo took %v", d)
+	}
+	for _, s := range []string{"demo verified", "STREAM_TRANSPOSE", "STREAM_SHUFFLE", "TRANSPOSE_TENSOR_REDUCE", "CAST",
+		"what moved where", "c=7  0123456789abcdefghijklmnopqrstuv 7          ................................ -"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q", s)
+		}
+	}
+	if strings.Contains(out, "MISMATCH") {
+		t.Errorf("mismatch:\n%s", out)
+	}
+	data, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	cats := map[any]int{}
+	for _, e := range doc.TraceEvents {
+		if e["ph"] == "X" {
+			cats[e["cat"]]++
+		}
+	}
+	if cats["DVE"] == 0 || cats["POOL"] == 0 || cats["ACT"] == 0 {
+		t.Errorf("trace slices per engine: %v", cats)
+	}
+}
+
+func TestDemoNoTraceAndGenerations(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(wd)
+	for _, g := range isa.Generations {
+		if g == isa.MAVERICK {
+			continue // no PSUM is fine, but keep to the generations the demo's dtypes exist on
+		}
+		code, out, stderr := simCLI("demo", "--no-trace", "--gen", g.String())
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s\n%s", g, code, out, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, demoDefTrace)); err == nil {
+		t.Error("--no-trace wrote a trace")
+	}
+}
+
+// The reference must be independent of the executor: check a few of its values by hand.
+func TestDemoReferenceByHand(t *testing.T) {
+	r := demoReference()
+	// X[1][1] = 1 + 1/64 is exact in bf16 (0x3F82); X[33][1] = 33.015625 rounds to 33.0 (0x4204).
+	if r.b[1][1] != 0x3F82 || r.b[33][1] != 0x4204 {
+		t.Errorf("bf16: 0x%04x 0x%04x", r.b[1][1], r.b[33][1])
+	}
+	// transpose: T[0][5] = B[5][0] = bf16(5.0) = 0x40A0
+	if r.t[0][5] != 0x40A0 {
+		t.Errorf("T[0][5] = 0x%04x", r.t[0][5])
+	}
+	// shuffle: S[0] = T[3]; S[7] is untouched (sentinel)
+	if r.s[0] != r.t[3] || r.s[7][0] != sentinel {
+		t.Error("shuffle reference")
+	}
+}

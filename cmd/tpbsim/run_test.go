@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/internal/npy"
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+func writeBin(t *testing.T, dir string, insts ...isa.Inst) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, in := range insts {
+		w := isa.Encode(in)
+		b.Write(w[:])
+	}
+	p := filepath.Join(dir, "prog.bin")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func writeNPY(t *testing.T, path, dtype string, shape []int, data []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := npy.Write(&b, &npy.Array{Dtype: dtype, Shape: shape, Data: data}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func simCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// transposeProg: DVE StreamTranspose of 32 channels x 32 fp32 elements, sbuf:0:0 -> sbuf:0:0x100.
+func transposeInst(nac uint8, ev isa.Events) *isa.S4D4TR {
+	tt := func(a isa.Addr4) isa.Tensor4D {
+		return isa.Tensor4D{StartAddr: a, StepElem: [4]int16{1, 32, 32, 32}, NumElem: [4]uint16{32, 1, 1, 1}}
+	}
+	return &isa.S4D4TR{Header: isa.Header{Opcode: isa.OpSTREAM_TRANSPOSE, InstWordLen: 16}, Events: ev,
+		SrcMemPattern: tt(0), DstMemPattern: tt(0x100), InDtype: isa.DTypeFP32, OutDtype: isa.DTypeFP32, NumActiveChannels: nac}
+}
+
+func TestRunTransposeWithLoadDumpTrace(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeBin(t, dir, transposeInst(32, isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: 1}))
+	in := make([]byte, 32*32*4)
+	for c := 0; c < 32; c++ {
+		for e := 0; e < 32; e++ {
+			binary.LittleEndian.PutUint32(in[(c*32+e)*4:], math.Float32bits(float32(c*100+e)))
+		}
+	}
+	writeNPY(t, filepath.Join(dir, "x.npy"), "f4", []int{32, 32}, in)
+	out, tr := filepath.Join(dir, "y.npy"), filepath.Join(dir, "t.json")
+	code, stdout, stderr := simCLI("run", prog, "--load", "sbuf:0:0="+filepath.Join(dir, "x.npy"),
+		"--dump", "sbuf:0:0x100=32x32:fp32:"+out, "--trace", tr, "--check-uninit")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "DVE") || !strings.Contains(stdout, "bytes read") {
+		t.Errorf("no summary:\n%s", stdout)
+	}
+	fh, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := npy.Read(fh)
+	fh.Close()
+	if err != nil || a.Dtype != "f4" {
+		t.Fatalf("dump: %v %v", a, err)
+	}
+	for c := 0; c < 32; c++ {
+		for e := 0; e < 32; e++ {
+			got := math.Float32frombits(binary.LittleEndian.Uint32(a.Data[(c*32+e)*4:]))
+			if got != float32(e*100+c) {
+				t.Fatalf("y[%d][%d] = %v, want %v", c, e, got, e*100+c)
+			}
+		}
+	}
+	data, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("trace: %v", err)
+	}
+	found := false
+	for _, e := range doc.TraceEvents {
+		if e["ph"] == "X" && e["name"] == "STREAM_TRANSPOSE" {
+			found = true
+			args := e["args"].(map[string]any)
+			if args["bytes_read"].(float64) != 4096 || args["update"] == nil {
+				t.Errorf("args %v", args)
+			}
+		}
+	}
+	if !found {
+		t.Error("no STREAM_TRANSPOSE slice in the trace")
+	}
+}
+
+func TestRunLoadConvertsDtype(t *testing.T) {
+	dir := t.TempDir()
+	// COPY of 1 channel x 4 bf16 elements loaded from float32 with :bf16, dumped as raw bits.
+	cp := &isa.S4D4TR{Header: isa.Header{Opcode: isa.OpCOPY, InstWordLen: 16},
+		SrcMemPattern: isa.Tensor4D{StartAddr: 0, StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{4, 1, 1, 1}},
+		DstMemPattern: isa.Tensor4D{StartAddr: 0x40, StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{4, 1, 1, 1}},
+		InDtype:       isa.DTypeBFLOAT16, OutDtype: isa.DTypeBFLOAT16, NumActiveChannels: 1}
+	prog := writeBin(t, dir, cp)
+	in := make([]byte, 16)
+	for i, v := range []float32{1, 1.00390625, -2.5, 3.0234375} { // 1+2^-8 ties down to 1; 3+3*2^-7 ties up to even
+		binary.LittleEndian.PutUint32(in[4*i:], math.Float32bits(v))
+	}
+	writeNPY(t, filepath.Join(dir, "x.npy"), "f4", []int{1, 4}, in)
+	out := filepath.Join(dir, "y.npy")
+	if code, o, e := simCLI("run", prog, "--load", "sbuf:0:0="+filepath.Join(dir, "x.npy")+":bf16", "--dump", "sbuf:0:0x40=1x4:bf16:"+out); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, o, e)
+	}
+	fh, _ := os.Open(out)
+	a, err := npy.Read(fh)
+	fh.Close()
+	if err != nil || a.Dtype != "u2" {
+		t.Fatalf("%v %v", a, err)
+	}
+	want := []uint16{0x3F80, 0x3F80, 0xC020, 0x4042}
+	for i, w := range want {
+		if g := binary.LittleEndian.Uint16(a.Data[2*i:]); g != w {
+			t.Errorf("element %d = 0x%04x, want 0x%04x", i, g, w)
+		}
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	good := transposeInst(32, isa.Events{})
+	bad := transposeInst(48, isa.Events{}) // has_multiple_32_channels
+	wait := transposeInst(32, isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: 9, SemaphoreValue: 1})
+	x := filepath.Join(dir, "x.npy")
+	writeNPY(t, x, "f4", []int{32, 32}, make([]byte, 4096))
+	mk := func(name string, insts ...isa.Inst) string {
+		p := writeBin(t, dir, insts...)
+		np := filepath.Join(dir, name)
+		os.Rename(p, np)
+		return np
+	}
+	goodP, badP, waitP := mk("good.bin", good), mk("bad.bin", bad), mk("wait.bin", wait)
+	trunc := filepath.Join(dir, "trunc.bin")
+	os.WriteFile(trunc, make([]byte, 65), 0o644)
+	load := "sbuf:0:0=" + x
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"ok", []string{"run", goodP, "--load", load}, 0, ""},
+		{"invalid instruction", []string{"run", badP, "--load", load}, 1, "has_multiple_32_channels"},
+		{"deadlock", []string{"run", waitP, "--load", load}, 1, "deadlock"},
+		{"uninitialised read", []string{"run", goodP, "--check-uninit"}, 1, "never written"},
+		{"missing program", []string{"run", filepath.Join(dir, "nope.bin")}, 2, "no such file"},
+		{"truncated program", []string{"run", trunc}, 2, ""},
+		{"bad generation", []string{"run", goodP, "--gen", "TONGA"}, 2, "unknown generation"},
+		{"bad load syntax", []string{"run", goodP, "--load", "sbuf:0:0"}, 2, "ADDR=FILE"},
+		{"load past memory", []string{"run", goodP, "--load", "sbuf:120:0=" + x}, 2, "partition"},
+		{"bad dump syntax", []string{"run", goodP, "--dump", "sbuf:0:0=32x32:fp32"}, 2, "SHAPE:DTYPE:FILE"},
+		{"no program", []string{"run"}, 2, ""},
+		{"bad hbm cap", []string{"run", goodP, "--hbm-cap", "lots"}, 2, "hbm-cap"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := simCLI(tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, stderr)
+			}
+			if tc.msg != "" && !strings.Contains(stderr, tc.msg) {
+				t.Errorf("stderr lacks %q:\n%s", tc.msg, stderr)
+			}
+		})
+	}
+}
+
+// A failing run writes no output files.
+func TestRunFailureWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeBin(t, dir, transposeInst(32, isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: 3, SemaphoreValue: 1}))
+	out, tr := filepath.Join(dir, "y.npy"), filepath.Join(dir, "t.json")
+	code, _, _ := simCLI("run", prog, "--dump", "sbuf:0:0x100=32x32:fp32:"+out, "--trace", tr)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != "prog.bin" {
+			t.Errorf("left %s behind", e.Name())
+		}
+	}
+}
