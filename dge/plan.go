@@ -1,0 +1,720 @@
+package dge
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/num"
+)
+
+// Options tune planning.
+type Options struct {
+	// Quiet skips rendering the firmware log and the micro-op streams (planning-rate runs).
+	Quiet bool
+}
+
+// Plan is a lowered request: the final kind, the fan-out, the per-engine descriptor queues (a
+// dma.Job ready to run), the micro-op stream per engine and the firmware log.
+type Plan struct {
+	Gen       isa.Generation
+	Kind      Kind // final Reshape Kind
+	Requested Kind // the Requested Reshape Kind the pair assessment started from
+	Src, Dst  Analysis
+	Simple    bool // resolved by the simple (HBM-only / no partition remap) pair assessment
+	HBMOnly   bool
+	FastPath  bool // MARIANA_PLUS dge_reshape_memcopy_transpose_fast
+	DMAAvail  int
+	NumDMA    int    // engines that received work
+	EngMask   uint32 // engines available (MEMCOPY_DMA_CFG low 16 bits, clipped to the generation)
+	TileRows  int    // crossbar tile, when the kind uses it
+	TileCols  int
+	ElemSize  [2]uint32 // GENERATE elem_size after folding, src and dst
+	Groups    int       // G of the lower bound: distinct nests
+	Units     int       // splittable units
+	// LowerBound is max(G, min(D, U)) (package doc); Descriptors is what the plan emits.
+	LowerBound  int
+	Descriptors int
+	Bytes       uint64
+	Job         dma.Job
+	Streams     [][]MicroOp // per engine (index = engine id)
+	Log         []string    // firmware log lines ("S: ..."), plus tpbsim notes prefixed "tpbsim: "
+	Notes       []string
+}
+
+// level is one loop level of the common nest: count and the element steps on each side.
+type level struct {
+	n      uint64
+	ss, ds int64
+}
+
+// refine builds the common refinement of two nests (both inner first): the coarsest nest whose
+// levels each lie within one dim of each view. ok is false when the views' dims do not nest.
+func refine(a, b View) ([]level, bool) {
+	da, db := dimsOf(a), dimsOf(b)
+	var out []level
+	i, j := 0, 0
+	for i < len(da) && j < len(db) {
+		x, y := &da[i], &db[j]
+		t := min(x.n, y.n)
+		if x.n%t != 0 || y.n%t != 0 {
+			return nil, false
+		}
+		out = append(out, level{t, x.step, y.step})
+		x.n /= t
+		x.step *= int64(t)
+		y.n /= t
+		y.step *= int64(t)
+		if x.n == 1 {
+			i++
+		}
+		if y.n == 1 {
+			j++
+		}
+	}
+	return out, i == len(da) && j == len(db)
+}
+
+func dimsOf(v View) []dim {
+	var ds []dim
+	for k := 0; k < 4; k++ {
+		if v.NumElem[k] > 1 {
+			ds = append(ds, dim{uint64(v.NumElem[k]), v.StepElem[k]})
+		}
+	}
+	return ds
+}
+
+// coalesce merges levels whose steps chain on both sides (level order is free for a copy).
+func coalesce(ls []level) []level {
+	var out []level
+	for _, l := range ls {
+		if l.n > 1 {
+			out = append(out, l)
+		}
+	}
+	for {
+		merged := false
+	search:
+		for i := range out {
+			for j := range out {
+				if i == j {
+					continue
+				}
+				li, lj := out[i], out[j]
+				if lj.ss == li.ss*int64(li.n) && lj.ds == li.ds*int64(li.n) {
+					out[i] = level{li.n * lj.n, li.ss, li.ds}
+					out = append(out[:j], out[j+1:]...)
+					merged = true
+					break search
+				}
+			}
+		}
+		if !merged {
+			return out
+		}
+	}
+}
+
+// fold folds (part of) the contiguous level into the element size: it returns the factor f and
+// the new levels. wantUnits asks that a lone contiguous level keep at least that many elements.
+func fold(ls []level, ess, esd uint32, wantUnits int) (uint64, []level) {
+	c := -1
+	for i, l := range ls {
+		if l.ss == 1 && l.ds == 1 {
+			c = i
+			break
+		}
+	}
+	if c < 0 {
+		return 1, ls
+	}
+	n := ls[c].n
+	maxF := uint64(dma.MaxElemSize / max(ess, esd))
+	best := uint64(1)
+	for f := min(n, maxF); f > 1; f-- {
+		if n%f != 0 {
+			continue
+		}
+		ok := true
+		for i, l := range ls {
+			if i != c && (l.ss%int64(f) != 0 || l.ds%int64(f) != 0) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if len(ls) == 1 && n/f < uint64(wantUnits) && n >= uint64(wantUnits) {
+			continue
+		}
+		best = f
+		break
+	}
+	out := make([]level, 0, len(ls))
+	for i, l := range ls {
+		if i == c {
+			if l.n/best > 1 {
+				out = append(out, level{l.n / best, 1, 1})
+			}
+			continue
+		}
+		out = append(out, level{l.n, l.ss / int64(best), l.ds / int64(best)})
+	}
+	return best, out
+}
+
+// group is one uniform nest (<= 4 levels, inner first) at element offsets from the bases.
+type group struct {
+	lv             []level
+	srcOff, dstOff int64
+	split          int // level index split across engines (-1: none)
+}
+
+func (g *group) units() uint64 {
+	if g.split < 0 {
+		return 1
+	}
+	return g.lv[g.split].n
+}
+
+func (g *group) elements() uint64 {
+	n := uint64(1)
+	for _, l := range g.lv {
+		n *= l.n
+	}
+	return n
+}
+
+// unroll keeps at most 4 levels per group by unrolling the smallest levels at or above keep.
+func unroll(gs []group, keep int) []group {
+	var out []group
+	for _, g := range gs {
+		if len(g.lv) <= dma.MaxLevels {
+			out = append(out, g)
+			continue
+		}
+		// pick the smallest level among indices >= keep
+		k := -1
+		for i := keep; i < len(g.lv); i++ {
+			if k < 0 || g.lv[i].n < g.lv[k].n {
+				k = i
+			}
+		}
+		l := g.lv[k]
+		rest := append(append([]level{}, g.lv[:k]...), g.lv[k+1:]...)
+		var sub []group
+		for i := uint64(0); i < l.n; i++ {
+			sub = append(sub, group{lv: rest, srcOff: g.srcOff + int64(i)*l.ss, dstOff: g.dstOff + int64(i)*l.ds})
+		}
+		out = append(out, unroll(sub, keep)...)
+	}
+	return out
+}
+
+// engineList returns the engine ids enabled by a MEMCOPY_DMA_CFG DMA bitfield on generation g.
+func engineList(cfg uint32, g isa.Generation) []int {
+	n := g.Geometry().DMAEngineCount
+	mask := cfg & 0xFFFF
+	if mask == 0 {
+		mask = 1<<n - 1
+	}
+	var out []int
+	for e := 0; e < n; e++ {
+		if mask&(1<<e) != 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// queueList returns the queue numbers enabled by the high 16 bits of MEMCOPY_DMA_CFG (queue 0
+// when none is set).
+func queueList(cfg uint32) []int {
+	var out []int
+	for q := 0; q < 16; q++ {
+		if cfg>>16&(1<<q) != 0 {
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 {
+		out = []int{0}
+	}
+	return out
+}
+
+// PlanRequest lowers a request through the DGE pipeline of its generation.
+func PlanRequest(r Request, opt Options) (*Plan, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	p := &Plan{Gen: r.Gen}
+	lg := &logger{quiet: opt.Quiet}
+	g := r.Gen
+	reshapeLogs := g != isa.SUNDA // SUNDA carries only the analyze_tensor_reshape name (seed 003 §6.1)
+	if !reshapeLogs {
+		lg.note("SUNDA firmware has no DGE Reshape logs and no DGE emitter (seed 003 §6.1): the descriptors below are tpbsim's lowering, without firmware lines")
+	}
+	perm := len(r.Perm) > 0 && !isIdentity(r.Perm)
+	src := permuted(r.Src, r.Perm)
+	if perm && reshapeLogs {
+		lg.add(stateLine(true, r.Src, true))
+		lg.add(stateLine(false, src, true))
+	}
+
+	// The common nest, walked in destination row-major order.
+	ls, common := refine(src, r.Dst)
+	ess, esd := r.Src.ElemSize, r.Dst.ElemSize
+	rgS, rgD := regionOf(r.Src.Base, g), regionOf(r.Dst.Base, g)
+	engines := engineList(r.DMACfg, g)
+	avail := len(engines)
+	p.DMAAvail = avail
+	for _, e := range engines {
+		p.EngMask |= 1 << e
+	}
+	maxDMA := avail
+	if r.SemIncrement > 0 {
+		maxDMA = min(maxDMA, r.SemIncrement)
+	}
+
+	var groups []group
+	kind := KindDirect
+	var why string
+	if common {
+		ls = coalesce(ls)
+		var f uint64
+		f, ls = fold(ls, ess, esd, maxDMA)
+		ess, esd = ess*uint32(f), esd*uint32(f)
+		contig, row, col := -1, -1, -1
+		for i, l := range ls {
+			switch {
+			case l.ss == 1 && l.ds == 1:
+				contig = i
+			case l.ds == 1 && row < 0:
+				row = i
+			case l.ss == 1 && col < 0:
+				col = i
+			}
+		}
+		transpose := contig < 0 && row >= 0 && col >= 0
+		if transpose {
+			kind, why = xbarKind(r, g, ess, rgS, rgD)
+		}
+		switch kind {
+		case KindXbarTranspose, KindSB2SBTranspose:
+			p.TileRows, p.TileCols = dma.XbarRows, dma.XbarColsFor(int(ess))
+			groups = xbarGroups(ls, row, col, p.TileRows, p.TileCols)
+			groups = unroll(groups, 2)
+		default:
+			// inner level: the contiguous one, else the one with the smallest dst step
+			inner := contig
+			if inner < 0 {
+				for i, l := range ls {
+					if inner < 0 || abs64(l.ds) < abs64(ls[inner].ds) {
+						inner = i
+					}
+				}
+			}
+			lv := []level{}
+			if inner >= 0 {
+				lv = append(lv, ls[inner])
+			}
+			for i, l := range ls {
+				if i != inner {
+					lv = append(lv, l)
+				}
+			}
+			if len(lv) == 0 {
+				lv = []level{{1, 1, 1}}
+			}
+			groups = unroll([]group{{lv: lv}}, 1)
+		}
+	} else {
+		lg.note("src and dst nests have no common refinement: one descriptor walks each nest independently")
+	}
+	if perm && kind == KindDirect && !common {
+		kind = KindElementStrided
+	}
+	if why != "" {
+		lg.note(why)
+	}
+	p.ElemSize = [2]uint32{ess, esd}
+
+	// Per-tensor analysis.
+	stS, stD := StrategyIdentity, StrategyIdentity
+	cs, cd := len(coalesceView(src)), len(coalesceView(r.Dst))
+	switch {
+	case perm:
+		stS = StrategyTranspose
+	case cs < cd:
+		stS = StrategyDimMerge
+	case cs > cd:
+		stS = StrategyDimSplit
+	}
+	switch {
+	case cd < cs:
+		stD = StrategyDimMerge
+	case cd > cs:
+		stD = StrategyDimSplit
+	}
+	reqS, reqD := KindDirect, KindDirect
+	if perm {
+		reqS = kind
+		if kind == KindDirect {
+			reqS = KindDirect
+		}
+	}
+	p.Src = analyze(r.Src, true, g, stS, reqS)
+	p.Dst = analyze(r.Dst, false, g, stD, reqD)
+	p.Requested = max(reqS, reqD)
+	if reshapeLogs {
+		lg.add(p.Src.logLine())
+		lg.add(p.Dst.logLine())
+	}
+
+	// Split units.
+	for i := range groups {
+		gr := &groups[i]
+		gr.split = -1
+		lo := 1
+		if kind == KindXbarTranspose || kind == KindSB2SBTranspose {
+			lo = 2
+		} else if len(gr.lv) == 1 {
+			lo = 0
+		}
+		for k := lo; k < len(gr.lv); k++ {
+			if gr.lv[k].n > 1 && (gr.split < 0 || gr.lv[k].n > gr.lv[gr.split].n) {
+				gr.split = k
+			}
+		}
+	}
+	var units uint64
+	for i := range groups {
+		units += groups[i].units()
+	}
+	if !common {
+		units = 1
+	}
+	ndma := int(min(uint64(maxDMA), max(units, 1)))
+	p.Units = int(min(units, 1<<31))
+
+	// Pair assessment (seed 003 §4.2 / §4.3).
+	p.HBMOnly = !p.Src.OnChip && !p.Dst.OnChip
+	p.Simple = (kind == KindDirect) && (p.HBMOnly || p.Src.NumPartitions == p.Dst.NumPartitions)
+	p.Kind = kind
+	if reshapeLogs {
+		if p.Simple {
+			lg.add(fmt.Sprintf("S: DGE Reshape: Assessed simple tensor pair params (Num Partitions A = %d, Num Partitions B = %d, #DMA Avail = %d, HBM Only = %d): Reshape Kind = %d, #DMA = %d",
+				p.Src.NumPartitions, p.Dst.NumPartitions, avail, b2i(p.HBMOnly), int(kind), ndma))
+		} else {
+			minP := 0
+			for _, a := range []Analysis{p.Src, p.Dst} {
+				if a.OnChip && (minP == 0 || a.NumPartitions < minP) {
+					minP = a.NumPartitions
+				}
+			}
+			lg.add(fmt.Sprintf("S: DGE Reshape: Assessed tensor pair params (Requested Reshape Kind = %d, Min Num Partitions = %d, #DMA Avail = %d): Reshape Kind = %d, #DMA = %d",
+				int(p.Requested), minP, avail, int(kind), ndma))
+		}
+	}
+	if p.TileRows > 0 && reshapeLogs {
+		fn := "tensor_reshape_transpose"
+		if kind == KindSB2SBTranspose {
+			fn = "tensor_reshape_transpose_sb2sb"
+		}
+		lg.add(fmt.Sprintf("S: %s: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", fn, p.TileRows, p.TileCols, ess))
+	}
+
+	// MARIANA_PLUS fast path: fused memcopy + transpose, spray inlined, credits.
+	p.FastPath = g == isa.MARIANA_PLUS && kind != KindElementStrided && common
+	ring := 0
+	if g == isa.MARIANA_PLUS {
+		ring = int(r.CarveoutCfg >> 16)
+		if ring == 0 {
+			ring = DefaultRingDepth
+		}
+	}
+
+	// Spray: assign units to engines.
+	used := engines[:ndma]
+	pieces := spray(groups, ndma)
+	if !common {
+		pieces = [][]piece{{{g: -1}}}
+	}
+	ourSrc := p.Src.OnChip && !p.Dst.OnChip
+	if reshapeLogs && !p.FastPath {
+		stepPort, stepHalf := int(units)/max(ndma, 1), int(units)%max(ndma, 1)
+		for _, isSrc := range []bool{true, false} {
+			ours := isSrc == ourSrc
+			lg.add(fmt.Sprintf("gen_spray_info: reshape_kind=%d, do_indirection=%d, is_our_tensor=%d, hbm_to_hbm=%d, ndma=%d", int(kind), 0, b2i(ours), b2i(p.HBMOnly), ndma))
+			if ours {
+				lg.add("gen_spray_info: applying tensor reshape for our tensor")
+				lg.add(fmt.Sprintf("gen_spray_info: tensor result step_port=%d, step_half=%d", stepPort, stepHalf))
+			} else {
+				lg.add("gen_spray_info: skipping reshape (not our tensor and no indirection)")
+			}
+		}
+		var pattern uint32
+		for _, e := range used {
+			pattern |= 1 << e
+		}
+		lg.add(fmt.Sprintf("make_gather_pattern START: reshape_kind=%d, step_port=%d, step_half=%d, eng_mask=0x%x", int(kind), stepPort, stepHalf, p.EngMask))
+		lg.add(fmt.Sprintf("make_gather_pattern END: pattern=0x%x, mask=0x%x", pattern, p.EngMask))
+	}
+	if p.FastPath {
+		lg.note(fmt.Sprintf("dge_reshape_memcopy_transpose_fast: fused memcopy+transpose pass, spray inlined, no REGWRITE, wait_for_credit against a %d-descriptor ring", ring))
+	}
+
+	// Build descriptors.
+	job := dma.Job{Queues: make([][]dma.Descriptor, g.Geometry().DMAEngineCount), Sem: r.Semaphore, SemIncrement: r.SemIncrement, RingDepth: ring, GenNs: 100}
+	if r.Semaphore < 0 {
+		job.Sem = -1
+	}
+	if p.FastPath {
+		job.GenNs = 25
+	}
+	queues := queueList(r.DMACfg)
+	dk := dma.KindCopy
+	if kind == KindXbarTranspose || kind == KindSB2SBTranspose {
+		dk = dma.KindXbar
+	}
+	in, out := num.Kind(r.In), num.Kind(r.Out)
+	for ei, ps := range pieces {
+		e := used[ei]
+		for _, pc := range ps {
+			var d dma.Descriptor
+			if pc.g < 0 {
+				d = independent(r, src)
+			} else {
+				d = descriptorFor(&groups[pc.g], pc, r, ess, esd, dk)
+			}
+			d.In, d.Out, d.ComputeOp = in, out, r.ComputeOp
+			d.Queue = queues[len(job.Queues[e])%len(queues)]
+			d.Sem = -1
+			job.Queues[e] = append(job.Queues[e], d)
+		}
+		if n := len(job.Queues[e]); n > 0 && r.Semaphore >= 0 && r.SemIncrement > 0 {
+			job.Queues[e][n-1].Sem = r.Semaphore
+		}
+	}
+	job.Order = dma.RoundRobin(job.Queues)
+	p.Job = job
+	p.NumDMA = 0
+	for _, q := range job.Queues {
+		if len(q) > 0 {
+			p.NumDMA++
+		}
+		p.Descriptors += len(q)
+		for i := range q {
+			p.Bytes += q[i].Bytes()
+		}
+	}
+	p.Groups = len(groups)
+	if !common {
+		p.Groups = 1
+	}
+	p.LowerBound = max(p.Groups, int(min(uint64(maxDMA), max(units, 1))))
+
+	if !opt.Quiet {
+		p.Streams = emit(p, lg, reshapeLogs)
+	}
+	p.Log, p.Notes = lg.lines, lg.notes
+	return p, nil
+}
+
+// xbarKind decides whether a transpose can use the crossbar on this generation, and says why not.
+func xbarKind(r Request, g isa.Generation, es uint32, rgS, rgD region) (Kind, string) {
+	switch {
+	case g == isa.SUNDA:
+		return KindElementStrided, "SUNDA has no transpose descriptor (no gather_xpose.h, seed 003 §3.4): element-strided DIRECT2D fallback, one element per beat"
+	case dma.XbarColsFor(int(es)) == 0:
+		return KindElementStrided, fmt.Sprintf("the crossbar takes 2- and 4-byte elements, not %d: element-strided DIRECT2D fallback", es)
+	case r.In != r.Out:
+		return KindElementStrided, "the crossbar does not cast (dtype_lo == dtype_hi): element-strided DIRECT2D fallback"
+	case r.ComputeOp != isa.DGEComputeNONE:
+		return KindElementStrided, "the crossbar has no compute_op: element-strided DIRECT2D fallback"
+	case !rgD.onChip || !rgD.sbuf:
+		return KindElementStrided, "the crossbar writes SBUF only (DmaGatherTranspose \"writes the result to SBUF\"): element-strided DIRECT2D fallback"
+	case rgS.onChip && g.AtLeast(isa.MARIANA_PLUS):
+		return KindSB2SBTranspose, ""
+	}
+	return KindXbarTranspose, ""
+}
+
+// xbarGroups tiles the row level (dst-contiguous) by rows and the column level (src-contiguous)
+// by cols: one group per tile shape (full, row edge, column edge, corner). Each group's nest is
+// [rows][cols][column tiles][row tiles][other levels...].
+func xbarGroups(ls []level, row, col, tr, tc int) []group {
+	R, C := ls[row], ls[col]
+	var others []level
+	for i, l := range ls {
+		if i != row && i != col {
+			others = append(others, l)
+		}
+	}
+	type part struct {
+		size, count uint64
+		off         uint64
+	}
+	parts := func(n uint64, t int) []part {
+		var ps []part
+		if full := n / uint64(t); full > 0 {
+			ps = append(ps, part{uint64(t), full, 0})
+		}
+		if rem := n % uint64(t); rem > 0 {
+			ps = append(ps, part{rem, 1, n - rem})
+		}
+		return ps
+	}
+	var gs []group
+	for _, pr := range parts(R.n, tr) {
+		for _, pc := range parts(C.n, tc) {
+			lv := []level{{pr.size, R.ss, R.ds}, {pc.size, C.ss, C.ds}}
+			if pc.count > 1 {
+				lv = append(lv, level{pc.count, C.ss * int64(tc), C.ds * int64(tc)})
+			}
+			if pr.count > 1 {
+				lv = append(lv, level{pr.count, R.ss * int64(tr), R.ds * int64(tr)})
+			}
+			lv = append(lv, others...)
+			gs = append(gs, group{lv: lv,
+				srcOff: int64(pr.off)*R.ss + int64(pc.off)*C.ss,
+				dstOff: int64(pr.off)*R.ds + int64(pc.off)*C.ds})
+		}
+	}
+	return gs
+}
+
+// piece is a run of units [a, b) of group g given to one engine.
+type piece struct {
+	g    int
+	a, b uint64
+}
+
+// spray distributes the units of all groups over n engines: unit i goes to the engine whose
+// fair-share interval holds the unit's midpoint byte, so every engine's bytes are within one unit
+// of total/n and each engine takes a contiguous run (Provenance "dge.spray").
+func spray(gs []group, n int) [][]piece {
+	out := make([][]piece, n)
+	if n == 0 {
+		return out
+	}
+	var total uint64
+	for i := range gs {
+		total += gs[i].elements()
+	}
+	if total == 0 {
+		return out
+	}
+	var cum uint64 // elements before the current unit
+	for gi := range gs {
+		g := &gs[gi]
+		u := g.units()
+		per := g.elements() / u
+		// units of this group: engine index jumps at unit boundaries; find runs arithmetically.
+		a := uint64(0)
+		for a < u {
+			mid := cum + a*per + per/2
+			e := engineOf(mid, total, n)
+			// last unit index with the same engine: midpoint < (e+1)*total/n
+			limit := ceilMulDiv(uint64(e+1), total, uint64(n)) // first element of engine e+1
+			b := u
+			if e+1 < n && limit > cum+per/2 {
+				// smallest k with cum + k*per + per/2 >= limit
+				k := (limit - cum - per/2 + per - 1) / per
+				b = min(u, max(k, a+1))
+			}
+			out[e] = append(out[e], piece{gi, a, b})
+			a = b
+		}
+		cum += g.elements()
+	}
+	return out
+}
+
+func engineOf(pos, total uint64, n int) int {
+	hi, lo := bits.Mul64(pos, uint64(n))
+	q, _ := bits.Div64(hi, lo, total)
+	return min(int(q), n-1)
+}
+
+func ceilMulDiv(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	q, r := bits.Div64(hi, lo, c)
+	if r != 0 {
+		q++
+	}
+	return q
+}
+
+// descriptorFor makes the descriptor of units [a, b) of a group; the split level moves to the
+// top of the nest (level order is free for a copy).
+func descriptorFor(g *group, pc piece, r Request, ess, esd uint32, kind dma.Kind) dma.Descriptor {
+	lv := append([]level{}, g.lv...)
+	so, do := g.srcOff, g.dstOff
+	if g.split >= 0 {
+		l := lv[g.split]
+		so += int64(pc.a) * l.ss
+		do += int64(pc.a) * l.ds
+		l.n = pc.b - pc.a
+		lv = append(lv[:g.split], lv[g.split+1:]...)
+		lv = append(lv, l)
+	}
+	d := dma.Descriptor{Kind: kind}
+	d.Num = [4]uint32{1, 1, 1, 1}
+	for k, l := range lv {
+		d.Num[k] = uint32(l.n)
+		d.Src.Step[k] = l.ss
+		d.Dst.Step[k] = l.ds
+	}
+	d.Src.ElemSize, d.Dst.ElemSize = ess, esd
+	d.Src.Addr = offsetAddr(r.Src.Base, so*int64(ess))
+	d.Dst.Addr = offsetAddr(r.Dst.Base, do*int64(esd))
+	d.Src.Bound, d.Src.BoundBase = r.SrcBound, r.Src.Base
+	d.Dst.Bound, d.Dst.BoundBase = r.DstBound, r.Dst.Base
+	return d
+}
+
+// independent is the one descriptor of a request whose nests do not refine: each side walks its
+// own (permuted) view.
+func independent(r Request, src View) dma.Descriptor {
+	d := dma.Descriptor{Kind: dma.KindCopy}
+	for k := 0; k < 4; k++ {
+		d.Num[k] = src.NumElem[k]
+		d.Src.Step[k] = src.StepElem[k]
+		d.DstNum[k] = r.Dst.NumElem[k]
+		d.Dst.Step[k] = r.Dst.StepElem[k]
+	}
+	d.Src.ElemSize, d.Dst.ElemSize = r.Src.ElemSize, r.Dst.ElemSize
+	d.Src.Addr, d.Dst.Addr = r.Src.Base, r.Dst.Base
+	d.Src.Bound, d.Src.BoundBase = r.SrcBound, r.Src.Base
+	d.Dst.Bound, d.Dst.BoundBase = r.DstBound, r.Dst.Base
+	return d
+}
+
+func offsetAddr(base uint64, off int64) uint64 {
+	if off < 0 {
+		return base - uint64(-off)
+	}
+	return base + uint64(off)
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// sortedEngines is a helper for callers that want a stable engine order.
+func sortedEngines(m map[int]bool) []int {
+	var out []int
+	for e := range m {
+		out = append(out, e)
+	}
+	sort.Ints(out)
+	return out
+}

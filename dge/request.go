@@ -1,0 +1,302 @@
+// Package dge models the DGE reshape engine of the NeuronCore POOL/Q7 firmware (seed 003): it
+// lowers a reshape or transpose of a tensor — a pair of tensor views with an optional axis
+// permutation, or one of the ISA DMA instructions — into per-DMA-engine descriptor streams
+// (REGWRITE / GENERATE / DIMPUSH micro-ops), printing the firmware's own debug log lines so a
+// model run can be diffed against a device log.
+//
+// The pipeline follows seed 003 §4: analyze_tensor_reshape per tensor, pair assessment (the simple
+// HBM-only path or the full one) resolving the final Reshape Kind and the DMA fan-out from the
+// MEMCOPY_DMA_CFG bitmask, tensor_reshape_transpose in 16x128 crossbar tiles for 2-byte dtypes
+// (a stride permutation, logged BEFORE/AFTER), the spray over the engines (gen_spray_info /
+// make_gather_pattern) and the emission per engine. MARIANA_PLUS adds the fused
+// memcopy+transpose fast path, the SBUF-to-SBUF transpose kind and wait_for_credit flow control;
+// MAVERICK drops the fast path; SUNDA has no transpose descriptor (element-strided fallback).
+//
+// The Reshape Strategy and Reshape Kind enum values and the spray algorithms are not recoverable
+// from the firmware; tpbsim's own are documented here and listed by Provenance as INFERRED or
+// INVENTED.
+//
+// # Descriptor lower bounds
+//
+// A descriptor is one loop nest of at most four levels with one element size (<= 64 KiB) per
+// side; a crossbar descriptor's two inner levels are one tile (<= 16 rows x 128 columns for 2-byte
+// elements, 16 x 64 for 4-byte). For a request whose common nest, after coalescing mergeable dims
+// and folding the contiguous run into the element size, has L levels, with D engines available:
+//
+//   - G, the number of distinct nests the request needs: 1, times the product of the counts of
+//     the L-4 smallest levels beyond four (a descriptor has four levels), times, for crossbar
+//     transposes, the number of tile shapes (full tiles, a row edge, a column edge, the corner:
+//     1 to 4; a descriptor's nest is uniform, so differently shaped tiles cannot share one).
+//   - E = min(D, U), the engines that must receive work when the work is balanced over units of
+//     U = the count of the largest splittable level (a contiguous copy can split at any element).
+//
+// Any plan needs at least max(G, E) descriptors. The planner emits at most G + E - 1, and exactly
+// max(G, E) when G == 1, which covers: a contiguous copy (one descriptor per engine share), an
+// N-D copy that keeps its innermost axis with <= 4 levels after coalescing, and a crossbar
+// transpose whose tiled axes are multiples of the tile. Each engine's bytes are within one unit
+// of the fair share total/E (so engines differ by at most one unit when all units are equal).
+package dge
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// View is one tensor as the DGE sees it: the dge_shape working state {base, elem_size,
+// num_elem[4], step_elem[4]} (seed 003 §4.5), dim 0 innermost, steps signed and in elements.
+type View struct {
+	Base     uint64 // device address (isa.Addr8 map: HBM below isa.DMALocalBase)
+	ElemSize uint32 // bytes per element
+	NumElem  [4]uint32
+	StepElem [4]int64
+}
+
+// Elements is num_elem[0]*...*num_elem[3].
+func (v View) Elements() uint64 {
+	n := uint64(1)
+	for _, x := range v.NumElem {
+		n *= uint64(x)
+	}
+	return n
+}
+
+// RowMajor returns the view of a row-major tensor of shape (numpy order, outermost first; at
+// most 4 axes) at base.
+func RowMajor(base uint64, elemSize uint32, shape []int) View {
+	v := View{Base: base, ElemSize: elemSize, NumElem: [4]uint32{1, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}}
+	st := int64(1)
+	for k := 0; k < len(shape) && k < 4; k++ {
+		a := len(shape) - 1 - k
+		v.NumElem[k] = uint32(shape[a])
+		v.StepElem[k] = st
+		st *= int64(shape[a])
+	}
+	for k := len(shape); k < 4; k++ {
+		v.StepElem[k] = st
+	}
+	return v
+}
+
+// Request is one reshape/transpose: the source view read in row-major order of its axes
+// permuted by Perm, written in row-major order of the destination view. With Perm nil the
+// element streams of Src and Dst simply correspond (a copy or a reshape).
+type Request struct {
+	Gen isa.Generation
+	Src View
+	Dst View
+	// Perm is a numpy-style axis permutation of the source view's len(Perm) axes (axis 0 is the
+	// outermost, view dim len(Perm)-1): destination axis k is source axis Perm[k]. Source dims
+	// at and beyond len(Perm) must be 1. nil or empty means no permutation.
+	Perm []int
+	// In and Out are the element types (0 = raw bytes, no cast). A cast needs both.
+	In, Out   isa.DType
+	ComputeOp isa.DGEComputeOp
+	// Semaphore is the completion semaphore (-1 for none), SemIncrement its total bump.
+	Semaphore    int
+	SemIncrement int
+	SrcBound     isa.BoundCheckReg
+	DstBound     isa.BoundCheckReg
+	// DMACfg is the MEMCOPY_DMA_CFG local register (index 40): low 16 bits the DMA bitfield, high
+	// 16 the queue bitfield (FACTS §C.7). 0 means every engine of the generation, queue 0.
+	DMACfg uint32
+	// CarveoutCfg is MEMCOPY_CARVEOUT_CFG (index 39): high 16 bits the max #descriptors per
+	// memcopy, the ring depth wait_for_credit works against. 0 means DefaultRingDepth.
+	CarveoutCfg uint32
+}
+
+// DefaultRingDepth is the descriptor ring depth when MEMCOPY_CARVEOUT_CFG is 0 (INVENTED).
+const DefaultRingDepth = 64
+
+// Registers of the DGE local register file the planner reads (FACTS §C.7).
+const (
+	RegMemcopyCarveoutCfg = 39
+	RegMemcopyDMACfg      = 40
+)
+
+// ErrRequest marks a malformed request (counts, sizes, permutation, dtypes).
+var ErrRequest = errors.New("dge: invalid request")
+
+// ErrUnsupported marks a request the generation cannot lower (no transpose descriptor, a
+// register-mode address, ...).
+var ErrUnsupported = errors.New("dge: unsupported on this generation")
+
+func reqErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrRequest, fmt.Sprintf(format, args...))
+}
+
+// maxElements bounds a request's element count (2^40) so planning arithmetic stays exact.
+const maxElements = 1 << 40
+
+func (r *Request) validate() error {
+	if !r.Gen.Valid() {
+		return reqErr("generation %v", r.Gen)
+	}
+	for _, side := range []struct {
+		name string
+		v    View
+	}{{"src", r.Src}, {"dst", r.Dst}} {
+		if side.v.ElemSize == 0 || side.v.ElemSize > 64<<10 {
+			return reqErr("%s.elem_size = %d (legal 1..65536)", side.name, side.v.ElemSize)
+		}
+		for k, n := range side.v.NumElem {
+			if n == 0 {
+				return reqErr("%s.num_elem[%d] = 0", side.name, k)
+			}
+			if s := side.v.StepElem[k]; s > 1<<40 || s < -(1<<40) {
+				return reqErr("%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
+			}
+		}
+		if side.v.Elements() > maxElements {
+			return reqErr("%s has %d elements (max 2^40)", side.name, side.v.Elements())
+		}
+	}
+	if r.Src.Elements() != r.Dst.Elements() {
+		return reqErr("src has %d elements, dst %d", r.Src.Elements(), r.Dst.Elements())
+	}
+	if len(r.Perm) > 4 {
+		return reqErr("perm has %d axes (max 4)", len(r.Perm))
+	}
+	if len(r.Perm) > 0 {
+		seen := [4]bool{}
+		for _, p := range r.Perm {
+			if p < 0 || p >= len(r.Perm) || seen[p] {
+				return reqErr("perm %v is not a permutation of 0..%d", r.Perm, len(r.Perm)-1)
+			}
+			seen[p] = true
+		}
+		for k := len(r.Perm); k < 4; k++ {
+			if r.Src.NumElem[k] != 1 {
+				return reqErr("perm %v has %d axes but src.num_elem[%d] = %d", r.Perm, len(r.Perm), k, r.Src.NumElem[k])
+			}
+		}
+	}
+	if (r.In == 0) != (r.Out == 0) {
+		return reqErr("in and out dtypes must both be given or both omitted")
+	}
+	if r.In != 0 {
+		for _, d := range []isa.DType{r.In, r.Out} {
+			if !d.InGen(r.Gen) || d.Size() == 0 || d.Bits()%8 != 0 {
+				return reqErr("dtype %v is not a whole-byte element type on %v", d, r.Gen)
+			}
+		}
+		if r.Src.ElemSize%uint32(r.In.Size()) != 0 || r.Dst.ElemSize%uint32(r.Out.Size()) != 0 ||
+			r.Src.ElemSize/uint32(r.In.Size()) != r.Dst.ElemSize/uint32(r.Out.Size()) {
+			return reqErr("src elem_size %d (%v) and dst elem_size %d (%v) hold different value counts", r.Src.ElemSize, r.In, r.Dst.ElemSize, r.Out)
+		}
+	} else if r.Src.ElemSize != r.Dst.ElemSize {
+		return reqErr("src elem_size %d != dst elem_size %d without a cast", r.Src.ElemSize, r.Dst.ElemSize)
+	}
+	if r.ComputeOp > isa.DGEComputeMIN {
+		return reqErr("compute_op %v", r.ComputeOp)
+	}
+	if r.ComputeOp != isa.DGEComputeNONE && r.In == 0 {
+		return reqErr("compute_op %v needs in/out dtypes", r.ComputeOp)
+	}
+	if r.Semaphore > 255 || r.SemIncrement < 0 || r.SemIncrement > 255 {
+		return reqErr("semaphore %d / sem_increment %d", r.Semaphore, r.SemIncrement)
+	}
+	return nil
+}
+
+// permuted returns the source view with its dims reordered so that walking it in dim order
+// (dim 0 innermost) visits the source elements in row-major order of the destination axes:
+// "transpose = permute the strides" (seed 003 §4.5).
+func permuted(src View, perm []int) View {
+	if len(perm) == 0 {
+		return src
+	}
+	r := len(perm)
+	out := src
+	for j := 0; j < r; j++ {
+		from := r - 1 - perm[r-1-j]
+		out.NumElem[j] = src.NumElem[from]
+		out.StepElem[j] = src.StepElem[from]
+	}
+	return out
+}
+
+func isIdentity(perm []int) bool {
+	for i, p := range perm {
+		if p != i {
+			return false
+		}
+	}
+	return true
+}
+
+// LayoutView is the view of a tensor of shape (numpy order) at base on generation g as the CLI
+// and NKI lay it out: row-major in HBM; in SBUF/PSUM the first axis runs over partitions (step =
+// the partition stride) and the rest of each row is contiguous from the byte offset.
+func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (View, error) {
+	if len(shape) == 0 || len(shape) > 4 {
+		return View{}, reqErr("shape %v: want 1 to 4 axes", shape)
+	}
+	for _, d := range shape {
+		if d <= 0 || d > 1<<32-1 {
+			return View{}, reqErr("shape %v: every axis must be 1..2^32-1", shape)
+		}
+	}
+	if elemSize == 0 {
+		return View{}, reqErr("elem_size 0")
+	}
+	v := RowMajor(base, elemSize, shape)
+	rg := regionOf(base, g)
+	if !rg.onChip {
+		return v, nil
+	}
+	if rg.stride%elemSize != 0 {
+		return View{}, reqErr("partition stride %d is not a multiple of elem_size %d", rg.stride, elemSize)
+	}
+	k := len(shape) - 1 // view dim of numpy axis 0
+	v.StepElem[k] = int64(rg.stride / elemSize)
+	for j := k + 1; j < 4; j++ {
+		v.StepElem[j] = v.StepElem[k] * int64(shape[0])
+	}
+	return v, nil
+}
+
+// PermutedShape is shape transposed by perm (numpy: out[k] = shape[perm[k]]).
+func PermutedShape(shape, perm []int) []int {
+	if len(perm) == 0 {
+		return append([]int{}, shape...)
+	}
+	out := make([]int, len(shape))
+	for k, p := range perm {
+		out[k] = shape[p]
+	}
+	return out
+}
+
+// TensorRequest builds the request the CLI describes: the row-major tensor of shape at src,
+// written permuted by perm (row-major, or partition-major on chip) at dst, dtype d throughout.
+func TensorRequest(g isa.Generation, src, dst uint64, shape, perm []int, d isa.DType) (Request, error) {
+	es := uint32(d.Size())
+	if es == 0 || d.Bits()%8 != 0 {
+		return Request{}, reqErr("dtype %v has no whole-byte element", d)
+	}
+	if len(perm) > 0 && len(perm) != len(shape) {
+		return Request{}, reqErr("perm %v has %d axes, shape %v has %d", perm, len(perm), shape, len(shape))
+	}
+	seen := map[int]bool{}
+	for _, p := range perm {
+		if p < 0 || p >= len(perm) || seen[p] {
+			return Request{}, reqErr("perm %v is not a permutation of 0..%d", perm, len(perm)-1)
+		}
+		seen[p] = true
+	}
+	sv, err := LayoutView(src, es, shape, g)
+	if err != nil {
+		return Request{}, err
+	}
+	dv, err := LayoutView(dst, es, PermutedShape(shape, perm), g)
+	if err != nil {
+		return Request{}, err
+	}
+	req := Request{Gen: g, Src: sv, Dst: dv, Perm: perm, In: d, Out: d, Semaphore: -1}
+	if len(perm) == 0 {
+		req.Perm = nil
+	}
+	return req, nil
+}
