@@ -78,6 +78,15 @@ func (o *dtableOpts) load(paths []string, set string) (*ucode.TableSet, error) {
 	return s, nil
 }
 
+// loadB loads the second set of a diff: --set-b, or --set when --set-b is not given.
+func (o *dtableOpts) loadB(path string) (*ucode.TableSet, error) {
+	set := o.setB
+	if set == "" {
+		set = o.set
+	}
+	return o.load([]string{path}, set)
+}
+
 func printJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -486,11 +495,7 @@ and STAGE must be equal after relocation (exit 1 otherwise); OPA/OPB/MUX differe
 			if err != nil {
 				return err
 			}
-			setB := o.setB
-			if setB == "" {
-				setB = o.set
-			}
-			b, err := o.load(args[1:], setB)
+			b, err := o.loadB(args[1])
 			if err != nil {
 				return err
 			}
@@ -688,11 +693,7 @@ func dtableReportCmd(stdout io.Writer) *cobra.Command {
 			}
 			var other *ucode.TableSet
 			if o.diff != "" {
-				setB := o.setB
-				if setB == "" {
-					setB = o.set
-				}
-				if other, err = o.load([]string{o.diff}, setB); err != nil {
+				if other, err = o.loadB(o.diff); err != nil {
 					return err
 				}
 				if other.Gen != s.Gen {
