@@ -75,5 +75,6 @@ deadlock, verification mismatch); 2 usage or I/O error.`,
 var subcommands = []func(stdout, stderr io.Writer) *cobra.Command{
 	// one line per subcommand file, e.g. newDtableCmd,
 	newDtableCmd,
+	newAsmCmd, newDisasmCmd, newCheckCmd, newExplainCmd,
 	newRunCmd, newDemoCmd,
 }

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
+	var gen string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "check IN.bin [--gen G] [--json]",
+		Short: "Validate every instruction word against the rules of a generation",
+		Long: `Decode and validate each 64-byte word of IN.bin (or an .s / .json source, assembled
+first) for generation G and report every violation: the word, its byte offset, the opcode, the
+rule id (the ISA header's predicate name), the field, the value found, what is legal, and the
+rule's source and confidence ('tpbsim explain RULE' says more).
+
+--gen defaults to CAYMAN. Exit status: 0 all words valid; 1 any word invalid; 2 usage or I/O
+error (e.g. a file whose length is not a multiple of 64: the offset is named). Words whose
+opcode tpbsim names but does not model are reported as unsupported (header and events checked).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := parseGenFlag(gen)
+			if err != nil {
+				return ioErr(err)
+			}
+			words, g, err := readWords(args[0], g)
+			if err != nil {
+				return err
+			}
+			bw := bufio.NewWriter(stdout)
+			defer bw.Flush()
+			invalid, unsupported := 0, 0
+			var d isa.Decoder
+			var vs []isa.Violation
+			for k, w := range words {
+				off := k * isa.InstNBytes
+				inst, _ := d.Decode(w[:])
+				vs = isa.ValidateAppend(vs[:0], inst, g)
+				sup := isa.Supported(inst)
+				if len(vs) > 0 {
+					invalid++
+				}
+				if !sup {
+					unsupported++
+				}
+				op := isa.Opcode(w[0])
+				if asJSON {
+					writeCheckJSON(bw, k, off, op, sup, vs)
+					continue
+				}
+				for _, v := range vs {
+					src := ""
+					if p, ok := isa.Lookup(v.Rule); ok {
+						src = fmt.Sprintf(" [%s, %v]", p.Source, p.Confidence)
+					}
+					fmt.Fprintf(bw, "word %d (offset 0x%x) %v: %s%s\n", k, off, op, v, src)
+				}
+				if !sup && len(vs) == 0 && op.Known() {
+					fmt.Fprintf(bw, "word %d (offset 0x%x) %v: unsupported: no modelled struct, header and events checked only\n", k, off, op)
+				}
+			}
+			if !asJSON {
+				fmt.Fprintf(bw, "%s: %d words, %d valid, %d invalid, %d unsupported on %v\n",
+					args[0], len(words), len(words)-invalid, invalid, unsupported, g)
+			}
+			if invalid > 0 {
+				bw.Flush()
+				return errSilentRule
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&gen, "gen", "", "generation: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK (default CAYMAN)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per word")
+	return c
+}
+
+type checkViolationJSON struct {
+	Rule       string `json:"rule"`
+	Field      string `json:"field"`
+	Value      string `json:"value"`
+	Legal      string `json:"legal"`
+	Offset     int    `json:"field_offset"`
+	Source     string `json:"source,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
+}
+
+type checkWordJSON struct {
+	Word       int                  `json:"word"`
+	Offset     string               `json:"offset"`
+	Opcode     string               `json:"opcode"`
+	Valid      bool                 `json:"valid"`
+	Supported  bool                 `json:"supported"`
+	Violations []checkViolationJSON `json:"violations"`
+}
+
+func writeCheckJSON(w io.Writer, k, off int, op isa.Opcode, sup bool, vs []isa.Violation) {
+	o := checkWordJSON{Word: k, Offset: fmt.Sprintf("0x%x", off), Opcode: op.String(), Valid: len(vs) == 0,
+		Supported: sup, Violations: []checkViolationJSON{}}
+	for _, v := range vs {
+		j := checkViolationJSON{Rule: v.Rule, Field: v.Field, Value: v.Value, Legal: v.Legal, Offset: v.Offset}
+		if p, ok := isa.Lookup(v.Rule); ok {
+			j.Source, j.Confidence = p.Source, p.Confidence.String()
+		}
+		o.Violations = append(o.Violations, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(o)
+}

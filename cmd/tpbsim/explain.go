@@ -1,0 +1,183 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// provenanceSources are the registries `tpbsim explain` searches. Each package that models
+// hardware appends its own (e.g. in an init of its command file).
+var provenanceSources = []func() []isa.Provenance{isa.Registry}
+
+func allProvenance() []isa.Provenance {
+	var out []isa.Provenance
+	for _, f := range provenanceSources {
+		out = append(out, f()...)
+	}
+	return out
+}
+
+func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "explain RULE|OPCODE|rules|opcodes|behaviours",
+		Short: "Explain a rule, a modelled behaviour or an opcode, with its provenance",
+		Long: `explain RULE prints a rule's text, the fields it reads, its source (seed or FACTS
+section) and confidence, and the opcodes it applies to. explain OPCODE (a name or a number)
+prints the opcode's engine, generations, struct layout and the rules that apply per generation.
+'explain rules', 'explain opcodes' and 'explain behaviours' list everything.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return explain(stdout, args[0])
+		},
+	}
+	return c
+}
+
+func explain(w io.Writer, what string) error {
+	all := allProvenance()
+	switch strings.ToLower(what) {
+	case "rules", "behaviours", "behaviors":
+		kind := "rule"
+		if !strings.HasPrefix(strings.ToLower(what), "rule") {
+			kind = "behaviour"
+		}
+		for _, p := range all {
+			if p.Kind == kind {
+				fmt.Fprintf(w, "%-45s %-14v %s\n", p.ID, p.Confidence, p.Source)
+			}
+		}
+		return nil
+	case "opcodes":
+		for _, op := range isa.AllOpcodes {
+			in, _ := op.Info()
+			fmt.Fprintf(w, "0x%02x %-36s %-6v %-18v %v..%v\n", uint8(op), in.Name, in.Engine, in.Struct, in.First, in.Last)
+		}
+		return nil
+	}
+	for _, p := range all {
+		if strings.EqualFold(p.ID, what) {
+			fmt.Fprint(w, p.Format())
+			if p.Kind == "rule" {
+				if uses := ruleUses(p.ID); uses != "" {
+					fmt.Fprintf(w, "  applies to: %s\n", uses)
+				}
+			}
+			return nil
+		}
+	}
+	if op, err := isa.ParseOpcode(what); err == nil && op.Known() {
+		explainOpcode(w, op)
+		return nil
+	}
+	var near []string
+	for _, p := range all {
+		if strings.Contains(p.ID, strings.ToLower(what)) {
+			near = append(near, p.ID)
+		}
+	}
+	msg := fmt.Sprintf("explain: %q is neither a rule, a behaviour nor an opcode tpbsim knows", what)
+	if len(near) > 0 {
+		msg += " (did you mean: " + strings.Join(near, ", ") + "?)"
+	} else {
+		msg += " (try 'tpbsim explain rules' or 'tpbsim explain opcodes')"
+	}
+	return ioErr(fmt.Errorf("%s", msg))
+}
+
+// ruleUses lists the opcodes (and generations, when not all) whose rule set contains id.
+func ruleUses(id string) string {
+	var parts []string
+	for _, op := range isa.AllOpcodes {
+		var gens []string
+		n := 0
+		for _, g := range isa.Generations {
+			if !op.InGen(g) {
+				continue
+			}
+			n++
+			for _, r := range isa.RuleSet(op, g) {
+				if r == id {
+					gens = append(gens, g.String())
+					break
+				}
+			}
+		}
+		switch {
+		case len(gens) == 0:
+		case len(gens) == n:
+			parts = append(parts, op.String())
+		default:
+			parts = append(parts, op.String()+" ("+strings.Join(gens, ", ")+")")
+		}
+	}
+	if len(parts) > 12 {
+		return fmt.Sprintf("%d opcodes: %s, ...", len(parts), strings.Join(parts[:12], ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func explainOpcode(w io.Writer, op isa.Opcode) {
+	in, _ := op.Info()
+	fmt.Fprintf(w, "%s (opcode 0x%02x)\n", in.Name, uint8(op))
+	fmt.Fprintf(w, "  %s\n", in.Doc)
+	fmt.Fprintf(w, "  engine:      %v\n", in.Engine)
+	fmt.Fprintf(w, "  generations: %v..%v\n", in.First, in.Last)
+	l := isa.LayoutOf(op)
+	fmt.Fprintf(w, "  struct:      %s (%v)\n", l.CName, in.Struct)
+	if l.Partial != "" {
+		fmt.Fprintf(w, "  layout note: %s\n", l.Partial)
+	}
+	fmt.Fprintf(w, "\n  offset  bytes  field\n")
+	for _, f := range l.Fields {
+		size := fmt.Sprint(f.ByteLen())
+		name := f.Path
+		if f.Bits != 0 {
+			size = fmt.Sprintf("bits %d..%d", f.Shift, f.Shift+f.Bits-1)
+		}
+		if f.Count > 1 && f.Kind != isa.KBlob {
+			name = fmt.Sprintf("%s[%d]", f.Path, f.Count)
+		}
+		fmt.Fprintf(w, "  %6d  %-5s  %s\n", f.Offset, size, name)
+	}
+	// rule sets, grouping generations with identical lists
+	type grp struct {
+		gens  []string
+		rules []string
+	}
+	var groups []grp
+	for _, g := range isa.Generations {
+		rs := isa.RuleSet(op, g)
+		if rs == nil {
+			continue
+		}
+		key := strings.Join(rs, ",")
+		found := false
+		for k := range groups {
+			if strings.Join(groups[k].rules, ",") == key {
+				groups[k].gens = append(groups[k].gens, g.String())
+				found = true
+			}
+		}
+		if !found {
+			groups = append(groups, grp{[]string{g.String()}, rs})
+		}
+	}
+	for _, gr := range groups {
+		fmt.Fprintf(w, "\n  rules on %s (in order):\n", strings.Join(gr.gens, ", "))
+		for _, r := range gr.rules {
+			conf := ""
+			if p, ok := isa.Lookup(r); ok {
+				conf = p.Confidence.String()
+			}
+			fmt.Fprintf(w, "    %-45s %s\n", r, conf)
+		}
+	}
+	if len(groups) == 0 {
+		fmt.Fprintf(w, "\n  no rules: tpbsim does not model this struct (header and events only)\n")
+	}
+}
