@@ -35,7 +35,9 @@ import (
 // Relocate from gen2); the transformer and saturate payloads (only their extent is published).
 
 // FixtureNames lists the synthetic sets BuildFixture knows, as "genN/set".
-var FixtureNames = []string{"gen2/default", "gen2/transformer", "gen3/default", "gen4/default", "gen4/saturate"}
+func FixtureNames() []string {
+	return []string{"gen2/default", "gen2/transformer", "gen3/default", "gen4/default", "gen4/saturate"}
+}
 
 // FixtureDir is the folder, relative to the module root, holding the committed fixture files
 // for generation g, named like the compiler's own (neuronxcc/dve/dve_bin_genN).
@@ -54,7 +56,7 @@ func BuildFixture(name string) (*TableSet, error) {
 		return gen2Transformer(s)
 	case "gen3/default", "gen4/default", "gen4/saturate":
 	default:
-		return nil, fmt.Errorf("%w: no fixture %q (have %v)", ErrMissing, name, FixtureNames)
+		return nil, fmt.Errorf("%w: no fixture %q (have %v)", ErrMissing, name, FixtureNames())
 	}
 	// gen3 takes the unquoted lanes of the ops it shares with gen2 from the gen2 set; gen4 from
 	// gen2, then from gen3 for the ops gen3 added.
@@ -106,9 +108,11 @@ const (
 	Op88Lane0Gen4    LaneWord = 0x440000014000
 )
 
-// Gen2BitCounts are the seed 004 §4 per-bit set counts over the 401 non-idle nonzero words of the
-// real gen2 default blob (bits 0..26).
-var Gen2BitCounts = [27]int{102, 119, 120, 102, 72, 111, 92, 146, 54, 77, 180,
+// Gen2BitCounts returns the seed 004 §4 per-bit set counts over the 401 non-idle nonzero words
+// of the real gen2 default blob (bits 0..26).
+func Gen2BitCounts() [27]int { return gen2BitCounts }
+
+var gen2BitCounts = [27]int{102, 119, 120, 102, 72, 111, 92, 146, 54, 77, 180,
 	4, 2, 128, 74, 0, 73, 2, 87, 84, 274, 14, 21, 54, 164, 94, 104}
 
 type blockSpec struct {
@@ -224,7 +228,7 @@ func gen2Op88() map[int]LaneWord {
 func gen2Default() *setSpec {
 	sp := &setSpec{gen: Gen2, name: "default", entries: map[int]uint64{}, blocks: map[int]*blockSpec{},
 		active: 99, allIdle: 6, idleZero: 10, activeWords: 401, idleWords: 256, usedFast: 127,
-		bitCounts: Gen2BitCounts[:], seed: 2}
+		bitCounts: gen2BitCounts[:], seed: 2}
 	// REAL opcode_table entries (FACTS §E.2).
 	for op, v := range map[int]uint64{0: 0x180, 159: 0x180, 102: 0x9cf, 105: 0x5cf, 106: 0x281, 73: 0x1a4, 77: 0x1a5} {
 		sp.entries[op] = v
@@ -357,9 +361,17 @@ func gen4Default(g2, g3 *TableSet) *setSpec {
 	return sp
 }
 
-// Gen2Depths is the FACTS §E.4 k list for the ops it names with an opcode number: the datapath
-// pipeline depth of each op's block in the gen2 default set.
-var Gen2Depths = map[uint8]int{
+// Gen2Depths returns the FACTS §E.4 k list for the ops it names with an opcode number: the
+// datapath pipeline depth of each op's block in the gen2 default set (a fresh map each call).
+func Gen2Depths() map[uint8]int {
+	m := map[uint8]int{}
+	for op, k := range gen2Depths {
+		m[op] = k
+	}
+	return m
+}
+
+var gen2Depths = map[uint8]int{
 	70: 0, 71: 0, 106: 0, 78: 0, 94: 0, 73: 0, 107: 0, 240: 0,
 	65: 1, 81: 1, 108: 1,
 	67: 2, 83: 2, 68: 2, 84: 2, 66: 2, 82: 2, 69: 2,
@@ -369,10 +381,10 @@ var Gen2Depths = map[uint8]int{
 	97: 8, 114: 8, 157: 8, 158: 8, 234: 8,
 }
 
-// carryDepths gives the ops of Gen2Depths that still have no block the same depth in a later
+// carryDepths gives the ops of gen2Depths that still have no block the same depth in a later
 // generation (INFERRED: seed 004 §3 ties k to the op's semantics, which do not change).
 func carryDepths(sp *setSpec) {
-	for op, k := range Gen2Depths {
+	for op, k := range gen2Depths {
 		v, ok := sp.entries[int(op)]
 		if !ok || k == 0 {
 			continue

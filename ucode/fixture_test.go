@@ -31,7 +31,7 @@ func fixturePath(name string, tb Table) string {
 // TestFixtureFiles checks the committed .bin files are what BuildFixture makes (go test -update
 // rewrites them).
 func TestFixtureFiles(t *testing.T) {
-	for _, name := range FixtureNames {
+	for _, name := range FixtureNames() {
 		s := mustFixture(t, name)
 		for tb, data := range s.Files() {
 			p := fixturePath(name, tb)
@@ -77,7 +77,7 @@ var censusWants = map[string]censusWant{
 }
 
 func TestFixtureCensus(t *testing.T) {
-	for _, name := range FixtureNames {
+	for _, name := range FixtureNames() {
 		t.Run(name, func(t *testing.T) {
 			c, err := mustFixture(t, name).Census()
 			if err != nil {
@@ -97,7 +97,7 @@ func TestFixtureCensus(t *testing.T) {
 				t.Errorf("packing violations %v, orphans %v", c.PackingViolations, c.OrphanBlocks)
 			}
 			if name == "gen2/default" {
-				if !reflect.DeepEqual(c.BitCounts[:27], Gen2BitCounts[:]) {
+				if !reflect.DeepEqual(c.BitCounts[:27], gen2BitCounts[:]) {
 					t.Errorf("bit counts %v", c.BitCounts[:27])
 				}
 				if !reflect.DeepEqual(c.AllIdleRows, []int{1, 36, 39, 45, 48, 105}) {
@@ -131,7 +131,7 @@ func TestFixtureQuotedFacts(t *testing.T) {
 			t.Errorf("gen2 op%d: row %d class %s, want %d %s", op, r.FastRow, r.Class(), want.row, want.class)
 		}
 	}
-	for op, k := range Gen2Depths {
+	for op, k := range Gen2Depths() {
 		if r, _ := g2.Lookup(op); r.Depth() != k {
 			t.Errorf("gen2 op%d %s: k=%d, want %d (FACTS §E.4)", op, r.Name, r.Depth(), k)
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestJSONRoundTripFixtures(t *testing.T) {
-	for _, name := range FixtureNames {
+	for _, name := range FixtureNames() {
 		s := mustFixture(t, name)
 		js, err := MarshalJSONSet(s)
 		if err != nil {
