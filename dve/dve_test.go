@@ -1,0 +1,212 @@
+package dve
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+)
+
+func TestShuffleMask(t *testing.T) {
+	g := isa.CAYMAN
+	m := newMem(t, g, mem.Options{})
+	for p := 0; p < 64; p++ {
+		m.Partition(mem.SBUF, p)[0] = byte(p)
+		m.Partition(mem.SBUF, p)[100] = 0xEE
+	}
+	var d DVE
+	in := s4(isa.OpSTREAM_SHUFFLE, lin(sbufAddr(g, 0, 0), 1), lin(sbufAddr(g, 0, 100), 1), isa.DTypeUINT8, isa.DTypeUINT8, 64)
+	if _, err := d.Execute(m, in, g); !errors.Is(err, ErrNoMask) {
+		t.Fatalf("no mask: %v", err)
+	}
+	if m.Partition(mem.SBUF, 0)[100] != 0xEE {
+		t.Fatal("failed shuffle wrote")
+	}
+	lm := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: isa.InstWordLen}}
+	for i := range lm.Immediate {
+		lm.Immediate[i] = uint8(31 - i)
+	}
+	lm.Immediate[3] = 0xFF
+	lm.Immediate[4] = 33 // entry 33 -> channel 1 of the group
+	bad := *lm
+	bad.Immediate[0] = 64
+	if _, err := d.Execute(m, &bad, g); err == nil {
+		t.Fatal("mask entry 64 accepted")
+	}
+	if _, ok := d.Mask(); ok {
+		t.Fatal("failed LOAD_MASK_SELECT loaded the mask")
+	}
+	if eff, err := d.Execute(m, lm, g); err != nil || !eff.MaskLoaded {
+		t.Fatal(err)
+	}
+	eff, err := d.Execute(m, in, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 64; c++ {
+		want := byte(c/32*32 + 31 - c%32)
+		switch c % 32 {
+		case 3:
+			want = 0xEE
+		case 4:
+			want = byte(c/32*32 + 1)
+		}
+		if got := m.Partition(mem.SBUF, c)[100]; got != want {
+			t.Errorf("channel %d = %d, want %d", c, got, want)
+		}
+	}
+	if eff.BytesWritten != 62 {
+		t.Errorf("bytes written %d, want 62", eff.BytesWritten)
+	}
+}
+
+func TestReduceAndCumulative(t *testing.T) {
+	g := isa.CAYMAN
+	m := newMem(t, g, mem.Options{})
+	// channel c: fp32 values 1..12 (+c), shaped num [3, 4]
+	for c := 0; c < 2; c++ {
+		p := m.Partition(mem.SBUF, c)
+		for i := 0; i < 12; i++ {
+			binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(float32(i+1+c)))
+		}
+	}
+	var d DVE
+	src := pat(sbufAddr(g, 0, 0), [4]int16{1, 3, 1, 1}, [4]uint16{3, 4, 1, 1})
+	in := s4(isa.OpTENSOR_REDUCE_ARITH_OP, src, lin(sbufAddr(g, 0, 1024), 4), isa.DTypeFP32, isa.DTypeINT32, 2)
+	in.Op, in.OpDim, in.Negated = isa.ALUAdd, isa.SubdimX, 1
+	if _, err := d.Execute(m, in, g); err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 2; c++ {
+		for r := 0; r < 4; r++ {
+			want := -int32(3*(3*r+1+c) + 3)
+			if got := int32(binary.LittleEndian.Uint32(m.Partition(mem.SBUF, c)[1024+4*r:])); got != want {
+				t.Errorf("c%d r%d = %d, want %d", c, r, got, want)
+			}
+		}
+	}
+	// XY reduces everything: dst must have 1 element.
+	in.OpDim = isa.SubdimXY
+	var e *Error
+	if _, err := d.Execute(m, in, g); !errors.As(err, &e) || e.Rule != "tensor_reduce_dst_count" {
+		t.Errorf("dst count: %v", err)
+	}
+	// Cumulative max over XY on bytes.
+	cum := s4(isa.OpTENSOR_CUMULATIVE_ARITH_OP, lin(sbufAddr(g, 0, 0), 12), lin(sbufAddr(g, 0, 2048), 12), isa.DTypeFP32, isa.DTypeFP32, 1)
+	cum.Op, cum.OpDim = isa.ALUAdd, isa.SubdimX
+	if _, err := d.Execute(m, cum, g); err != nil {
+		t.Fatal(err)
+	}
+	if got := math.Float32frombits(binary.LittleEndian.Uint32(m.Partition(mem.SBUF, 0)[2048+44:])); got != 78 {
+		t.Errorf("prefix sum = %v, want 78", got)
+	}
+}
+
+func TestUninitTracking(t *testing.T) {
+	g := isa.CAYMAN
+	m := newMem(t, g, mem.Options{TrackUninit: true})
+	m.WriteAt(isa.DMALocalBase, make([]byte, 64))
+	var d DVE
+	in := s4(isa.OpCOPY, lin(sbufAddr(g, 0, 0), 65), lin(sbufAddr(g, 0, 512), 65), isa.DTypeUINT8, isa.DTypeUINT8, 1)
+	_, err := d.Execute(m, in, g)
+	var me *mem.Error
+	if !errors.Is(err, mem.ErrUninit) || !errors.As(err, &me) || me.Addr != 64 {
+		t.Fatalf("uninit copy: %v", err)
+	}
+	in.SrcMemPattern.NumElem[0], in.DstMemPattern.NumElem[0] = 64, 64
+	if _, err := d.Execute(m, in, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CheckInit(mem.SBUF, 0, 512, 64); err != nil {
+		t.Errorf("copy did not mark its writes: %v", err)
+	}
+	tr := s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 32), lin(sbufAddr(g, 0, 1024), 32), isa.DTypeUINT8, isa.DTypeUINT8, 32)
+	if _, err := d.Execute(m, tr, g); !errors.Is(err, mem.ErrUninit) {
+		t.Errorf("transpose reading unwritten partitions: %v", err)
+	}
+}
+
+func TestProvenance(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range append(Provenance(), mem.Provenance()...) {
+		if p.ID == "" || p.Text == "" || p.Source == "" || seen[p.ID] {
+			t.Errorf("bad or duplicate entry %+v", p)
+		}
+		if p.Confidence.Kind != "OBSERVED" && p.Reason == "" {
+			t.Errorf("%s: %s without a reason", p.ID, p.Confidence)
+		}
+		seen[p.ID] = true
+	}
+}
+
+// FuzzExecute runs random S4D4_TR words (and mask loads) on random memory: never a panic, and
+// a failing instruction leaves memory unchanged.
+func FuzzExecute(f *testing.F) {
+	f.Add(make([]byte, 64), int64(1))
+	seed := make([]byte, 64)
+	seed[0] = byte(isa.OpSTREAM_TRANSPOSE)
+	seed[34] = 32
+	f.Add(seed, int64(2))
+	mems := map[isa.Generation]*mem.Memory{}
+	f.Fuzz(func(t *testing.T, word []byte, r int64) {
+		if len(word) < 64 {
+			word = append(word, make([]byte, 64-len(word))...)
+		}
+		rng := rand.New(rand.NewSource(r))
+		g := isa.Generations[rng.Intn(len(isa.Generations))]
+		m := mems[g]
+		if m == nil {
+			m = newMem(t, g, mem.Options{TrackUninit: rng.Intn(2) == 0})
+			mems[g] = m
+		}
+		le := binary.LittleEndian
+		ops := isa.S4D4TROpcodes(g)
+		in := &isa.S4D4TR{Header: isa.Header{Opcode: ops[int(word[0])%len(ops)], InstWordLen: 16}}
+		t4 := func(b []byte) isa.Tensor4D {
+			var t isa.Tensor4D
+			t.StartAddr = isa.Addr4(le.Uint32(b))
+			if b[3]&0x80 == 0 { // keep most addresses near the start of SBUF/PSUM partitions
+				t.StartAddr &= 0x0207FFFF
+			}
+			for d := 0; d < 4; d++ {
+				t.StepElem[d] = int16(le.Uint16(b[4+2*d:])) % 64
+				t.NumElem[d] = le.Uint16(b[12+2*d:]) % 48
+			}
+			return t
+		}
+		in.SrcMemPattern, in.DstMemPattern = t4(word[12:32]), t4(word[44:64])
+		in.InDtype, in.OutDtype = isa.DType(word[32]%0x20), isa.DType(word[33]%0x20)
+		in.NumActiveChannels, in.Negated, in.Op, in.OpDim, in.MaskEnable = word[34], word[35]%2, isa.ALUOp(word[36]), isa.TensorSubdim(word[37]%6), word[38]%2
+		d := DVE{Transpose: TransposeImpl(word[1] % 2), MaxProcs: 1 + int(word[2]%3)}
+		if word[3]%4 == 0 {
+			lm := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: 16}}
+			copy(lm.Immediate[:], word[32:64])
+			d.Execute(m, lm, g)
+		}
+		// Snapshot the bytes the instruction could touch (first 4 KiB of every partition).
+		snap := func() []byte {
+			var b []byte
+			for _, rg := range []mem.Region{mem.SBUF, mem.PSUM} {
+				for p := 0; p < m.NumPartitions(rg); p++ {
+					b = append(b, m.Partition(rg, p)[:4096]...)
+				}
+			}
+			return b
+		}
+		before := snap()
+		_, err := d.Execute(m, in, g)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Rule == "" {
+				t.Fatalf("error without rule: %v", err)
+			}
+			if string(before) != string(snap()) {
+				t.Fatalf("failed instruction changed memory: %v", err)
+			}
+		}
+	})
+}

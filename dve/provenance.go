@@ -1,0 +1,63 @@
+package dve
+
+import "github.com/tpbsim/tpbsim/isa"
+
+// Provenance lists every INFERRED or INVENTED behaviour of the DVE executor, for the rule and
+// provenance registry (`tpbsim explain`). It returns a fresh slice on each call.
+func Provenance() []isa.Provenance {
+	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
+	}
+	return []isa.Provenance{
+		b("dve.transpose_mapping", "StreamTranspose: for each channel c the src walk yields a stream S_c of E elements; within channel group g and element tile t, "+
+			"O[32g+i][32t+j] = S[32g+j][32t+i]; the dst walk consumes O_c in order and elements past it are dropped. Cells are raw bytes of the dtype width.",
+			"seed 000 §5.1; FACTS §D.5; DESIGN.md §4", isa.HighInferred,
+			"The 32x32 geometry is header-OBSERVED; streaming the tiles in walk order (element tile t = stream elements 32t..32t+31) is the reading that makes same_or_fewer and a 4-D walk meaningful."),
+		b("dve.transpose_loop_order", "The transpose tiles the flattened walk (dim 0 innermost), not the individual dims: tile t is stream elements 32t..32t+31 whatever the 4-D shape.",
+			"FACTS §G.5", isa.MedInferred, "The loop order of the 32x32 tiling over a 4-D pattern was not found; has_transpose_src_element_count_t4d constrains only the product of num_elem, which fits tiling the flattened stream."),
+		b("dve.transpose_butterfly", "The faithful model transposes each tile in 5 dual-output DSEL stages (stage s swaps lane blocks of width 1<<s between registers 1<<s apart) on "+
+			"2NX8 (two tiles per register set), NX16, and N_2X32 (a row in two registers; stage 4 swaps whole registers).",
+			"seed 000 §5.2-§5.4", isa.HighInferred, "The firmware body is FLIX-desynced; the textbook butterfly on the recovered dsel primitives is the seed's own reconstruction."),
+		b("dve.mask_enable_geometry", "mask_enable = 1 changes nothing beyond what same_or_fewer already does: only the elements the dst walk covers are written, so a partial last tile "+
+			"writes only its live lanes; lanes past the dst walk are never written.", "seed 000 §4.2, §8 (MED)", isa.MedInferred,
+			"The exact lane-kill geometry is not decoded. The compiler sets mask_enable = 1 whenever it emits a StreamTranspose with a 0x69 companion; the least surprising reading is that the mask kills the padding lanes of a partial tile, which the dst walk length already expresses."),
+		b("dve.overlap", "When an instruction's source and destination overlap, it behaves as if it read its whole source before writing (in-place transpose, shuffle, copy and cast are well defined).",
+			"NKI.md (nc_stream_shuffle: in-place allowed)", isa.Invented,
+			"The hardware streams tile by tile and its behaviour on partial overlaps is not documented; read-before-write gives the result a user computing with numpy expects."),
+		b("dve.reduce_shape", "TensorReduce / TransposeTensorReduce: op_dim X, XY, XYZ, XYZW covers the innermost 1..4 src dims; the src stream (dim 0 innermost) is cut into groups of "+
+			"G = product of those num_elem consecutive elements, each reduced to one result, and the dst walk must have exactly count(src)/G elements, written in order. "+
+			"For TransposeTensorReduce the groups are cut from the transposed stream with the src pattern's num_elem.",
+			"FACTS §F.1 (axis + 2, innermost dims), §G.3", isa.MedInferred,
+			"The compiler maps BIR axes to op_dim = axis + 2 and reduces innermost loop dims; the exact collapse predicate was not found, so the dst shape is free and only its element count is checked."),
+		b("dve.alu_fold", "Reductions and scans fold left in walk order: acc = x0, then acc = op(acc, x) with acc as src0 and the element as src1; single-source ops (BYPASS, "+
+			"ABSOLUTE_VALUE, RE_LU, SQUARE, RSQRT, BITWISE_NOT) act on src0, so BYPASS keeps the first element.",
+			"FACTS §A.2, §D.5 (\"order not architecturally guaranteed\")", isa.LowInferred,
+			"The hardware's fold order and operand roles are not documented; a left fold in walk order is deterministic and what a sequential reference computes."),
+		b("dve.reduce_fp32", "Arithmetic reduce and scan ops compute in FP32 with rounding after every step (inputs widened by num.LoadF32), then the result is cast to out_dtype "+
+			"(num.StoreF32: RNE into floats, toward zero saturating into integers); negated (TensorReduce arith only) multiplies the final result by -1 before the cast.",
+			"DESIGN.md §4; NKI.md tensor_reduce", isa.MedInferred, "NKI documents FP32 arithmetic then a cast; negation after the fold is NKI's negate = multiply the result by -1."),
+		b("dve.int_band_ops", "Integer-band ALU ops (ADD_INT, MAX_INT, ...) fold on int64 values of the integer inputs (wrapping; x/0 and x%0 give 0) and store with saturation.",
+			"FACTS §A.2", isa.Invented, "The DVE integer datapath width and overflow rules are not documented."),
+		b("dve.bitvec_shift", "Bitvec ops work on the raw bits of the input dtype; shift amounts are taken modulo the element width; ARITH_SHIFT_RIGHT sign-fills at the element width; "+
+			"results are truncated to the output width.", "FACTS §A.2", isa.Invented, "Shift-amount handling is not documented; modulo width is what most SIMD units do."),
+		b("dve.cumulative", "TensorCumulative is an inclusive scan restarting at every op_dim group (the same groups as TensorReduce); output count == input count; no carry between instructions.",
+			"FACTS §D.5 (inclusive vs exclusive MED)", isa.MedInferred, "The scan twin of TensorReduce on the same struct; inclusive per the tensorcumulative page."),
+		b("dve.cast", "Cast goes through FP32: round to nearest even into floats, toward zero and saturating into integers, NaN -> 0 (num.ConvertSlice).",
+			"DESIGN.md §4; FACTS §D.5; num provenance", isa.MedInferred, "numpy astype semantics for the rounding; saturation on narrowing is MED per FACTS §G.11."),
+		b("dve.reciprocal", "Reciprocal computes 1/x in FP32 (x widened by num.LoadF32), correctly rounded, then casts to out_dtype.",
+			"FACTS §D.5; NKI.md reciprocal", isa.MedInferred, "The firmware seeds with IVP_RECIP0 and refines to about FP32 precision; exact IEEE division is the reference value it approximates."),
+		b("dve.shuffle_no_mask", "STREAM_SHUFFLE with no LOAD_MASK_SELECT executed before it on the same DVE fails (rule stream_shuffle_mask_loaded, ErrNoMask) and writes nothing.",
+			"FACTS §D.5, §G.6", isa.Invented, "The mask register's reset value is unknown; failing names the missing instruction instead of inventing a mask."),
+		b("dve.shuffle_mask_high", "Mask entries 32..63 (legal for LOAD_MASK_SELECT) select input channel entry mod 32 of the same 32-channel group; 0xFF leaves the output channel untouched.",
+			"FACTS §F.4; NKI.md nc_stream_shuffle", isa.Invented,
+			"NKI documents shuffles as quadrant-local; the validator's < 64 bound probably reflects a 64-lane select, whose upper half we cannot place, so entries stay inside the group."),
+		b("dve.shuffle_mask_persistence", "The mask register keeps the last LOAD_MASK_SELECT's 32 entries until the next one (or DVE.Reset); the same mask serves every 32-channel group.",
+			"NKI.md nc_stream_shuffle; FACTS §D.5", isa.MedInferred, "NKI: the same mask serves every quadrant; the compiler emits the 0x69 companion next to each shuffle."),
+		b("dve.reduce_bf16_sunda", "SUNDA's TENSOR_REDUCE_ADD_BF16 / _MAX_BF16 (0x8C/0x8D) run as arithmetic TensorReduce with op ADD / MAX (op@36 ignored) and op_dim UNUSED read as X.",
+			"FACTS §D.2", isa.LowInferred, "Only their validity rules are known; their names say what they compute."),
+		b("dve.effect_spans", "Effect reports one bounding box per pattern (partitions x byte range); bytes read/written count the elements actually walked.",
+			"issue 3 item 5 (trace)", isa.Invented, "A strided pattern can touch millions of runs; a bounding box per operand is what a trace can show."),
+		b("dve.parallel", "Large StreamTransposes (> 256 KiB) split work across channel groups and tile ranges on up to GOMAXPROCS goroutines; results are identical to the serial path.",
+			"issue 3 item 8", isa.Invented, "Host performance only; no architectural effect."),
+	}
+}
