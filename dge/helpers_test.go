@@ -3,7 +3,6 @@ package dge
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand"
 	"testing"
 
@@ -140,81 +139,20 @@ func fillView(t testing.TB, rng *rand.Rand, m dma.Memory, v View, d isa.DType) {
 	})
 }
 
-// walk visits a view's elements in dim order (dim 0 fastest): linear index and byte offset.
-func walk(v View, fn func(i uint64, off int64)) {
-	es := int64(v.ElemSize)
-	i := uint64(0)
-	for a := int64(0); a < int64(v.NumElem[3]); a++ {
-		for b := int64(0); b < int64(v.NumElem[2]); b++ {
-			for c := int64(0); c < int64(v.NumElem[1]); c++ {
-				for d := int64(0); d < int64(v.NumElem[0]); d++ {
-					fn(i, (a*v.StepElem[3]+b*v.StepElem[2]+c*v.StepElem[1]+d*v.StepElem[0])*es)
-					i++
-				}
-			}
-		}
-	}
-}
+func walk(v View, fn func(i uint64, off int64)) { Walk(v, fn) }
 
-// readView reads a view's elements in row-major order.
 func readView(t testing.TB, m dma.Memory, v View) []byte {
-	out := make([]byte, v.Elements()*uint64(v.ElemSize))
-	walk(v, func(i uint64, off int64) {
-		a := offsetAddr(v.Base, off)
-		if err := m.ReadAt(a, out[i*uint64(v.ElemSize):(i+1)*uint64(v.ElemSize)]); err != nil {
-			t.Fatalf("read 0x%x: %v", a, err)
-		}
-	})
-	return out
+	b, err := ReadView(m, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
-// reference is the direct, element-by-element meaning of a request, independent of the planner:
-// the destination's i-th row-major element takes the i-th element of the permuted source.
 func reference(t testing.TB, m dma.Memory, r Request) {
-	src := readView(t, m, permuted(r.Src, r.Perm))
-	dst := readView(t, m, r.Dst)
-	n := int(r.Src.Elements())
-	in, out := num.Kind(r.In), num.Kind(r.Out)
-	ses, des := int(r.Src.ElemSize), int(r.Dst.ElemSize)
-	for i := 0; i < n; i++ {
-		s, d := src[i*ses:(i+1)*ses], dst[i*des:(i+1)*des]
-		if r.In == 0 || (r.In == r.Out && r.ComputeOp == 0) {
-			copy(d, s)
-			continue
-		}
-		for j := 0; j < ses/in.Size(); j++ {
-			x := num.LoadF32(in, s[j*in.Size():])
-			if r.ComputeOp == 0 {
-				num.StoreF32(out, d[j*out.Size():], x)
-				continue
-			}
-			y := num.LoadF32(out, d[j*out.Size():])
-			var v float32
-			switch r.ComputeOp {
-			case isa.DGEComputeADD:
-				v = y + x
-			case isa.DGEComputeMULTIPLY:
-				v = y * x
-			case isa.DGEComputeMAX:
-				v = float32(math.Max(float64(y), float64(x)))
-				if x != x || y != y {
-					v = float32(math.NaN())
-				}
-			case isa.DGEComputeMIN:
-				v = float32(math.Min(float64(y), float64(x)))
-				if x != x || y != y {
-					v = float32(math.NaN())
-				}
-			}
-			num.StoreF32(out, d[j*out.Size():], v)
-		}
+	if err := Reference(m, r); err != nil {
+		t.Fatal(err)
 	}
-	walk(r.Dst, func(i uint64, off int64) {
-		a := offsetAddr(r.Dst.Base, off)
-		if err := m.WriteAt(a, dst[i*uint64(des):(i+1)*uint64(des)]); err != nil {
-			t.Fatalf("write 0x%x: %v", a, err)
-		}
-	})
 }
 
 // runPlanned plans and runs a request on m.

@@ -1,0 +1,328 @@
+package dge
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/num"
+)
+
+// Config is the DGE local register state the lowering reads (FACTS §C.7).
+type Config struct {
+	DMACfg      uint32 // MEMCOPY_DMA_CFG (register 40)
+	CarveoutCfg uint32 // MEMCOPY_CARVEOUT_CFG (register 39)
+}
+
+func immAddr8(a isa.Addr8, field string) (uint64, error) {
+	if a.RawMarker() != isa.Addr8MarkerIMM {
+		return 0, fmt.Errorf("%w: %s marker 0x%02x: register / table ADDR8 forms are resolved by the machine, not the DGE model", ErrUnsupported, field, a.RawMarker())
+	}
+	return a.Address(), nil
+}
+
+func immAddr4(a isa.Addr4, field string) (uint64, error) {
+	if a.Marker()&0xE0 != 0 {
+		return 0, fmt.Errorf("%w: %s marker 0x%02x: only immediate ADDR4 index addresses are modelled", ErrUnsupported, field, a.Marker())
+	}
+	return isa.DMALocalBase + uint64(a.ByteAddr()), nil
+}
+
+func elemSize(v uint16) uint32 {
+	if v == 0 {
+		return 64 << 10 // "0 means 64 KiB" (FACTS §C.2)
+	}
+	return uint32(v)
+}
+
+func gcd(a, b uint32) uint32 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// view2 is the view of a 2-D DIRECT2D side, re-expressed in units of u bytes.
+func view2(base uint64, es uint32, num [2]uint16, step [2]int32, u uint32) View {
+	k := es / u
+	v := View{Base: base, ElemSize: u, NumElem: [4]uint32{uint32(num[0]), uint32(num[1]), 1, 1}, StepElem: [4]int64{int64(step[0]), int64(step[1]), 0, 0}}
+	if k > 1 {
+		v.NumElem = [4]uint32{k, uint32(num[0]), uint32(num[1]), 1}
+		v.StepElem = [4]int64{1, int64(step[0]) * int64(k), int64(step[1]) * int64(k), 0}
+	}
+	return v
+}
+
+// PlanInst lowers one ISA DMA instruction (DIRECT2D 0xB8, INDIRECT1D 0xBB, GATHER_XPOSE 0xF1,
+// DIRECT2D_XPOSE 0xBD) on generation g to the same descriptor streams as a reshape request.
+func PlanInst(g isa.Generation, inst isa.Inst, cfg Config, opt Options) (*Plan, error) {
+	switch in := inst.(type) {
+	case *isa.DMADirect2D:
+		return planDirect2D(g, in, cfg, opt)
+	case *isa.DMAIndirect1D:
+		return planIndirect1D(g, in, cfg, opt)
+	case *isa.DMAGatherXpose:
+		return planGatherXpose(g, in, cfg, opt)
+	case *isa.DMADirect2DXpose:
+		return planDirect2DXpose(g, in, cfg, opt)
+	}
+	return nil, fmt.Errorf("%w: %T is not a DGE DMA instruction", ErrUnsupported, inst)
+}
+
+func planDirect2D(g isa.Generation, in *isa.DMADirect2D, cfg Config, opt Options) (*Plan, error) {
+	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	dst, err := immAddr8(in.DstStartAddr, "dst_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	ses, des := elemSize(in.SrcElemSize), elemSize(in.DstElemSize)
+	r := Request{Gen: g, ComputeOp: in.ComputeOp, Semaphore: int(in.Semaphore), SemIncrement: int(in.SemIncrement),
+		SrcBound: in.SrcBoundReg, DstBound: in.DstBoundReg, DMACfg: cfg.DMACfg, CarveoutCfg: cfg.CarveoutCfg}
+	if in.InDtype != in.OutDtype || in.ComputeOp != isa.DGEComputeNONE {
+		r.In, r.Out = in.InDtype, in.OutDtype
+		r.Src = view2(src, ses, in.SrcNumElem, in.SrcStepElem, ses)
+		r.Dst = view2(dst, des, in.DstNumElem, in.DstStepElem, des)
+	} else {
+		u := gcd(ses, des)
+		r.Src = view2(src, ses, in.SrcNumElem, in.SrcStepElem, u)
+		r.Dst = view2(dst, des, in.DstNumElem, in.DstStepElem, u)
+	}
+	p, err := PlanRequest(r, opt)
+	if err != nil {
+		return nil, fmt.Errorf("DIRECT2D: %w", err)
+	}
+	p.prepend("P0: DGE DIRECT2D")
+	return p, nil
+}
+
+func (p *Plan) prepend(line string) {
+	if p.Log != nil || p.Streams != nil {
+		p.Log = append([]string{line}, p.Log...)
+	}
+}
+
+func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Options) (*Plan, error) {
+	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	dst, err := immAddr8(in.DstStartAddr, "dst_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	mode := in.Flags.IndirectMode()
+	if mode > isa.SrcDstIndirection {
+		return nil, fmt.Errorf("%w: INDIRECT1D indirect_mode %v", ErrRequest, mode)
+	}
+	var sidx, didx uint64
+	if mode != isa.DstIndirection {
+		if sidx, err = immAddr4(in.SrcIdxStartAddr, "src_idx_start_addr"); err != nil {
+			return nil, err
+		}
+	}
+	if mode != isa.SrcIndirection {
+		if didx, err = immAddr4(in.DstIdxStartAddr, "dst_idx_start_addr"); err != nil {
+			return nil, err
+		}
+	}
+	count := int(in.DstNumElem)
+	switch mode {
+	case isa.DstIndirection:
+		count = int(in.SrcNumElem)
+	case isa.SrcDstIndirection:
+		count = int(min(in.SrcNumElem, in.DstNumElem))
+	}
+	ses, des := elemSize(in.SrcElemSize), elemSize(in.DstElemSize)
+	var ik, ok num.Kind
+	if in.InDtype != in.OutDtype || in.ComputeOp != isa.DGEComputeNONE {
+		ik, ok = num.Kind(in.InDtype), num.Kind(in.OutDtype)
+	}
+	lg := &logger{quiet: opt.Quiet}
+	lg.add("P0: DGE INDIRECT")
+	engines := engineList(cfg.DMACfg, g)
+	n := 1
+	if mode == isa.SrcIndirection && in.ComputeOp == isa.DGEComputeNONE {
+		n = max(1, min(len(engines), count))
+		if in.SemIncrement > 0 {
+			n = min(n, int(in.SemIncrement))
+		}
+	} else {
+		lg.note("scatter rows run on one engine, in index order, so duplicate indices apply deterministically")
+	}
+	p := &Plan{Gen: g, Kind: KindIndirect, Requested: KindIndirect, DMAAvail: len(engines), Groups: 1, Units: count}
+	for _, e := range engines {
+		p.EngMask |= 1 << e
+	}
+	job := dma.Job{Queues: make([][]dma.Descriptor, g.Geometry().DMAEngineCount), Sem: int(in.Semaphore), SemIncrement: int(in.SemIncrement), GenNs: 100}
+	queues := queueList(cfg.DMACfg)
+	for k := 0; k < n; k++ {
+		a, b := count*k/n, count*(k+1)/n
+		if b == a && count > 0 {
+			continue
+		}
+		d := dma.Descriptor{Kind: dma.KindGather, In: ik, Out: ok, ComputeOp: in.ComputeOp, Sem: int(in.Semaphore), Queue: queues[0]}
+		d.Num = [4]uint32{1, 1, 1, 1}
+		d.Src = dma.Side{Addr: src, ElemSize: ses, Step: [4]int64{int64(in.SrcStepElem)}, BoundBase: src}
+		d.Dst = dma.Side{Addr: dst, ElemSize: des, Step: [4]int64{int64(in.DstStepElem)}, BoundBase: dst}
+		ind := &dma.Indirect{Mode: mode, Count: b - a, SrcExtent: uint32(in.SrcNumElem), DstExtent: uint32(in.DstNumElem),
+			SrcIdxBound: in.SrcIdxBoundReg, DstIdxBound: in.DstIdxBoundReg, IdxBoundIsErr: in.Flags.IdxBoundIsErr()}
+		if mode == isa.SrcIndirection {
+			ind.SrcIdx = sidx + 4*uint64(a)
+			d.Dst.Addr = offsetAddr(dst, int64(a)*int64(in.DstStepElem)*int64(des))
+		} else {
+			ind.SrcIdx, ind.DstIdx = sidx, didx
+		}
+		d.Indirect = ind
+		e := engines[k%len(engines)]
+		job.Queues[e] = append(job.Queues[e], d)
+	}
+	job.Order = dma.RoundRobin(job.Queues)
+	p.Job = job
+	for _, q := range job.Queues {
+		if len(q) > 0 {
+			p.NumDMA++
+		}
+		p.Descriptors += len(q)
+		for i := range q {
+			p.Bytes += q[i].Bytes()
+		}
+	}
+	p.LowerBound = p.NumDMA
+	if !opt.Quiet {
+		p.Streams = emit(p, lg, true)
+	}
+	p.Log, p.Notes = lg.lines, lg.notes
+	return p, nil
+}
+
+func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt Options) (*Plan, error) {
+	if !g.AtLeast(isa.CAYMAN) {
+		return nil, fmt.Errorf("%w: DmaGatherTranspose is only available in Neuron+ (V3+), not on %v (seed 003 §3.3)", ErrUnsupported, g)
+	}
+	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	dst, err := immAddr8(in.DstStartAddr, "dst_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	idx, err := immAddr4(in.SrcIdxStartAddr, "src_idx_start_addr")
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := in.Dtype.Lo(), in.Dtype.Hi()
+	n, f := int(in.SrcNumElem[1]), int(in.SrcNumElem[0])
+	P := int(in.IdxNumActiveChannels)
+	switch {
+	case lo != hi || lo.Size() != 2:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE dtype %v/%v: the xbar takes one 2-byte dtype (has_valid_gather_transpose_dtype)", ErrRequest, lo, hi)
+	case in.Flags.GatherDim() != isa.IndirectDimY:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE gather_dim %v: must be Y", ErrRequest, in.Flags.GatherDim())
+	case n%16 != 0 || n == 0:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE src_num_elem[1] = %d: must be a non-zero multiple of 16", ErrRequest, n)
+	case n != int(in.DstNumElem[0]):
+		return nil, fmt.Errorf("%w: GATHER_XPOSE src_num_elem[1] = %d != dst_num_elem[0] = %d", ErrRequest, n, in.DstNumElem[0])
+	case f < 1 || f > dma.XbarCols:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE src_num_elem[0] = %d: the row must be 1..128 elements", ErrRequest, f)
+	case int(in.ElemSize) != 2*f:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE elem_size = %d: tpbsim reads elem_size as the gathered row's bytes, 2*src_num_elem[0] = %d (INFERRED)", ErrRequest, in.ElemSize, 2*f)
+	case int(in.DstNumElem[1]) != f:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", ErrRequest, in.DstNumElem[1], f)
+	case P < 16 || P > 128 || P%16 != 0:
+		return nil, fmt.Errorf("%w: GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", ErrRequest, P)
+	}
+	lg := &logger{quiet: opt.Quiet}
+	lg.add("P0: DGE GATHER TRANSPOSE")
+	lg.add(fmt.Sprintf("S: tensor_reshape_transpose: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", dma.XbarRows, f, 2))
+	engines := engineList(cfg.DMACfg, g)
+	tiles := n / 16
+	nd := min(len(engines), tiles)
+	p := &Plan{Gen: g, Kind: KindGatherTranspose, Requested: KindGatherTranspose, DMAAvail: len(engines), TileRows: dma.XbarRows, TileCols: f, Groups: 1, Units: tiles}
+	for _, e := range engines {
+		p.EngMask |= 1 << e
+	}
+	job := dma.Job{Queues: make([][]dma.Descriptor, g.Geometry().DMAEngineCount), Sem: int(in.Semaphore), SemIncrement: 1, GenNs: 100}
+	queues := queueList(cfg.DMACfg)
+	pstride := uint64(g.Geometry().StateBufPartitionSize)
+	for k := 0; k < nd; k++ {
+		a, b := tiles*k/nd, tiles*(k+1)/nd
+		if a == b {
+			continue
+		}
+		d := dma.Descriptor{Kind: dma.KindGatherXpose, Sem: -1, Queue: queues[0]}
+		d.Num = [4]uint32{1, 1, 1, 1}
+		d.Src = dma.Side{Addr: src, ElemSize: 2, Step: [4]int64{int64(in.SrcStepElem[0]), int64(in.SrcStepElem[1])}, BoundBase: src}
+		d.Dst = dma.Side{Addr: dst, ElemSize: 2, Step: [4]int64{1, int64(in.DstStepElem1)}, Bound: in.DstBoundReg, BoundBase: dst}
+		d.GatherXpose = &dma.GatherXpose{Idx: idx, IdxPartitions: P, PartitionStride: pstride, First: 16 * a, Count: 16 * (b - a), Cols: f,
+			IdxBound: in.SrcIdxBoundReg, SkipOOB: in.SrcIdxBoundReg.DisableOOBErrorNotif()}
+		e := engines[k]
+		job.Queues[e] = append(job.Queues[e], d)
+	}
+	job.Order = dma.RoundRobin(job.Queues)
+	p.Job = job
+	for _, q := range job.Queues {
+		if len(q) > 0 {
+			p.NumDMA++
+		}
+		p.Descriptors += len(q)
+		for i := range q {
+			p.Bytes += q[i].Bytes()
+		}
+	}
+	p.LowerBound = nd
+	if !opt.Quiet {
+		p.Streams = emit(p, lg, true)
+	}
+	p.Log, p.Notes = lg.lines, lg.notes
+	return p, nil
+}
+
+// DIRECT2D_XPOSE (0xBD) is only partly known (FACTS §C.5). tpbsim reads the source and
+// destination ADDR8s at bytes 16 and 40 and the destination row step (int32, elements) at byte 48
+// of the raw word: INVENTED offsets (Provenance "dge.direct2d_xpose_layout").
+const (
+	xposeSrcOff     = 16
+	xposeDstOff     = 40
+	xposeDstStepOff = 48
+)
+
+func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
+	if g == isa.SUNDA {
+		return nil, fmt.Errorf("%w: SUNDA has no transpose descriptor (seed 003 §3.4)", ErrUnsupported)
+	}
+	src, err := immAddr8(isa.Addr8(binary.LittleEndian.Uint64(in.Raw[xposeSrcOff:])), "src_start_addr (INVENTED offset 16)")
+	if err != nil {
+		return nil, err
+	}
+	dst, err := immAddr8(isa.Addr8(binary.LittleEndian.Uint64(in.Raw[xposeDstOff:])), "dst_start_addr (INVENTED offset 40)")
+	if err != nil {
+		return nil, err
+	}
+	es := in.InDtype.Size()
+	if in.InDtype != in.OutDtype || dma.XbarColsFor(es) == 0 {
+		return nil, fmt.Errorf("%w: DMA_TRANSPOSE dtypes %v -> %v: the xbar takes one 2- or 4-byte dtype", ErrRequest, in.InDtype, in.OutDtype)
+	}
+	rows, cols := int(in.TileSrcRows), int(in.TileSrcCols)
+	if rows < 1 || rows > dma.XbarRows || cols < 1 || cols > dma.XbarColsFor(es) {
+		return nil, fmt.Errorf("%w: DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", ErrRequest, rows, cols, dma.XbarColsFor(es))
+	}
+	dstStep := int64(int32(binary.LittleEndian.Uint32(in.Raw[xposeDstStepOff:])))
+	if dstStep == 0 {
+		dstStep = int64(g.Geometry().StateBufPartitionSize) / int64(es)
+	}
+	r := Request{Gen: g, In: in.InDtype, Out: in.OutDtype, Semaphore: int(in.Semaphore), SemIncrement: 1, DMACfg: cfg.DMACfg, CarveoutCfg: cfg.CarveoutCfg,
+		Src:  View{Base: src, ElemSize: uint32(es), NumElem: [4]uint32{uint32(cols), uint32(rows), 1, 1}, StepElem: [4]int64{1, int64(in.TileSrcRowStep), 0, 0}},
+		Dst:  View{Base: dst, ElemSize: uint32(es), NumElem: [4]uint32{uint32(rows), uint32(cols), 1, 1}, StepElem: [4]int64{1, dstStep, 0, 0}},
+		Perm: []int{1, 0}}
+	p, err := PlanRequest(r, opt)
+	if err != nil {
+		return nil, fmt.Errorf("DMA_TRANSPOSE: %w", err)
+	}
+	p.Notes = append(p.Notes, "DMA_TRANSPOSE (0xBD) layout is partial: src/dst ADDR8 at bytes 16/40 and the dst row step at byte 48 are tpbsim's INVENTED offsets")
+	return p, nil
+}

@@ -1,0 +1,56 @@
+package dge
+
+import "github.com/tpbsim/tpbsim/isa"
+
+// Provenance lists the DGE model's choices the seeds and FACTS do not pin down (the reshape
+// enums, the spray, the fast path and credit mechanics, the log lines without a recovered
+// format), with confidence and reason (DESIGN.md §3).
+func Provenance() []isa.Provenance {
+	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
+	}
+	return []isa.Provenance{
+		b("dge.log_formats", "Every firmware line is printed with its recovered printf format: Analyzed tensor, Assessed (simple) tensor pair params, tensor_reshape_transpose tile_src_rows/cols, "+
+			"BEFORE/AFTER working state, gen_spray_info, make_gather_pattern, push REGWRITE/GENERATE/DIMPUSH, Generating %i descriptors; ring_ndesc = %i, P%i: DGE DIRECT2D/INDIRECT/GATHER TRANSPOSE. "+
+			"%X of step_target prints the 32-bit two's complement; base prints the 29-bit on-chip address for SBUF/PSUM and the full device address for HBM.",
+			"seed 003 §4; FACTS §C.7", isa.HighObserved, ""),
+		b("dge.state_log_prefix", "The BEFORE/AFTER lines are printed with the prefix \"S: tensor_reshape_indirect_transpose \"; the seed elides it (\"...BEFORE:\").",
+			"seed 003 §4.5", isa.LowInferred, "the lines belong to tensor_reshape_indirect_transpose; the exact prefix is not quoted"),
+		b("dge.strategy_enum", "Reshape Strategy: 0 IDENTITY (same coalesced nest as the partner), 1 DIM_MERGE (fewer coalesced dims than the partner), 2 DIM_SPLIT (more), 3 TRANSPOSE (the source of a non-identity permutation).",
+			"seed 003 §4.1 NOTE", isa.Invented, "the firmware's values are not byte-recoverable (FLIX desync); the four classes are the seed's taxonomy"),
+		b("dge.kind_enum", "Reshape Kind: 0 DIRECT2D, 1 INDIRECT, 2 XBAR_TRANSPOSE, 3 GATHER_TRANSPOSE, 4 TRANSPOSE_SB2SB, 5 ELEMENT_STRIDED (a transpose without the crossbar). "+
+			"Requested Reshape Kind of the source is the transpose kind when it is permuted, DIRECT2D otherwise; the destination always requests DIRECT2D.",
+			"seed 003 §4.1 (requested_kind: DIRECT2D / INDIRECT / GATHER_XPOSE / sb2sb)", isa.Invented, "values not recoverable; order follows the DGE opcode enum then the v4+ kind"),
+		b("dge.analysis_fields", "nelem_target = element count; step_target = the byte stride of the outermost coalesced dim, (%dP) = step_target / partition stride; base (%dP) = start partition; "+
+			"Partition Range = last - first partition touched + 1; Num Partitions = distinct partitions touched; both 0 in HBM.",
+			"seed 003 §4.1", isa.MedInferred, "the seed's annotated reconstruction: 'target stride (in partition units)', 'Partition Range spanned', '# SBUF partitions touched'"),
+		b("dge.pair_assessment", "The simple pair assessment runs for DIRECT2D-kind requests when both tensors are in HBM or touch the same number of partitions (no partition remap); everything else runs the full one. "+
+			"#DMA Avail = the DMA bits of MEMCOPY_DMA_CFG (all engines when 0); #DMA = min(#DMA Avail, splittable units, sem_increment when non-zero).",
+			"seed 003 §4.2-§4.3; FACTS §C.7, §C.2 (sem_increment bounds # DMAs used)", isa.MedInferred, "the log fields name exactly these inputs"),
+		b("dge.coalesce", "Both views are refined to a common loop nest walked in destination row-major order; levels whose steps chain on both sides merge (loop order is free for a copy); "+
+			"the contiguous level folds into elem_size (largest divisor keeping elem_size <= 64 KiB and every other step a multiple). A request whose nests do not refine is one descriptor walking each nest.",
+			"seed 003 §4.5-§4.6", isa.Invented, "makes a contiguous copy one descriptor per engine share"),
+		b("dge.xbar_eligibility", "A permutation that moves the innermost axis is a crossbar transpose on CAYMAN and later when the element is 2 bytes (16x128 tiles) or 4 bytes (16x64), in == out, no compute_op, "+
+			"and the destination is SBUF; from MARIANA_PLUS an SBUF source makes it TRANSPOSE_SB2SB. Otherwise (SUNDA, 1-byte, casts, compute ops, HBM or PSUM destinations) it is an element-strided DIRECT2D fallback and the plan says why.",
+			"seed 003 §3.3, §3.4, §6.4; FACTS §C.5; NKI.md dma_transpose (dst in SBUF)", isa.MedInferred, "the header constraints of the xbar"),
+		b("dge.tiling", "Crossbar descriptors: rows = the destination-contiguous level in tiles of 16, columns = the source-contiguous level in tiles of 128 (64 for 4-byte); "+
+			"one descriptor nest per tile shape: [rows][cols][column tiles][row tiles][other levels], the smallest levels beyond four unrolled.",
+			"seed 003 §3.3, §4.4", isa.HighInferred, "the seed: walks the src in tile_src_rows x tile_src_cols tiles and emits a descriptor per tile-group"),
+		b("dge.spray", "gen_spray_info / make_gather_pattern: the largest splittable level of each nest is split into units; unit i goes to the engine whose fair-share interval holds its midpoint byte. "+
+			"is_our_tensor is the on-chip tensor of an HBM<->SBUF pair, else the destination; step_port = units per engine, step_half = the remainder; pattern = the engines given work, mask = the available engines.",
+			"seed 003 §4.7; FACTS §C.7", isa.Invented, "the algorithms are not recovered; this one balances bytes within one unit and keeps each engine's share one descriptor"),
+		b("dge.fast_path", "MARIANA_PLUS: every DIRECT2D / crossbar request takes dge_reshape_memcopy_transpose_fast: no REGWRITE, no separate gen_spray_info/make_gather_pattern lines (inlined), "+
+			"a cheaper producer (25 ns vs 100 ns per descriptor), and wait_for_credit. MAVERICK has neither the fast path nor credits but keeps the sb2sb kind; REGWRITE is pushed on CAYMAN and MARIANA only.",
+			"seed 003 §6; FACTS §C.7, §F.3", isa.MedInferred, "the seed's per-gen string presence map; the cost figures are INVENTED"),
+		b("dge.wait_for_credit_log", "wait_for_credit has no recovered log format; tpbsim prints \"S: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit\" where the producer must check credit "+
+			"(the engine's ring holds RingDepth pushed descriptors); the trace reports the actual wait.", "seed 003 §6.4", isa.Invented, "visible flow control"),
+		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
+		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
+			"seed 003 §6.1", isa.HighObserved, ""),
+		b("dge.direct2d_xpose_layout", "DMA_TRANSPOSE (0xBD): src ADDR8 at byte 16, dst ADDR8 at 40, dst row step (int32, elements; 0 = one SBUF partition) at 48; one tile of tile_src_rows x tile_src_cols.",
+			"FACTS §C.5 (partial layout)", isa.Invented, "the offsets are not captured; these mirror DIRECT2D"),
+		b("dge.direct2d_units", "A DIRECT2D whose src and dst elem_size differ without a cast is lowered in units of gcd(src_elem_size, dst_elem_size) bytes (only total bytes must match).",
+			"FACTS §C.2 (src_num*src_elem == dst_num*dst_elem)", isa.MedInferred, "the validator checks byte totals only"),
+		b("dge.gather_xpose_semaphore", "GATHER_XPOSE and DMA_TRANSPOSE have no sem_increment field: completion adds 1 to their semaphore.", "FACTS §C.4, §C.5", isa.LowInferred, "one completion event per instruction"),
+	}
+}
