@@ -148,7 +148,10 @@ func (l Location) Addr8(g Generation) (Addr8, error) {
 // LocateOnChip splits a 29-bit on-chip byte address into SBUF / PSUM partition and offset on
 // generation g; ok is false outside both (FACTS §B.3, §B.5).
 func LocateOnChip(a uint32, g Generation) (Location, bool) {
-	geo := g.Geometry()
+	if !g.Valid() {
+		g = DefaultGeneration
+	}
+	geo := &geometries[g]
 	if a >= geo.StateBufOffset && a-geo.StateBufOffset < geo.StateBufSize {
 		r := a - geo.StateBufOffset
 		return Location{Space: SpaceSBUF, Partition: int(r / geo.StateBufPartitionSize), Offset: uint64(r % geo.StateBufPartitionSize)}, true

@@ -110,20 +110,19 @@ var aluTable = func() map[ALUOp]aluInfo {
 }()
 
 func (o ALUOp) String() string {
-	if in, ok := aluTable[o]; ok {
-		return in.name
+	if aluKnown[o] {
+		return aluArr[o].name
 	}
 	return fmt.Sprintf("ALUOp(0x%02x)", uint8(o))
 }
 
 // Known reports whether o is an ALU_OP code in any generation.
-func (o ALUOp) Known() bool { _, ok := aluTable[o]; return ok }
+func (o ALUOp) Known() bool { return aluKnown[o] }
 
 // InGen reports whether generation g's header defines o (FACTS §A.2 presence columns:
 // SUNDA 33, CAYMAN 60, MARIANA 64, MAVERICK 65 enumerators).
 func (o ALUOp) InGen(g Generation) bool {
-	in, ok := aluTable[o]
-	return ok && g.Valid() && g >= in.first
+	return aluKnown[o] && g.Valid() && g >= aluArr[o].first
 }
 
 // AllALUOps lists every known code in numeric order.

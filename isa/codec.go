@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // Sentinel errors of the instruction layer (STYLE.md convention 6). Match with errors.Is.
@@ -245,7 +246,38 @@ func putTensor4D(b []byte, t Tensor4D) {
 
 // ---- S4D4_TR (seed 000 §4) ----------------------------------------------------------------
 
+// s4Mirror reports that the Go layout of S4D4TR is byte-for-byte the wire layout on this
+// machine (little-endian, no padding: checked field by field), so decode and encode of the hot
+// struct are one 64-byte copy. The field-by-field functions remain the reference and the path
+// on any other platform; a test checks that both agree.
+var s4Mirror = func() bool {
+	var x S4D4TR
+	var one uint16 = 1
+	little := *(*byte)(unsafe.Pointer(&one)) == 1
+	return little && unsafe.Sizeof(x) == 64 && unsafe.Offsetof(x.Events) == 4 &&
+		unsafe.Offsetof(x.Events.SemaphoreValue) == 4 && unsafe.Offsetof(x.SrcMemPattern) == 12 &&
+		unsafe.Offsetof(x.SrcMemPattern.StepElem) == 4 && unsafe.Offsetof(x.SrcMemPattern.NumElem) == 12 &&
+		unsafe.Offsetof(x.InDtype) == 32 && unsafe.Offsetof(x.Op) == 36 && unsafe.Offsetof(x.Reserved1) == 39 &&
+		unsafe.Offsetof(x.DstMemPattern) == 44
+}()
+
 func decodeS4D4TR(w *[InstNBytes]byte, i *S4D4TR) {
+	if s4Mirror {
+		*(*[InstNBytes]byte)(unsafe.Pointer(i)) = *w
+		return
+	}
+	decodeS4D4TRFields(w, i)
+}
+
+func encodeS4D4TR(w *[InstNBytes]byte, i *S4D4TR) {
+	if s4Mirror {
+		*w = *(*[InstNBytes]byte)(unsafe.Pointer(i))
+		return
+	}
+	encodeS4D4TRFields(w, i)
+}
+
+func decodeS4D4TRFields(w *[InstNBytes]byte, i *S4D4TR) {
 	i.Header = getHeader(w)
 	i.Events = getEvents(w)
 	i.SrcMemPattern = getTensor4D(w[12:32])
@@ -260,7 +292,7 @@ func decodeS4D4TR(w *[InstNBytes]byte, i *S4D4TR) {
 	i.DstMemPattern = getTensor4D(w[44:64])
 }
 
-func encodeS4D4TR(w *[InstNBytes]byte, i *S4D4TR) {
+func encodeS4D4TRFields(w *[InstNBytes]byte, i *S4D4TR) {
 	putHeader(w, i.Header)
 	putEvents(w, i.Events)
 	putTensor4D(w[12:32], i.SrcMemPattern)

@@ -195,3 +195,23 @@ func TestDecodeLengths(t *testing.T) {
 		t.Fatal(insts, err)
 	}
 }
+
+func TestS4MirrorAgreesWithFields(t *testing.T) {
+	t.Logf("S4D4TR one-copy path: %v", s4Mirror)
+	r := rand.New(rand.NewSource(5))
+	for n := 0; n < 2000; n++ {
+		w := randomWord(r, OpSTREAM_TRANSPOSE)
+		var a, b S4D4TR
+		decodeS4D4TR(&w, &a)
+		decodeS4D4TRFields(&w, &b)
+		if a != b {
+			t.Fatalf("decode paths differ on %x", w)
+		}
+		var wa, wb [64]byte
+		encodeS4D4TR(&wa, &a)
+		encodeS4D4TRFields(&wb, &a)
+		if wa != wb || wa != w {
+			t.Fatalf("encode paths differ on %x", w)
+		}
+	}
+}

@@ -87,37 +87,36 @@ var AllDTypes = func() []DType {
 }()
 
 func (d DType) String() string {
-	if in, ok := dtypeTable[d]; ok {
-		return in.name
+	if dtypeKnown[d] {
+		return dtypeArr[d].name
 	}
 	return fmt.Sprintf("DType(0x%02x)", uint8(d))
 }
 
 // Known reports whether d is a code of the enum in any generation.
-func (d DType) Known() bool { _, ok := dtypeTable[d]; return ok }
+func (d DType) Known() bool { return dtypeKnown[d] }
 
 // InGen reports whether generation g's header defines code d (FACTS §A.1 presence columns).
 // MARIANA_PLUS shares MARIANA's headers.
 func (d DType) InGen(g Generation) bool {
-	in, ok := dtypeTable[d]
-	return ok && g.Valid() && g >= in.first
+	return dtypeKnown[d] && g.Valid() && g >= dtypeArr[d].first
 }
 
 // Bits is the element width in bits (4 for FP4/INT4; 0 when the code has no element width).
-func (d DType) Bits() int { return dtypeTable[d].bits }
+func (d DType) Bits() int { return dtypeArr[d].bits }
 
 // Size is the element size in bytes (1/2/4/8); 4-bit codes and width-less codes report 0.
-func (d DType) Size() int { return dtypeTable[d].bits / 8 }
+func (d DType) Size() int { return dtypeArr[d].bits / 8 }
 
 // IsFloat reports a floating-point code (incl. the scale-only SFP8 codes).
-func (d DType) IsFloat() bool { return dtypeTable[d].float }
+func (d DType) IsFloat() bool { return dtypeArr[d].float }
 
 // IsSigned reports a signed code.
-func (d DType) IsSigned() bool { return dtypeTable[d].signed }
+func (d DType) IsSigned() bool { return dtypeArr[d].signed }
 
 // IsInteger reports an integer code with a width.
 func (d DType) IsInteger() bool {
-	in := dtypeTable[d]
+	in := dtypeArr[d]
 	return !in.float && in.bits > 0
 }
 

@@ -213,33 +213,32 @@ var opcodeTable = map[Opcode]OpcodeInfo{
 
 // Info returns the opcode's table row and whether tpbsim knows the opcode at all.
 func (o Opcode) Info() (OpcodeInfo, bool) {
-	in, ok := opcodeTable[o]
-	return in, ok
+	return opcodeArr[o], opcodeKnown[o]
 }
 
 func (o Opcode) String() string {
-	if in, ok := opcodeTable[o]; ok {
-		return in.Name
+	if opcodeKnown[o] {
+		return opcodeArr[o].Name
 	}
 	return fmt.Sprintf("Opcode(0x%02x)", uint8(o))
 }
 
 // Known reports whether tpbsim has a name for o.
-func (o Opcode) Known() bool { _, ok := opcodeTable[o]; return ok }
+func (o Opcode) Known() bool { return opcodeKnown[o] }
 
 // InGen reports whether generation g's ISA has opcode o (as far as FACTS records presence).
 func (o Opcode) InGen(g Generation) bool {
-	in, ok := opcodeTable[o]
-	return ok && g.Valid() && g >= in.First && g <= in.Last
+	in := &opcodeArr[o]
+	return opcodeKnown[o] && g.Valid() && g >= in.First && g <= in.Last
 }
 
 // Struct is the operand struct o binds to (StructNone for named-only opcodes).
-func (o Opcode) Struct() StructKind { return opcodeTable[o].Struct }
+func (o Opcode) Struct() StructKind { return opcodeArr[o].Struct }
 
 // Engine is the engine whose queue executes o in a bare instruction list.
 func (o Opcode) Engine() Engine {
-	if in, ok := opcodeTable[o]; ok {
-		return in.Engine
+	if opcodeKnown[o] {
+		return opcodeArr[o].Engine
 	}
 	return EngineNone
 }

@@ -225,6 +225,31 @@ func isTensorReduceIntOp(o ALUOp, g Generation) bool {
 }
 
 func dtypeLegal(g Generation, fp32r, wide bool) string {
+	if g.Valid() {
+		return dtypeLegalCache[g][b2i(fp32r)][b2i(wide)]
+	}
+	return makeDtypeLegal(g, fp32r, wide)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var dtypeLegalCache = func() (t [numGenerations][2][2]string) {
+	for _, g := range Generations {
+		for a := 0; a < 2; a++ {
+			for b := 0; b < 2; b++ {
+				t[g][a][b] = makeDtypeLegal(g, a == 1, b == 1)
+			}
+		}
+	}
+	return
+}()
+
+func makeDtypeLegal(g Generation, fp32r, wide bool) string {
 	var names []string
 	for _, d := range AllDTypes {
 		ok := IsValidDType(d, g, fp32r)

@@ -66,8 +66,18 @@ func run[T any](v *vctx, i *T, checks []check[T]) {
 // the opcode does not exist on g (or at all) only that is reported: its struct does not exist.
 func Validate(inst Inst, g Generation) []Violation { return ValidateAppend(nil, inst, g) }
 
-// ValidateAppend is Validate appending to dst (reuse dst[:0] to validate without allocating).
+// ValidateAppend is Validate appending to dst.
 func ValidateAppend(dst []Violation, inst Inst, g Generation) []Violation {
+	var x Validator
+	return x.Append(dst, inst, g)
+}
+
+// Validator validates without allocating when the instruction is valid (reuse dst[:0] and one
+// Validator per goroutine on hot paths; ValidateAppend allocates its working state).
+type Validator struct{ v vctx }
+
+// Append is Validate appending to dst.
+func (x *Validator) Append(dst []Violation, inst Inst, g Generation) []Violation {
 	if inst == nil {
 		return dst
 	}
@@ -75,7 +85,8 @@ func ValidateAppend(dst []Violation, inst Inst, g Generation) []Violation {
 		g = DefaultGeneration
 	}
 	h := inst.Hdr()
-	v := vctx{g: g, geo: &geometries[g], lay: LayoutOf(h.Opcode), out: dst}
+	x.v = vctx{g: g, geo: &geometries[g], lay: LayoutOf(h.Opcode), out: dst}
+	v := &x.v
 	if !h.Opcode.Known() {
 		v.rule = "has_valid_neuron_header"
 		v.fail("opcode", fmt.Sprintf("0x%02x", uint8(h.Opcode)), "an opcode of the ISA (tpbsim names: tpbsim explain opcodes)")
@@ -92,22 +103,22 @@ func ValidateAppend(dst []Violation, inst Inst, g Generation) []Violation {
 		v.fail("inst_word_len", fmt.Sprint(h.InstWordLen), "16 (dwords = 64 bytes)")
 	}
 	v.rule = "has_valid_neuron_events"
-	validEvents(&v, inst.Evt())
+	validEvents(v, inst.Evt())
 	switch i := inst.(type) {
 	case *S4D4TR:
-		run(&v, i, s4Checks[i.Header.Opcode])
+		run(v, i, s4Checks[i.Header.Opcode])
 	case *LoadMaskSelect:
-		run(&v, i, lmsChecks)
+		run(v, i, lmsChecks)
 	case *Memset:
-		run(&v, i, memsetChecks)
+		run(v, i, memsetChecks)
 	case *DMADirect2D:
-		run(&v, i, d2Checks)
+		run(v, i, d2Checks)
 	case *DMAIndirect1D:
-		run(&v, i, diChecks)
+		run(v, i, diChecks)
 	case *DMAGatherXpose:
-		run(&v, i, gxChecks)
+		run(v, i, gxChecks)
 	case *DMADirect2DXpose:
-		run(&v, i, dxChecks)
+		run(v, i, dxChecks)
 	}
 	return v.out
 }
@@ -207,7 +218,7 @@ func hex(x uint64) string { return fmt.Sprintf("0x%x", x) }
 // touches lies in the partition's active area; num_elem 0 is illegal).
 func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, write, allowPSUM, allowSBUF bool) {
 	a := t.StartAddr
-	sa := name + ".start_addr"
+	sa := startAddrPath(name)
 	if a.IsAddrReg() {
 		if uint32(a)&0x7FFFFF00 != 0 {
 			v.fail(sa, hex(uint64(a)), "register mode: bits 8..30 zero")
@@ -306,7 +317,18 @@ func startAddrActiveChannels(v *vctx, name string, a Addr4, nac uint8) {
 		n = v.geo.PSUMNumPartitions
 	}
 	if loc.Partition+int(nac) > n {
-		v.fail(name+".start_addr", fmt.Sprintf("partition %d with %d active channels", loc.Partition, nac),
+		v.fail(startAddrPath(name), fmt.Sprintf("partition %d with %d active channels", loc.Partition, nac),
 			fmt.Sprintf("start partition <= %d (start + num_active_channels <= %d)", n-int(nac), n))
 	}
+}
+
+// startAddrPath is name + ".start_addr" without allocating on the hot path.
+func startAddrPath(name string) string {
+	switch name {
+	case "src_mem_pattern":
+		return "src_mem_pattern.start_addr"
+	case "dst_mem_pattern":
+		return "dst_mem_pattern.start_addr"
+	}
+	return name + ".start_addr"
 }
