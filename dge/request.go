@@ -249,6 +249,15 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 	if rg.stride%elemSize != 0 {
 		return View{}, reqErr("partition stride %d is not a multiple of elem_size %d", rg.stride, elemSize)
 	}
+	geo := g.Geometry()
+	nparts := geo.StateBufNumPartitions
+	if !rg.sbuf {
+		nparts = geo.PSUMNumPartitions
+	}
+	first := int((rg.local - rg.base) / rg.stride)
+	if first+shape[0] > nparts {
+		return View{}, reqErr("shape %v at partition %d: the first axis runs over partitions and %d + %d passes the %d partitions", shape, first, first, shape[0], nparts)
+	}
 	k := len(shape) - 1 // view dim of numpy axis 0
 	v.StepElem[k] = int64(rg.stride / elemSize)
 	for j := k + 1; j < 4; j++ {

@@ -77,4 +77,5 @@ var subcommands = []func(stdout, stderr io.Writer) *cobra.Command{
 	newDtableCmd,
 	newAsmCmd, newDisasmCmd, newCheckCmd, newExplainCmd,
 	newRunCmd, newDemoCmd,
+	newDgeCmd,
 }

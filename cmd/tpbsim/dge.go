@@ -1,0 +1,619 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/num"
+	"github.com/tpbsim/tpbsim/sim"
+)
+
+// dgeFlags is the request of `tpbsim dge plan|run`, as flags or as a JSON file (--request).
+type dgeFlags struct {
+	gen, src, dst, shape, perm, dtype, outDtype, computeOp string
+	dmas                                                   int
+	dmaCfg, carveoutCfg                                    string
+	request                                                string
+	json                                                   bool
+	// run only
+	loads, dumps []string
+	verify       bool
+	seed         int64
+	trace        string
+}
+
+// dgeRequestJSON is the JSON request form. Either src/dst/shape/dtype (the flag form) or
+// src_view/dst_view (a general pair of views, dim 0 innermost) are given.
+type dgeRequestJSON struct {
+	Gen          string    `json:"gen,omitempty"`
+	Src          string    `json:"src,omitempty"`
+	Dst          string    `json:"dst,omitempty"`
+	Shape        []int     `json:"shape,omitempty"`
+	Perm         []int     `json:"perm,omitempty"`
+	Dtype        string    `json:"dtype,omitempty"`
+	OutDtype     string    `json:"out_dtype,omitempty"`
+	ComputeOp    string    `json:"compute_op,omitempty"`
+	DMAs         int       `json:"dmas,omitempty"`
+	DMACfg       jsonNum   `json:"dma_cfg,omitempty"`
+	CarveoutCfg  jsonNum   `json:"carveout_cfg,omitempty"`
+	Semaphore    *int      `json:"semaphore,omitempty"`
+	SemIncrement int       `json:"sem_increment,omitempty"`
+	SrcView      *viewJSON `json:"src_view,omitempty"`
+	DstView      *viewJSON `json:"dst_view,omitempty"`
+}
+
+type viewJSON struct {
+	Base     string   `json:"base"`
+	ElemSize uint32   `json:"elem_size"`
+	NumElem  []uint32 `json:"num_elem"`
+	StepElem []int64  `json:"step_elem"`
+}
+
+// jsonNum accepts a JSON number or a string ("0x...").
+type jsonNum uint64
+
+func (n *jsonNum) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	v, err := isa.ParseNumber(s)
+	if err != nil {
+		return err
+	}
+	*n = jsonNum(v)
+	return nil
+}
+
+const dgeLong = `Lower a reshape/transpose through the DGE reshape engine of a generation (seed 003).
+
+The request is the row-major tensor of --shape at --src, written permuted by --perm (numpy axes,
+destination axis k = source axis perm[k]) row-major at --dst. In SBUF/PSUM a tensor's first axis
+runs over partitions and the rest of each row is contiguous from the byte offset.
+
+Addresses: sbuf:P:OFF, psum:P:OFF, hbm:ADDR, or a raw device address (below 0x800000000000 is
+HBM; 0x800000000000 + a 29-bit on-chip address is SBUF/PSUM). Numbers are decimal or 0x-hex.
+
+--request FILE.json gives the request as JSON instead: the same fields (gen, src, dst, shape,
+perm, dtype, out_dtype, compute_op, dmas, dma_cfg, carveout_cfg, semaphore, sem_increment), or a
+general pair of views: "src_view"/"dst_view": {"base", "elem_size", "num_elem", "step_elem"}
+(dim 0 innermost, steps in elements).
+
+--gen defaults to CAYMAN. --dmas N enables DMA engines 0..N-1 (MEMCOPY_DMA_CFG low bits);
+--dma-cfg sets the whole MEMCOPY_DMA_CFG, --carveout-cfg MEMCOPY_CARVEOUT_CFG (its high 16 bits
+are the descriptor ring depth of MARIANA_PLUS's wait_for_credit).
+
+Exit status: 0 success; 1 the request breaks a rule (bounds, unsupported kind, verification
+mismatch); 2 usage or I/O error.`
+
+func newDgeCmd(stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "dge",
+		Short: "Plan and run reshape/transpose requests through the DGE reshape engine and the DMA engines",
+		Long:  dgeLong,
+	}
+	plan := &cobra.Command{
+		Use:   "plan",
+		Short: "Print the kind, the fan-out, each DMA engine's micro-op stream and the firmware log",
+		Long:  dgeLong,
+		Args:  cobra.NoArgs,
+	}
+	run := &cobra.Command{
+		Use:   "run",
+		Short: "Plan a request and execute it on the memory model (random data unless --load)",
+		Long: dgeLong + `
+
+run: --load ADDR=FILE.npy[:DTYPE] and --dump ADDR=SHAPE:DTYPE:FILE.npy as in tpbsim run;
+without --load the source (and, for compute ops, the destination) is filled with random values
+(--seed). --verify compares the destination with a direct element-by-element reference.
+--trace FILE.json writes a Chrome/Perfetto trace with one track per DMA engine.`,
+		Args: cobra.NoArgs,
+	}
+	var pf, rf dgeFlags
+	addDgeFlags(plan, &pf)
+	addDgeFlags(run, &rf)
+	rfl := run.Flags()
+	rfl.StringArrayVar(&rf.loads, "load", nil, "ADDR=FILE.npy[:DTYPE]: load an array before the run (repeatable)")
+	rfl.StringArrayVar(&rf.dumps, "dump", nil, "ADDR=SHAPE:DTYPE:FILE.npy: write memory to a .npy after the run (repeatable)")
+	rfl.BoolVar(&rf.verify, "verify", false, "compare the destination with a direct reference (exit 1 on mismatch)")
+	rfl.Int64Var(&rf.seed, "seed", 1, "seed of the random fill")
+	rfl.StringVar(&rf.trace, "trace", "", "write a Chrome/Perfetto trace of the descriptors to FILE.json")
+	plan.RunE = func(c *cobra.Command, _ []string) error { return dgePlan(&pf, stdout) }
+	run.RunE = func(c *cobra.Command, _ []string) error { return dgeRun(&rf, stdout) }
+	cmd.AddCommand(plan, run)
+	return cmd
+}
+
+func addDgeFlags(c *cobra.Command, f *dgeFlags) {
+	fl := c.Flags()
+	fl.StringVar(&f.gen, "gen", "", "generation: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK (default CAYMAN)")
+	fl.StringVar(&f.src, "src", "", "source address (sbuf:P:OFF, psum:P:OFF, hbm:ADDR or a number)")
+	fl.StringVar(&f.dst, "dst", "", "destination address")
+	fl.StringVar(&f.shape, "shape", "", "source shape D0,D1,... (numpy order, 1 to 4 axes)")
+	fl.StringVar(&f.perm, "perm", "", "axis permutation P0,P1,... (default: none)")
+	fl.StringVar(&f.dtype, "dtype", "", "element type (bf16, fp16, fp32, int8, uint16, ...)")
+	fl.StringVar(&f.outDtype, "out-dtype", "", "destination element type (a cast through FP32; default --dtype)")
+	fl.StringVar(&f.computeOp, "compute-op", "", "reduce-on-copy: NONE, ADD, MULTIPLY, MAX, MIN")
+	fl.IntVar(&f.dmas, "dmas", 0, "use DMA engines 0..N-1 (default: all of the generation's)")
+	fl.StringVar(&f.dmaCfg, "dma-cfg", "", "MEMCOPY_DMA_CFG (low 16 bits DMA bitfield, high 16 queue bitfield)")
+	fl.StringVar(&f.carveoutCfg, "carveout-cfg", "", "MEMCOPY_CARVEOUT_CFG (high 16 bits = max descriptors: the ring depth)")
+	fl.StringVar(&f.request, "request", "", "read the request from a JSON file instead of flags")
+	fl.BoolVar(&f.json, "json", false, "print JSON for machines")
+}
+
+func parseInts(s, what string) ([]int, error) {
+	var out []int
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == 'x' || r == ' ' }) {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: want comma-separated integers", what, s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func parseComputeOp(s string) (isa.DGEComputeOp, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "", "NONE", "BYPASS":
+		return isa.DGEComputeNONE, nil
+	case "ADD":
+		return isa.DGEComputeADD, nil
+	case "MULTIPLY", "MUL", "MULT":
+		return isa.DGEComputeMULTIPLY, nil
+	case "MAX":
+		return isa.DGEComputeMAX, nil
+	case "MIN":
+		return isa.DGEComputeMIN, nil
+	}
+	v, err := strconv.ParseUint(s, 0, 8)
+	if err != nil {
+		return 0, fmt.Errorf("--compute-op %q: want NONE, ADD, MULTIPLY, MAX or MIN", s)
+	}
+	return isa.DGEComputeOp(v), nil
+}
+
+// deviceAddress turns a CLI location into a device address (isa.Addr8 map).
+func deviceAddress(flag, s string, g isa.Generation) (uint64, error) {
+	loc, err := parseCLIAddress(flag, s, g)
+	if err != nil {
+		return 0, err
+	}
+	switch loc.Space {
+	case isa.SpaceSBUF, isa.SpacePSUM:
+		a, _ := loc.OnChip(g)
+		return isa.DMALocalBase + uint64(a), nil
+	case isa.SpaceHBM, isa.SpaceRaw:
+		return loc.Offset, nil
+	}
+	return 0, fmt.Errorf("%s: %v: register addresses are resolved by a program, not here", flag, loc)
+}
+
+// location is the CLI location of a device address, for --load/--dump style helpers.
+func location(a uint64, g isa.Generation) isa.Location {
+	if a >= isa.DMALocalBase && a-isa.DMALocalBase <= isa.TPBPartitionAddrMask {
+		geo := g.Geometry()
+		l := uint32(a - isa.DMALocalBase)
+		if geo.PSUMSize > 0 && l >= geo.PSUMOffset && l < geo.PSUMOffset+geo.PSUMSize && !(l < geo.StateBufOffset+geo.StateBufSize) {
+			o := l - geo.PSUMOffset
+			return isa.Location{Space: isa.SpacePSUM, Partition: int(o / geo.PSUMPartitionSize), Offset: uint64(o % geo.PSUMPartitionSize)}
+		}
+		o := l - geo.StateBufOffset
+		return isa.Location{Space: isa.SpaceSBUF, Partition: int(o / geo.StateBufPartitionSize), Offset: uint64(o % geo.StateBufPartitionSize)}
+	}
+	return isa.Location{Space: isa.SpaceHBM, Offset: a}
+}
+
+// buildRequest turns the flags (or the JSON file) into a dge.Request. The error is a usage error.
+func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
+	j := dgeRequestJSON{Gen: f.gen, Src: f.src, Dst: f.dst, Dtype: f.dtype, OutDtype: f.outDtype, ComputeOp: f.computeOp, DMAs: f.dmas}
+	var err error
+	if f.request != "" {
+		data, err := os.ReadFile(f.request)
+		if err != nil {
+			return dge.Request{}, nil, err
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&j); err != nil {
+			return dge.Request{}, nil, fmt.Errorf("%s: %w", f.request, err)
+		}
+		if f.gen != "" {
+			j.Gen = f.gen
+		}
+	} else {
+		if f.shape != "" {
+			if j.Shape, err = parseInts(f.shape, "--shape"); err != nil {
+				return dge.Request{}, nil, err
+			}
+		}
+		if f.perm != "" {
+			if j.Perm, err = parseInts(f.perm, "--perm"); err != nil {
+				return dge.Request{}, nil, err
+			}
+		}
+		if f.dmaCfg != "" {
+			v, err := isa.ParseNumber(f.dmaCfg)
+			if err != nil {
+				return dge.Request{}, nil, fmt.Errorf("--dma-cfg: %w", err)
+			}
+			j.DMACfg = jsonNum(v)
+		}
+		if f.carveoutCfg != "" {
+			v, err := isa.ParseNumber(f.carveoutCfg)
+			if err != nil {
+				return dge.Request{}, nil, fmt.Errorf("--carveout-cfg: %w", err)
+			}
+			j.CarveoutCfg = jsonNum(v)
+		}
+	}
+	g, err := parseGenFlag(j.Gen)
+	if err != nil {
+		return dge.Request{}, nil, err
+	}
+	var req dge.Request
+	if j.SrcView != nil || j.DstView != nil {
+		if j.SrcView == nil || j.DstView == nil {
+			return req, nil, errors.New("src_view and dst_view go together")
+		}
+		sv, err := viewFrom("src_view", j.SrcView, g)
+		if err != nil {
+			return req, nil, err
+		}
+		dv, err := viewFrom("dst_view", j.DstView, g)
+		if err != nil {
+			return req, nil, err
+		}
+		req = dge.Request{Gen: g, Src: sv, Dst: dv, Perm: j.Perm, Semaphore: -1}
+		if j.Dtype != "" {
+			k, err := num.ParseKind(j.Dtype)
+			if err != nil {
+				return req, nil, err
+			}
+			req.In, req.Out = isa.DType(k), isa.DType(k)
+		}
+	} else {
+		if j.Src == "" || j.Dst == "" || len(j.Shape) == 0 || j.Dtype == "" {
+			return req, nil, errors.New("give --src, --dst, --shape and --dtype (or --request FILE.json)")
+		}
+		k, err := num.ParseKind(j.Dtype)
+		if err != nil {
+			return req, nil, fmt.Errorf("--dtype: %w", err)
+		}
+		src, err := deviceAddress("--src", j.Src, g)
+		if err != nil {
+			return req, nil, err
+		}
+		dst, err := deviceAddress("--dst", j.Dst, g)
+		if err != nil {
+			return req, nil, err
+		}
+		req, err = dge.TensorRequest(g, src, dst, j.Shape, j.Perm, isa.DType(k))
+		if err != nil {
+			return req, nil, err
+		}
+	}
+	if j.OutDtype != "" {
+		k, err := num.ParseKind(j.OutDtype)
+		if err != nil {
+			return req, nil, fmt.Errorf("--out-dtype: %w", err)
+		}
+		if req.In == 0 {
+			return req, nil, errors.New("--out-dtype needs --dtype")
+		}
+		req.Out = isa.DType(k)
+		req.Dst.ElemSize = req.Src.ElemSize / uint32(req.In.Size()) * uint32(k.Size())
+		if j.Src != "" && j.SrcView == nil { // re-lay the destination for the new element size
+			dst, _ := deviceAddress("--dst", j.Dst, g)
+			dv, err := dge.LayoutView(dst, req.Dst.ElemSize, dge.PermutedShape(j.Shape, j.Perm), g)
+			if err != nil {
+				return req, nil, err
+			}
+			req.Dst = dv
+		}
+	}
+	if req.ComputeOp, err = parseComputeOp(j.ComputeOp); err != nil {
+		return req, nil, err
+	}
+	req.DMACfg, req.CarveoutCfg = uint32(j.DMACfg), uint32(j.CarveoutCfg)
+	if j.DMAs != 0 {
+		n := g.Geometry().DMAEngineCount
+		if j.DMAs < 1 || j.DMAs > n {
+			return req, nil, fmt.Errorf("--dmas %d: %v has %d DMA engines", j.DMAs, g, n)
+		}
+		req.DMACfg = req.DMACfg&0xFFFF0000 | uint32(1<<j.DMAs-1)
+	}
+	if j.Semaphore != nil {
+		req.Semaphore, req.SemIncrement = *j.Semaphore, j.SemIncrement
+	}
+	return req, j.Shape, nil
+}
+
+func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
+	a, err := deviceAddress(name+".base", v.Base, g)
+	if err != nil {
+		return dge.View{}, err
+	}
+	out := dge.View{Base: a, ElemSize: v.ElemSize, NumElem: [4]uint32{1, 1, 1, 1}}
+	if len(v.NumElem) > 4 || len(v.StepElem) != len(v.NumElem) {
+		return out, fmt.Errorf("%s: num_elem and step_elem need the same length, at most 4", name)
+	}
+	for k := range v.NumElem {
+		out.NumElem[k], out.StepElem[k] = v.NumElem[k], v.StepElem[k]
+	}
+	return out, nil
+}
+
+// requestErr classifies request-building errors: a request that parses but breaks a layout
+// rule (a tensor that does not fit the partitions, ...) is exit 1; anything else is usage.
+func requestErr(err error) error {
+	if errors.Is(err, dge.ErrRequest) {
+		return ruleErr(err)
+	}
+	return ioErr(err)
+}
+
+// planErr classifies planning errors: malformed requests and unsupported kinds break a rule.
+func planErr(err error) error {
+	if errors.Is(err, dge.ErrRequest) || errors.Is(err, dge.ErrUnsupported) {
+		return ruleErr(err)
+	}
+	return ioErr(err)
+}
+
+type planJSON struct {
+	Gen          string       `json:"gen"`
+	Kind         int          `json:"kind"`
+	KindName     string       `json:"kind_name"`
+	Requested    int          `json:"requested_kind"`
+	SrcStrategy  string       `json:"src_strategy"`
+	DstStrategy  string       `json:"dst_strategy"`
+	FastPath     bool         `json:"fast_path"`
+	Simple       bool         `json:"simple_assessment"`
+	DMAAvail     int          `json:"dma_avail"`
+	NumDMA       int          `json:"num_dma"`
+	EngMask      string       `json:"eng_mask"`
+	TileRows     int          `json:"tile_src_rows,omitempty"`
+	TileCols     int          `json:"tile_src_cols,omitempty"`
+	Descriptors  int          `json:"descriptors"`
+	LowerBound   int          `json:"lower_bound"`
+	Bytes        uint64       `json:"bytes"`
+	RingDepth    int          `json:"ring_depth,omitempty"`
+	Engines      []engineJSON `json:"engines"`
+	Log          []string     `json:"log"`
+	Notes        []string     `json:"notes,omitempty"`
+	SrcAnalysis  dge.Analysis `json:"src_analysis"`
+	DstAnalysis  dge.Analysis `json:"dst_analysis"`
+	ElemSizeSrc  uint32       `json:"elem_size_src"`
+	ElemSizeDst  uint32       `json:"elem_size_dst"`
+	Verification *bool        `json:"verified,omitempty"`
+}
+
+type engineJSON struct {
+	Engine      int      `json:"engine"`
+	Descriptors int      `json:"descriptors"`
+	Bytes       uint64   `json:"bytes"`
+	MicroOps    []string `json:"micro_ops"`
+}
+
+func planToJSON(p *dge.Plan) planJSON {
+	j := planJSON{Gen: p.Gen.String(), Kind: int(p.Kind), KindName: p.Kind.String(), Requested: int(p.Requested),
+		SrcStrategy: p.Src.Strategy.String(), DstStrategy: p.Dst.Strategy.String(), FastPath: p.FastPath, Simple: p.Simple,
+		DMAAvail: p.DMAAvail, NumDMA: p.NumDMA, EngMask: fmt.Sprintf("0x%x", p.EngMask), TileRows: p.TileRows, TileCols: p.TileCols,
+		Descriptors: p.Descriptors, LowerBound: p.LowerBound, Bytes: p.Bytes, RingDepth: p.Job.RingDepth, Log: p.Log, Notes: p.Notes,
+		SrcAnalysis: p.Src, DstAnalysis: p.Dst, ElemSizeSrc: p.ElemSize[0], ElemSizeDst: p.ElemSize[1]}
+	for e, q := range p.Job.Queues {
+		if len(q) == 0 {
+			continue
+		}
+		ej := engineJSON{Engine: e, Descriptors: len(q)}
+		for i := range q {
+			ej.Bytes += q[i].Bytes()
+		}
+		for _, op := range p.Streams[e] {
+			ej.MicroOps = append(ej.MicroOps, op.String())
+		}
+		j.Engines = append(j.Engines, ej)
+	}
+	return j
+}
+
+func dgePlan(f *dgeFlags, stdout io.Writer) error {
+	req, _, err := buildRequest(f)
+	if err != nil {
+		return requestErr(err)
+	}
+	p, err := dge.PlanRequest(req, dge.Options{})
+	if err != nil {
+		return planErr(err)
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(planToJSON(p))
+	}
+	_, err = io.WriteString(stdout, p.Text())
+	return err
+}
+
+// randomFill writes random values of dtype d over a view (finite floats).
+func randomFill(m dma.Memory, v dge.View, d isa.DType, rng *rand.Rand) error {
+	buf := make([]byte, v.Elements()*uint64(v.ElemSize))
+	k := num.Kind(d)
+	if d != 0 && k.IsFloat() && k.Size() > 0 {
+		for i := 0; i+k.Size() <= len(buf); i += k.Size() {
+			num.StoreF32(k, buf[i:], float32(rng.NormFloat64()*4))
+		}
+	} else {
+		rng.Read(buf)
+	}
+	return dge.WriteView(m, v, buf)
+}
+
+type runJSON struct {
+	Plan     planJSON        `json:"plan"`
+	EndNs    int64           `json:"end_ns"`
+	Bytes    uint64          `json:"bytes"`
+	Waits    int             `json:"credit_waits"`
+	Sems     []dma.SemUpdate `json:"semaphore_updates"`
+	Trace    []dma.Record    `json:"descriptors"`
+	Verified *bool           `json:"verified,omitempty"`
+}
+
+func dgeRun(f *dgeFlags, stdout io.Writer) error {
+	req, _, err := buildRequest(f)
+	if err != nil {
+		return requestErr(err)
+	}
+	g := req.Gen
+	p, err := dge.PlanRequest(req, dge.Options{})
+	if err != nil {
+		return planErr(err)
+	}
+	m, err := sim.New(sim.Config{Gen: g})
+	if err != nil {
+		return ioErr(err)
+	}
+	mm := m.Memory()
+	for _, l := range f.loads {
+		if err := loadArg(m, g, l); err != nil {
+			return ioErr(fmt.Errorf("--load %s: %w", l, err))
+		}
+	}
+	dumps := make([]dumpSpec, 0, len(f.dumps))
+	for _, d := range f.dumps {
+		ds, err := parseDump(d, g)
+		if err != nil {
+			return ioErr(fmt.Errorf("--dump %s: %w", d, err))
+		}
+		dumps = append(dumps, ds)
+	}
+	if len(f.loads) == 0 {
+		rng := rand.New(rand.NewSource(f.seed))
+		if err := randomFill(mm, req.Src, req.In, rng); err != nil {
+			return ruleErr(fmt.Errorf("random fill of the source: %w", err))
+		}
+		if req.ComputeOp != isa.DGEComputeNONE {
+			if err := randomFill(mm, req.Dst, req.Out, rng); err != nil {
+				return ruleErr(fmt.Errorf("random fill of the destination: %w", err))
+			}
+		}
+	}
+	var want []byte
+	if f.verify {
+		src, err := req.SourceStream(mm)
+		if err != nil {
+			return ruleErr(fmt.Errorf("verify: reading the source: %w", err))
+		}
+		before, err := dge.ReadView(mm, req.Dst)
+		if err != nil {
+			return ruleErr(fmt.Errorf("verify: reading the destination: %w", err))
+		}
+		if want, err = req.Expect(src, before); err != nil {
+			return ruleErr(err)
+		}
+	}
+	eng := dma.New(g)
+	res, err := eng.Run(mm, &p.Job)
+	if err != nil {
+		return ruleErr(err)
+	}
+	var verified *bool
+	var mismatch error
+	if f.verify {
+		got, err := dge.ReadView(mm, req.Dst)
+		if err != nil {
+			return ruleErr(err)
+		}
+		ok := bytes.Equal(got, want)
+		verified = &ok
+		if !ok {
+			i := 0
+			for i < len(got) && got[i] == want[i] {
+				i++
+			}
+			es := int(req.Dst.ElemSize)
+			mismatch = fmt.Errorf("verify: destination element %d differs from the reference: got %x, want %x", i/es, got[i/es*es:i/es*es+es], want[i/es*es:i/es*es+es])
+		}
+	}
+	var outs []output
+	for _, d := range dumps {
+		data, err := d.render(m)
+		if err != nil {
+			return ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
+		}
+		outs = append(outs, output{path: d.file, data: data})
+	}
+	if f.trace != "" {
+		outs = append(outs, output{path: f.trace, data: chromeTrace(res, g)})
+	}
+	if mismatch == nil && len(outs) > 0 {
+		if err := writeAll(outs); err != nil {
+			return ioErr(err)
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		pj := planToJSON(p)
+		if err := enc.Encode(runJSON{Plan: pj, EndNs: res.End, Bytes: res.Bytes, Waits: res.CreditWaits, Sems: res.Sems, Trace: res.Records, Verified: verified}); err != nil {
+			return ioErr(err)
+		}
+	} else {
+		fmt.Fprintf(stdout, "%v: %v, %d descriptors on %d of %d DMA engines (lower bound %d), %d bytes, modelled time %d ns",
+			g, p.Kind, p.Descriptors, p.NumDMA, p.DMAAvail, p.LowerBound, res.Bytes, res.End)
+		if p.Job.RingDepth > 0 {
+			fmt.Fprintf(stdout, ", %d credit waits (ring depth %d)", res.CreditWaits, p.Job.RingDepth)
+		}
+		fmt.Fprintln(stdout)
+		for _, n := range p.Notes {
+			fmt.Fprintf(stdout, "note: %s\n", n)
+		}
+		for _, s := range res.Sems {
+			fmt.Fprintf(stdout, "semaphore %d += %d at %d ns (DMA[%d])\n", s.Sem, s.Delta, s.Time, s.Engine)
+		}
+		if verified != nil && *verified {
+			fmt.Fprintln(stdout, "verify: destination matches the direct reference")
+		}
+	}
+	if mismatch != nil {
+		return ruleErr(mismatch)
+	}
+	return nil
+}
+
+// chromeTrace renders the descriptors as Chrome trace events: one track (tid) per DMA engine,
+// one slice per descriptor, in microseconds.
+func chromeTrace(res *dma.Result, g isa.Generation) []byte {
+	type ev struct {
+		Name string         `json:"name"`
+		Ph   string         `json:"ph"`
+		Ts   float64        `json:"ts"`
+		Dur  float64        `json:"dur,omitempty"`
+		Pid  int            `json:"pid"`
+		Tid  int            `json:"tid"`
+		Args map[string]any `json:"args,omitempty"`
+	}
+	var evs []ev
+	seen := map[int]bool{}
+	for _, r := range res.Records {
+		if !seen[r.Engine] {
+			seen[r.Engine] = true
+			evs = append(evs, ev{Name: "thread_name", Ph: "M", Pid: 1, Tid: r.Engine, Args: map[string]any{"name": fmt.Sprintf("DMA[%d]", r.Engine)}})
+		}
+		evs = append(evs, ev{Name: r.Kind.String(), Ph: "X", Ts: float64(r.Start) / 1000, Dur: float64(r.End-r.Start) / 1000, Pid: 1, Tid: r.Engine,
+			Args: map[string]any{"engine": r.Engine, "queue": r.Queue, "bytes": r.Bytes, "src": fmt.Sprintf("0x%x", r.Src), "dst": fmt.Sprintf("0x%x", r.Dst),
+				"credit_wait_ns": r.CreditWait, "credits": r.Credits, "index": r.Index}})
+	}
+	b, _ := json.Marshal(map[string]any{"traceEvents": evs, "displayTimeUnit": "ns", "otherData": map[string]any{"generation": g.String()}})
+	return b
+}
