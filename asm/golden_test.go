@@ -1,0 +1,123 @@
+package asm
+
+import (
+	"bufio"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/isa/disasm.txt")
+
+const disasmGolden = "../testdata/isa/disasm.txt"
+
+// TestGoldenDisasm reads testdata/isa/disasm.txt: `HEX<TAB>disassembly` on CAYMAN, one word a
+// line; the disassembly must match and assemble back to the same bytes.
+func TestGoldenDisasm(t *testing.T) {
+	if *update {
+		var b strings.Builder
+		b.WriteString("# hex of the 64-byte word<TAB>its disassembly on CAYMAN (tpbsim disasm)\n")
+		b.WriteString("# regenerate with `go test ./asm -run GoldenDisasm -update`; the words come from testdata/isa/rules*.txt plus random words\n")
+		for _, file := range []string{"../testdata/isa/rules.txt", "../testdata/isa/rules_hand.txt"} {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(string(data), "\n") {
+				hx, _, ok := strings.Cut(line, "\t")
+				if !ok || strings.HasPrefix(line, "#") {
+					continue
+				}
+				w := mustWord(t, hx)
+				fmt.Fprintf(&b, "%x\t%s\n", w, Format(w, isa.CAYMAN))
+			}
+		}
+		r := rand.New(rand.NewSource(77))
+		for n := 0; n < 40; n++ {
+			w := randWord(r)
+			fmt.Fprintf(&b, "%x\t%s\n", w, Format(w, isa.CAYMAN))
+		}
+		if err := os.WriteFile(disasmGolden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(disasmGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	n := 0
+	for ln := 1; sc.Scan(); ln++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		hx, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("%s:%d: malformed", disasmGolden, ln)
+		}
+		w := mustWord(t, hx)
+		if got := Format(w, isa.CAYMAN); got != want {
+			t.Errorf("%s:%d:\n got %s\nwant %s", disasmGolden, ln, got, want)
+		}
+		back, err := ParseLine(want, isa.CAYMAN)
+		if err != nil || back != w {
+			t.Errorf("%s:%d: does not assemble back: %v", disasmGolden, ln, err)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d vectors", n)
+	}
+}
+
+func mustWord(t *testing.T, hx string) [64]byte {
+	b, err := hex.DecodeString(hx)
+	if err != nil || len(b) != 64 {
+		t.Fatalf("bad hex %q", hx)
+	}
+	var w [64]byte
+	copy(w[:], b)
+	return w
+}
+
+// TestNegativeFixtures reads testdata/asm/errors.txt: `SOURCE<TAB>expected error`, one case a
+// line (`\n` in SOURCE is a line break); the error must contain the expected text.
+func TestNegativeFixtures(t *testing.T) {
+	data, err := os.ReadFile("../testdata/asm/errors.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ln, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		src, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("errors.txt:%d: malformed", ln+1)
+		}
+		src = strings.ReplaceAll(src, `\n`, "\n")
+		var err error
+		if strings.HasPrefix(strings.TrimSpace(src), "{") || strings.HasPrefix(strings.TrimSpace(src), "[") {
+			_, err = ParseJSON("f.json", []byte(src), isa.CAYMAN)
+		} else {
+			_, err = ParseProgram("f.s", []byte(src), isa.CAYMAN)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("errors.txt:%d: %q: got %v, want %q", ln+1, src, err, want)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Errorf("only %d cases", n)
+	}
+}
