@@ -29,25 +29,18 @@ type lane interface{ ~uint8 | ~uint16 | ~uint32 }
 type dselCtrl struct{ u, t []uint8 }
 
 // dsel is the dual-output two-source lane select (B21 DSEL: {vu(o), vt(o), vs(i), vr(i), sr(i)}).
-// Outputs may alias inputs.
-func dsel[T lane](vu, vt, vs, vr []T, c *dselCtrl) {
-	var tu, tt [64]T
+// Outputs may alias inputs: the sources are first copied into cat, the 2N-lane view the
+// selector indexes.
+func dsel[T lane](vu, vt, vs, vr []T, c *dselCtrl, cat *[128]T) {
 	n := len(vs)
-	for l := 0; l < n; l++ {
-		iu, it := int(c.u[l]), int(c.t[l])
-		if iu < n {
-			tu[l] = vs[iu]
-		} else {
-			tu[l] = vr[iu-n]
-		}
-		if it < n {
-			tt[l] = vs[it]
-		} else {
-			tt[l] = vr[it-n]
-		}
+	copy(cat[:n], vs)
+	copy(cat[n:2*n], vr)
+	u, t := c.u[:n], c.t[:n]
+	vu, vt = vu[:n], vt[:n]
+	for l, iu := range u {
+		vu[l] = cat[iu&127]
+		vt[l] = cat[t[l]&127]
 	}
-	copy(vu, tu[:n])
-	copy(vt, tt[:n])
 }
 
 // butterflyCtrl is the stage selector for lane blocks of width b on n lanes: with a = vs and
@@ -83,12 +76,13 @@ var (
 
 // butterflyStages runs the 5 DSEL stages over 32 registers (2NX8 and NX16 forms).
 func butterflyStages[T lane](r *[32][]T, ctrl *[5]*dselCtrl) {
+	var cat [128]T // the select network's 2N-lane source view (vs then vr)
 	for s := 0; s < 5; s++ {
 		stride := 1 << s
 		for i := 0; i < 32; i += 2 * stride {
 			for k := 0; k < stride; k++ {
 				a, b := r[i+k], r[i+k+stride]
-				dsel(a, b, a, b, ctrl[s])
+				dsel(a, b, a, b, ctrl[s], &cat)
 			}
 		}
 	}
@@ -149,6 +143,7 @@ func butterflyTranspose(out, src []byte, nac, E, es int) {
 			}
 		default: // N_2X32: lo/hi registers per tile row
 			var lo, hi [32][]uint32
+			var cat [128]uint32
 			for c := range lo {
 				lo[c], hi[c] = make([]uint32, 16), make([]uint32, 16)
 			}
@@ -164,13 +159,13 @@ func butterflyTranspose(out, src []byte, nac, E, es int) {
 					stride := 1 << s
 					for i := 0; i < 32; i += 2 * stride {
 						for k := 0; k < stride; k++ {
-							dsel(lo[i+k], lo[i+k+stride], lo[i+k], lo[i+k+stride], ctrlN2X32[s])
-							dsel(hi[i+k], hi[i+k+stride], hi[i+k], hi[i+k+stride], ctrlN2X32[s])
+							dsel(lo[i+k], lo[i+k+stride], lo[i+k], lo[i+k+stride], ctrlN2X32[s], &cat)
+							dsel(hi[i+k], hi[i+k+stride], hi[i+k], hi[i+k+stride], ctrlN2X32[s], &cat)
 						}
 					}
 				}
 				for k := 0; k < 16; k++ { // stage 4: 16-lane blocks are whole registers
-					dsel(hi[k], lo[k+16], hi[k], lo[k+16], ctrlSwap)
+					dsel(hi[k], lo[k+16], hi[k], lo[k+16], ctrlSwap, &cat)
 				}
 				for i := 0; i < 32; i++ {
 					o := sOut(i)[128*t:]

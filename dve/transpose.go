@@ -162,7 +162,7 @@ const stageThreshold = 2 << 20
 // stageRowBytes is the bytes of each row one staging round moves; stageSkew pads the staged
 // rows so they fall in different cache sets.
 const (
-	stageRowBytes = 2048
+	stageRowBytes = 4096
 	stageSkew     = 5 * 64
 )
 
