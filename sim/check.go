@@ -112,8 +112,8 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 			Msg: fmt.Sprintf("tpbsim names %v but does not execute it", op)}
 	}
 	if isDMA(op) {
-		if err := m.dma.ready(op); err != nil {
-			return &InstError{Kind: ErrUnsupported, Rule: "dma_executable", Err: err}
+		if _, err := m.dma.plan(m.gen, in.Inst); err != nil {
+			return &InstError{Kind: dmaErrKind(err), Rule: "dge_plan", Err: err}
 		}
 	}
 	if n := streamElems(in.Inst); n > m.cfg.MaxElements {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -90,7 +91,7 @@ func randomProgram(r *rand.Rand, g isa.Generation) *Program {
 	for qi := 0; qi < nq; qi++ {
 		q := Queue{Engine: queueEngines[pick(len(queueEngines))]}
 		if valid {
-			q.Engine = queueEngines[qi%3] // DVE, POOL, ACT: SP only issues DMA
+			q.Engine = queueEngines[qi]
 			for i, n := 0, 1+pick(6); i < n; i++ {
 				in := validInst(r, g, q.Engine, events())
 				q.Insts = append(q.Insts, Instr{Inst: in, Index: i, Offset: int64(i * 64)})
@@ -162,6 +163,20 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 		ops = append(ops, isa.OpSTREAM_TRANSPOSE, isa.OpSTREAM_SHUFFLE, isa.OpSTREAM_SHUFFLE, isa.OpLOAD_MASK_SELECT,
 			isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_ARITH_OP, isa.OpRECIPROCAL)
 	}
+	if e == isa.EngineTPB_SP || (e != isa.EngineDVE && pick(3) == 0) {
+		// HBM <-> SBUF copy of rows x cols fp32, rows over partitions
+		rows, cols := uint16(1+pick(128)), uint16(1+pick(256))
+		part := uint32(pick(int(129 - rows)))
+		hbm := uint64(pick(1<<20)) * 4
+		d := dmaLoad(g, hbm, rows, cols, uint8(pick(4)), ev)
+		d.SemIncrement = uint8(pick(3))
+		d.DstStartAddr = isa.LocalAddr8(part * stride)
+		if pick(2) == 0 { // SBUF -> HBM
+			d.SrcStartAddr, d.DstStartAddr = d.DstStartAddr, d.SrcStartAddr
+			d.SrcStepElem, d.DstStepElem = d.DstStepElem, d.SrcStepElem
+		}
+		return d
+	}
 	op := ops[pick(len(ops))]
 	if op == isa.OpLOAD_MASK_SELECT {
 		lms := &isa.LoadMaskSelect{Header: isa.Header{Opcode: op, InstWordLen: 16}, Events: ev}
@@ -226,7 +241,7 @@ func checkRun(t *testing.T, m *Machine, p *Program) {
 	if err == nil {
 		n := 0
 		for _, s := range res.Engines {
-			if s.Engine[:3] != "DMA" {
+			if !strings.HasPrefix(s.Engine, "DMA") {
 				n += s.Instructions
 			}
 		}

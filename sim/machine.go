@@ -75,7 +75,7 @@ type Machine struct {
 	sems [NumSemaphores]uint32
 
 	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
-	dma     dmaBackend
+	dma     *dmaState
 }
 
 // New builds a machine with zeroed memory and semaphores.
@@ -92,7 +92,7 @@ func New(cfg Config) (*Machine, error) {
 	}
 	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm}
 	m.newUnit = newComputeUnit
-	m.dma = newDMABackend(m)
+	m.dma = newDMAState(cfg.Gen)
 	return m, nil
 }
 
@@ -148,24 +148,21 @@ type engine struct {
 }
 
 // event kinds, in the order they are processed when they share a time (Provenance
-// sim.schedule_order): semaphore updates, then DMA descriptors, then instruction issues.
+// sim.schedule_order): semaphore updates, then instruction issues.
 const (
 	evSem = iota
-	evDMA
 	evIssue
 )
 
 type event struct {
 	t    int64
 	kind int
-	ord  int    // engine slot for evIssue; DMA engine for evDMA
+	ord  int    // engine slot for evIssue
 	seq  uint64 // FIFO among equals
 	// evSem
 	idx   uint8
 	mode  isa.UpdateMode
 	value uint32
-	// evDMA
-	desc *pendingDesc
 }
 
 type eventQueue []*event
@@ -204,7 +201,6 @@ type run struct {
 	tr      *trace.Trace
 	now     int64
 	end     int64
-	dmaFree []int64
 	dmaSt   []EngineStats
 	res     *Result
 }
@@ -239,7 +235,9 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			r.tr.AddTrack(trace.Track{Pid: pidDMA, Tid: i, Name: fmt.Sprintf("DMA%d", i), Sort: i})
 		}
 	}
-	r.dmaFree = make([]int64, m.geo.DMAEngineCount)
+	for i := range m.dma.engines.Free {
+		m.dma.engines.Free[i] = 0
+	}
 	r.dmaSt = make([]EngineStats, m.geo.DMAEngineCount)
 	for i := range r.dmaSt {
 		r.dmaSt[i].Engine = fmt.Sprintf("DMA%d", i)
@@ -266,10 +264,6 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 		switch ev.kind {
 		case evSem:
 			r.applySem(ev)
-		case evDMA:
-			if err := r.execDesc(ev); err != nil {
-				return nil, err
-			}
 		case evIssue:
 			if err := r.issue(r.engines[ev.ord], ev.ord); err != nil {
 				return nil, err
@@ -395,15 +389,15 @@ func (r *run) issue(e *engine, slot int) error {
 		}
 	}
 	start := r.now
-	e.stats.Instructions++
-	e.stats.BusyPS += totalPS
-	e.stats.BytesRead += eff.BytesRead
-	e.stats.BytesWritten += eff.BytesWritten
 	r.scheduleUpdate(ev, start+readPS, start+totalPS)
 	if isDMA(op) {
 		// the queue is busy only for the issue; the DMA engines do the rest
 		totalPS = DMAIssuePS
 	}
+	e.stats.Instructions++
+	e.stats.BusyPS += totalPS
+	e.stats.BytesRead += eff.BytesRead
+	e.stats.BytesWritten += eff.BytesWritten
 	r.end = max(r.end, start+totalPS)
 	if r.tr != nil {
 		args["opcode"] = fmt.Sprintf("%v (0x%02x)", op, uint8(op))

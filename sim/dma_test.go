@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+)
+
+// dmaLoad is a DMAMEMCPY of rows x cols fp32 from HBM (row-major) to SBUF (row r in partition r).
+func dmaLoad(g isa.Generation, hbm uint64, rows, cols uint16, sem uint8, ev isa.Events) *isa.DMADirect2D {
+	stride := int32(g.Geometry().StateBufPartitionSize / 4)
+	return &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: 16}, Events: ev,
+		Semaphore: sem, SemIncrement: 1,
+		SrcStartAddr: isa.Addr8(hbm), SrcStepElem: [2]int32{1, int32(cols)}, SrcNumElem: [2]uint16{cols, rows}, SrcElemSize: 4,
+		DstStartAddr: isa.LocalAddr8(0), DstStepElem: [2]int32{1, stride}, DstNumElem: [2]uint16{cols, rows}, DstElemSize: 4,
+		InDtype: isa.DTypeFP32, OutDtype: isa.DTypeFP32}
+}
+
+func TestDMAFeedsDVE(t *testing.T) {
+	g := isa.CAYMAN
+	m, _ := New(Config{Gen: g, Trace: true, CheckUninit: true})
+	in := make([]byte, 32*32*4)
+	for c := 0; c < 32; c++ {
+		for e := 0; e < 32; e++ {
+			binary.LittleEndian.PutUint32(in[(c*32+e)*4:], uint32(c<<8|e))
+		}
+	}
+	if err := m.Memory().WriteAt(1<<40, in); err != nil {
+		t.Fatal(err)
+	}
+	ld := dmaLoad(g, 1<<40, 32, 32, 7, isa.Events{})
+	if vs := isa.Validate(ld, g); len(vs) > 0 {
+		t.Fatalf("test DMA invalid: %v", vs)
+	}
+	tr := s4(isa.OpSTREAM_TRANSPOSE, isa.DTypeUINT32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 32, waitGE(7, 1))
+	res, err := m.Run(prog(q(isa.EngineTPB_SP, ld), q(isa.EngineDVE, tr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 32; c++ {
+		got := m.Memory().Partition(mem.SBUF, c)[0x1000 : 0x1000+128]
+		for e := 0; e < 32; e++ {
+			if v := binary.LittleEndian.Uint32(got[4*e:]); v != uint32(e<<8|c) {
+				t.Fatalf("dst[%d][%d] = 0x%x, want 0x%x", c, e, v, e<<8|c)
+			}
+		}
+	}
+	dmaSlices := 0
+	var dveStart, dmaEnd int64
+	for _, e := range res.Trace.Events() {
+		switch e.Cat {
+		case "DMA":
+			dmaSlices++
+			dmaEnd = max(dmaEnd, e.TsPS+e.DurPS)
+			for _, k := range []string{"engine", "queue", "bytes", "src", "dst"} {
+				if _, ok := e.Args[k]; !ok {
+					t.Errorf("DMA slice lacks %q: %v", k, e.Args)
+				}
+			}
+		case "DVE":
+			dveStart = e.TsPS
+		}
+	}
+	if dmaSlices == 0 || dveStart < dmaEnd {
+		t.Errorf("%d DMA slices; DVE starts at %d before the DMA ends at %d", dmaSlices, dveStart, dmaEnd)
+	}
+	var b bytes.Buffer
+	res.Trace.Write(&b)
+	checkTraceJSON(t, b.Bytes(), []string{"SP", "DVE", "DMA0"})
+	var sum bytes.Buffer
+	res.WriteSummary(&sum)
+	t.Log("\n" + sum.String())
+}
+
+// A DMA that fails its bounds check moves nothing and bumps no semaphore.
+func TestDMAAtomicFailure(t *testing.T) {
+	g := isa.CAYMAN
+	m, _ := New(Config{Gen: g})
+	fillRandom(t, m, 3)
+	before := snapshot(m)
+	ld := dmaLoad(g, 1<<40, 32, 32, 7, isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: 8})
+	ld.DstStartAddr = isa.LocalAddr8(g.Geometry().StateBufPartitionActive - 64) // rows run past the active area
+	_, err := m.Run(prog(q(isa.EngineTPB_SP, ld)))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	t.Log(err)
+	if !bytes.Equal(before, snapshot(m)) || m.Semaphore(7) != 0 || m.Semaphore(8) != 0 {
+		t.Error("a failing DMA changed memory or semaphores")
+	}
+}
