@@ -50,7 +50,6 @@ type transposeCase struct {
 func transposeLayouts(g isa.Generation, rng *rand.Rand, E, es int, psumOK bool) []transposeCase {
 	T := E / 32
 	var cs []transposeCase
-	u := [4]int16{1, 1, 1, 1}
 	cs = append(cs, transposeCase{"contiguous", lin(sbufAddr(g, 0, 0), E), lin(sbufAddr(g, 0, 16384), E)})
 	cs = append(cs, transposeCase{"shorter-dst", lin(sbufAddr(g, 0, 64), E), lin(sbufAddr(g, 0, 20000-20000%es), E-1-rng.Intn(32))})
 	cs = append(cs, transposeCase{"strided-src", pat(sbufAddr(g, 0, 8), [4]int16{2, int16(2 * 32), 1, 1}, [4]uint16{32, uint16(T), 1, 1}),
@@ -70,7 +69,6 @@ func transposeLayouts(g isa.Generation, rng *rand.Rand, E, es int, psumOK bool) 
 	if psumOK && E*es <= 16384 {
 		cs = append(cs, transposeCase{"psum-src", lin(psumAddr(0, 0), E), lin(sbufAddr(g, 0, 8192), E)})
 	}
-	_ = u
 	return cs
 }
 
