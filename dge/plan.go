@@ -10,6 +10,11 @@ import (
 	"github.com/tpbsim/tpbsim/num"
 )
 
+// MinShareBytes is the smallest share of a request the planner gives one engine: a request of
+// B bytes uses at most max(1, B/MinShareBytes) engines (INVENTED: below ~512 B per engine the
+// descriptor overhead dominates; Provenance "dge.min_share").
+const MinShareBytes = 512
+
 // Options tune planning.
 type Options struct {
 	// Quiet skips rendering the firmware log and the micro-op streams (planning-rate runs).
@@ -280,11 +285,19 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		maxDMA = min(maxDMA, r.SemIncrement)
 	}
 
+	// Minimum share: no engine gets less than MinShareBytes (unless the whole request is smaller).
+	total := r.Src.Elements() * uint64(r.Dst.ElemSize)
+	maxDMA = int(min(uint64(maxDMA), max(1, total/MinShareBytes)))
+
 	var groups []group
 	kind := KindDirect
 	var why string
 	if common {
 		ls = coalesce(ls)
+		hadContig := false
+		for _, l := range ls {
+			hadContig = hadContig || (l.ss == 1 && l.ds == 1)
+		}
 		var f uint64
 		f, ls = fold(ls, ess, esd, maxDMA)
 		ess, esd = ess*uint32(f), esd*uint32(f)
@@ -299,7 +312,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 				col = i
 			}
 		}
-		transpose := contig < 0 && row >= 0 && col >= 0
+		transpose := !hadContig && contig < 0 && row >= 0 && col >= 0
 		if transpose {
 			kind, why = xbarKind(r, g, ess, rgS, rgD)
 		}

@@ -44,6 +44,8 @@ func Provenance() []isa.Provenance {
 			"seed 003 §6; FACTS §C.7, §F.3", isa.MedInferred, "the seed's per-gen string presence map; the cost figures are INVENTED"),
 		b("dge.wait_for_credit_log", "wait_for_credit has no recovered log format; tpbsim prints \"S: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit\" where the producer must check credit "+
 			"(the engine's ring holds RingDepth pushed descriptors); the trace reports the actual wait.", "seed 003 §6.4", isa.Invented, "visible flow control"),
+		b("dge.min_share", "A request of B bytes uses at most max(1, B/512) engines: no engine gets a share under 512 bytes.",
+			"NKI.md (DMA efficiency)", isa.Invented, "spraying a few bytes over 16 engines costs 16 descriptor overheads for nothing"),
 		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
 		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
 			"seed 003 §6.1", isa.HighObserved, ""),

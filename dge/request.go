@@ -27,8 +27,9 @@
 //     the L-4 smallest levels beyond four (a descriptor has four levels), times, for crossbar
 //     transposes, the number of tile shapes (full tiles, a row edge, a column edge, the corner:
 //     1 to 4; a descriptor's nest is uniform, so differently shaped tiles cannot share one).
-//   - E = min(D, U), the engines that must receive work when the work is balanced over units of
-//     U = the count of the largest splittable level (a contiguous copy can split at any element).
+//   - E = min(D, U, max(1, B/512)), the engines that must receive work when the work of B bytes
+//     is balanced over U units (the count of the largest splittable level; a contiguous copy can
+//     split at any element) and no engine gets less than MinShareBytes = 512 B.
 //
 // Any plan needs at least max(G, E) descriptors. The planner emits at most G + E - 1, and exactly
 // max(G, E) when G == 1, which covers: a contiguous copy (one descriptor per engine share), an

@@ -1,0 +1,378 @@
+package dge
+
+import (
+	"errors"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/dma/dmatest"
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+func mustPlan(t *testing.T, r Request) *Plan {
+	t.Helper()
+	p, err := PlanRequest(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func tensorReq(t *testing.T, g isa.Generation, src, dst uint64, shape, perm []int, d isa.DType) Request {
+	t.Helper()
+	r, err := TensorRequest(g, src, dst, shape, perm, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// engineBytes returns the bytes each engine with work moves.
+func engineBytes(p *Plan) []uint64 {
+	var out []uint64
+	for _, q := range p.Job.Queues {
+		if len(q) == 0 {
+			continue
+		}
+		var b uint64
+		for i := range q {
+			b += q[i].Bytes()
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func checkBalance(t *testing.T, p *Plan, unit uint64) {
+	t.Helper()
+	bs := engineBytes(p)
+	lo, hi := bs[0], bs[0]
+	for _, b := range bs {
+		lo, hi = min(lo, b), max(hi, b)
+	}
+	if hi-lo > unit {
+		t.Errorf("engine bytes %v differ by %d > one unit %d", bs, hi-lo, unit)
+	}
+}
+
+// TestLowerBoundContiguous: a contiguous copy is one descriptor per engine share, balanced.
+func TestLowerBoundContiguous(t *testing.T) {
+	for _, g := range isa.Generations {
+		for _, n := range []int{1, 7, 100, 4096, 1 << 20, 1000003, 64 << 20} {
+			for _, dmas := range []uint32{0, 0x7, 0x1, 0xF0F0} {
+				r := tensorReq(t, g, 0x1000, 0x40000000, []int{n}, nil, isa.DTypeUINT8)
+				r.DMACfg = dmas
+				p, err := PlanRequest(r, Options{Quiet: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				D := len(engineList(dmas, g))
+				want := min(D, max(1, n/MinShareBytes))
+				if p.Descriptors != want || p.LowerBound != want || p.NumDMA != want {
+					t.Fatalf("%v n=%d dmas=%x: %d descriptors on %d engines, lower bound %d, want %d", g, n, dmas, p.Descriptors, p.NumDMA, p.LowerBound, want)
+				}
+				unit := uint64(p.ElemSize[0])
+				checkBalance(t, p, unit)
+				if p.Kind != KindDirect || !p.Simple {
+					t.Fatalf("contiguous copy: kind %v simple %v", p.Kind, p.Simple)
+				}
+			}
+		}
+	}
+}
+
+// TestLowerBoundKeepInner: N-D copies that keep the innermost axis meet max(G, E) with G == 1.
+func TestLowerBoundKeepInner(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 300; i++ {
+		g := isa.Generations[rng.Intn(5)]
+		r := 2 + rng.Intn(3)
+		shape := make([]int, r)
+		for k := range shape {
+			shape[k] = 2 + rng.Intn(40)
+		}
+		perm := rng.Perm(r - 1)
+		perm = append(perm, r-1) // innermost stays
+		req := tensorReq(t, g, 0x1000, 0x40000000, shape, perm, isa.DTypeFP32)
+		p := mustPlan(t, req)
+		if p.Kind != KindDirect {
+			t.Fatalf("%v %v: kind %v", shape, perm, p.Kind)
+		}
+		if p.Groups == 1 && p.Descriptors != p.LowerBound {
+			t.Fatalf("%v %v: %d descriptors, lower bound %d", shape, perm, p.Descriptors, p.LowerBound)
+		}
+		if p.Descriptors > p.LowerBound+p.Groups-1 {
+			t.Fatalf("%v %v: %d descriptors > LB %d + G %d - 1", shape, perm, p.Descriptors, p.LowerBound, p.Groups)
+		}
+		// the innermost run is one element of the folded size: no per-element descriptors
+		if p.ElemSize[0] < uint32(4*shape[r-1]) && shape[r-1] > 1 {
+			t.Fatalf("%v %v: innermost axis of %d not folded (elem_size %d)", shape, perm, shape[r-1], p.ElemSize[0])
+		}
+	}
+}
+
+// TestLowerBoundTranspose: tile-aligned crossbar transposes meet the bound; others stay within G-1.
+func TestLowerBoundTranspose(t *testing.T) {
+	cases := []struct {
+		shape   []int
+		perm    []int
+		aligned bool
+	}{
+		{[]int{128, 128}, []int{1, 0}, true},
+		{[]int{4096, 128}, []int{1, 0}, true},
+		{[]int{512, 32}, []int{1, 0}, true},
+		{[]int{100, 100}, []int{1, 0}, false},
+		{[]int{4, 32, 128}, []int{2, 1, 0}, true},
+		{[]int{64, 2, 2, 128}, []int{3, 1, 2, 0}, true},
+		{[]int{20, 3, 5, 70}, []int{3, 1, 2, 0}, false},
+	}
+	for _, c := range cases {
+		for _, g := range []isa.Generation{isa.CAYMAN, isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
+			ps := PermutedShape(c.shape, c.perm)
+			req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), c.shape, c.perm, isa.DTypeBFLOAT16)
+			p := mustPlan(t, req)
+			if p.Kind != KindXbarTranspose {
+				t.Fatalf("%v %v on %v: kind %v (dst %v)", c.shape, c.perm, g, p.Kind, ps)
+			}
+			if c.aligned && (p.Groups != 1 || p.Descriptors != p.LowerBound) {
+				t.Fatalf("%v %v on %v: %d descriptors, G %d, lower bound %d", c.shape, c.perm, g, p.Descriptors, p.Groups, p.LowerBound)
+			}
+			if p.Descriptors > p.LowerBound+p.Groups-1 {
+				t.Fatalf("%v %v on %v: %d descriptors > LB %d + G %d - 1", c.shape, c.perm, g, p.Descriptors, p.LowerBound, p.Groups)
+			}
+			if c.aligned && p.Groups == 1 {
+				unit := p.Bytes / uint64(p.Units)
+				checkBalance(t, p, unit)
+			}
+			for _, q := range p.Job.Queues {
+				for i := range q {
+					if err := q[i].Validate(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGenerationFeatures(t *testing.T) {
+	for _, g := range isa.Generations {
+		req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), []int{256, 64}, []int{1, 0}, isa.DTypeBFLOAT16)
+		req.CarveoutCfg = 2 << 16
+		p := mustPlan(t, req)
+		log := strings.Join(p.Log, "\n")
+		hasRegwrite := strings.Contains(log, "S: push REGWRITE to DMA[")
+		if hasRegwrite != (g == isa.CAYMAN || g == isa.MARIANA) {
+			t.Errorf("%v: REGWRITE present = %v", g, hasRegwrite)
+		}
+		if got := strings.Contains(log, "DGE Reshape:"); got != (g != isa.SUNDA) {
+			t.Errorf("%v: DGE Reshape lines = %v", g, got)
+		}
+		if g == isa.SUNDA && (p.Kind != KindElementStrided || !strings.Contains(log, "SUNDA has no transpose descriptor")) {
+			t.Errorf("SUNDA transpose: kind %v\n%s", p.Kind, log)
+		}
+		if g == isa.MARIANA_PLUS && (!p.FastPath || p.Job.RingDepth != 2 || !strings.Contains(log, "wait_for_credit")) {
+			t.Errorf("MARIANA_PLUS: fast path %v ring %d\n%s", p.FastPath, p.Job.RingDepth, log)
+		}
+		if g != isa.MARIANA_PLUS && (p.FastPath || p.Job.RingDepth != 0) {
+			t.Errorf("%v: fast path %v ring %d", g, p.FastPath, p.Job.RingDepth)
+		}
+		if g == isa.MAVERICK && p.DMAAvail != 8 {
+			t.Errorf("MAVERICK: %d DMA engines", p.DMAAvail)
+		}
+		if g == isa.MARIANA_PLUS && strings.Contains(log, "gen_spray_info") {
+			t.Errorf("MARIANA_PLUS fast path inlines the spray")
+		}
+		if (g == isa.CAYMAN || g == isa.MARIANA || g == isa.MAVERICK) && !strings.Contains(log, "make_gather_pattern END: pattern=0x") {
+			t.Errorf("%v: no make_gather_pattern", g)
+		}
+	}
+	// SB2SB from MARIANA_PLUS on
+	for _, g := range []isa.Generation{isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
+		req := tensorReq(t, g, sbufAddr(g, 0, 0), sbufAddr(g, 0, 64<<10), []int{64, 128}, []int{1, 0}, isa.DTypeFP16)
+		p := mustPlan(t, req)
+		want := KindXbarTranspose
+		if g != isa.MARIANA {
+			want = KindSB2SBTranspose
+		}
+		if p.Kind != want {
+			t.Errorf("%v SBUF->SBUF: kind %v want %v", g, p.Kind, want)
+		}
+		if want == KindSB2SBTranspose && !strings.Contains(strings.Join(p.Log, "\n"), "S: tensor_reshape_transpose_sb2sb: tile_src_rows=16") {
+			t.Errorf("%v: no sb2sb line", g)
+		}
+	}
+}
+
+// TestCredits: on MARIANA_PLUS a shallow ring makes the producer wait, and the trace shows it.
+func TestCredits(t *testing.T) {
+	g := isa.MARIANA_PLUS
+	req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), []int{100, 5, 7, 100}, []int{3, 2, 1, 0}, isa.DTypeBFLOAT16)
+	req.DMACfg = 0x1
+	req.CarveoutCfg = 2 << 16
+	p := mustPlan(t, req)
+	if p.Descriptors < 4 {
+		t.Fatalf("want several descriptors on one engine, got %d", p.Descriptors)
+	}
+	m := dmatest.New(g)
+	res, err := dma.New(g).Run(m, &p.Job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CreditWaits == 0 {
+		t.Fatalf("no credit waits with a 2-deep ring and %d descriptors on one engine", p.Descriptors)
+	}
+	for _, r := range res.Records {
+		if r.Credits < 0 || r.Credits > 2 {
+			t.Fatalf("credits %d outside 0..2", r.Credits)
+		}
+	}
+	waits := 0
+	for _, op := range p.Streams[0] {
+		if op.Op == OpWaitCredit {
+			waits++
+		}
+	}
+	if waits != p.Descriptors-2 {
+		t.Fatalf("%d WAIT_CREDIT ops for %d descriptors on a 2-deep ring", waits, p.Descriptors)
+	}
+}
+
+// TestLogFormats pins the firmware lines byte for byte.
+func TestLogFormats(t *testing.T) {
+	g := isa.CAYMAN
+	req := tensorReq(t, g, 0x1000, sbufAddr(g, 2, 0x40), []int{32, 16}, []int{1, 0}, isa.DTypeBFLOAT16)
+	req.DMACfg = 0x3
+	req.Semaphore, req.SemIncrement = 5, 2
+	p := mustPlan(t, req)
+	want := []string{
+		"S: tensor_reshape_indirect_transpose BEFORE: elem_size=2 num_elem=[16,32,1,1] step_elem=[1,16,512,512] is_src=1",
+		"S: tensor_reshape_indirect_transpose AFTER:  elem_size=2 num_elem=[32,16,1,1] step_elem=[16,1,512,512]",
+		"S: DGE Reshape: Analyzed tensor (nelem_target = 512, step_target = 0x2 (0P), base = 0x1000 (0P)): Reshape Strategy = 3, Requested Reshape Kind = 2, Partition Range = 0, Num Partitions = 0",
+		"S: DGE Reshape: Analyzed tensor (nelem_target = 512, step_target = 0x40000 (1P), base = 0x80040 (2P)): Reshape Strategy = 0, Requested Reshape Kind = 0, Partition Range = 16, Num Partitions = 16",
+		"S: DGE Reshape: Assessed tensor pair params (Requested Reshape Kind = 2, Min Num Partitions = 16, #DMA Avail = 2): Reshape Kind = 2, #DMA = 2",
+		"S: tensor_reshape_transpose: tile_src_rows=16 tile_src_cols=128 dtype_size=2",
+		"gen_spray_info: reshape_kind=2, do_indirection=0, is_our_tensor=0, hbm_to_hbm=0, ndma=2",
+		"gen_spray_info: skipping reshape (not our tensor and no indirection)",
+		"gen_spray_info: reshape_kind=2, do_indirection=0, is_our_tensor=1, hbm_to_hbm=0, ndma=2",
+		"gen_spray_info: applying tensor reshape for our tensor",
+		"gen_spray_info: tensor result step_port=1, step_half=0",
+		"make_gather_pattern START: reshape_kind=2, step_port=1, step_half=0, eng_mask=0x3",
+		"make_gather_pattern END: pattern=0x3, mask=0x3",
+		"Generating 1 descriptors; ring_ndesc = 1",
+		"Generating 1 descriptors; ring_ndesc = 1",
+		"S: push REGWRITE to DMA[0]",
+		"S: push GENERATE to DMA[0]: RD : addr=0x1000, elem_size=2, sem_num=-1",
+		"S: push GENERATE to DMA[0]: WR : addr=0x800000080040, elem_size=2, sem_num=5",
+		"S: push DIMPUSH to DMA[0]: [16,16][1,131072]",
+		"S: push DIMPUSH to DMA[0]: [16,16][16,1]",
+		"S: push REGWRITE to DMA[1]",
+		"S: push GENERATE to DMA[1]: RD : addr=0x1200, elem_size=2, sem_num=-1",
+		"S: push GENERATE to DMA[1]: WR : addr=0x800000080060, elem_size=2, sem_num=5",
+		"S: push DIMPUSH to DMA[1]: [16,16][1,131072]",
+		"S: push DIMPUSH to DMA[1]: [16,16][16,1]",
+	}
+	if strings.Join(p.Log, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("log differs:\n got:\n%s\nwant:\n%s", strings.Join(p.Log, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAtomicBounds: a request that fails a bound register or the active area changes nothing.
+func TestAtomicBounds(t *testing.T) {
+	g := isa.CAYMAN
+	m := dmatest.New(g)
+	src := uint64(0x1000)
+	for i := 0; i < 4096; i++ {
+		m.WriteAt(src+uint64(i), []byte{byte(i)})
+	}
+	// 16 partitions x 256 KiB rows: passes SBUF's 224 KiB active area on every partition but the data lands first elsewhere
+	req := tensorReq(t, g, src, sbufAddr(g, 0, 0), []int{16, 229376 / 2}, nil, isa.DTypeBFLOAT16)
+	req.Dst.NumElem[0]++ // one element past the active area in each partition
+	req.Src.NumElem[0]++
+	p := mustPlan(t, req)
+	before, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
+	_, err := dma.New(g).Run(m, &p.Job)
+	if !errors.Is(err, dma.ErrBounds) || !strings.Contains(err.Error(), "S: DGE: Failed bounds check.") {
+		t.Fatalf("want a bounds failure, got %v", err)
+	}
+	after, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
+	if string(before) != string(after) {
+		t.Fatal("a failed request changed memory")
+	}
+	// bound register: the dst may only touch its first 100 bytes
+	req2 := tensorReq(t, g, src, 0x50000, []int{64}, nil, isa.DTypeUINT8)
+	req2.DstBound = isa.BoundCheckReg(0x80 | 3)
+	p2 := mustPlan(t, req2)
+	e := dma.New(g)
+	e.Regs[3] = 100
+	_, err = e.Run(m, &p2.Job)
+	if err != nil {
+		t.Fatalf("64 bytes within a 100-byte bound: %v", err)
+	}
+	e.Regs[3] = 63
+	_, err = e.Run(m, &p2.Job)
+	var be *dma.BoundsError
+	if !errors.As(err, &be) || be.Reg != 3 {
+		t.Fatalf("want a bound-register failure, got %v", err)
+	}
+}
+
+func TestRequestErrors(t *testing.T) {
+	g := isa.CAYMAN
+	good := tensorReq(t, g, 0, 0x1000, []int{4, 4}, []int{1, 0}, isa.DTypeFP32)
+	bad := []func(r *Request){
+		func(r *Request) { r.Perm = []int{0, 0} },
+		func(r *Request) { r.Perm = []int{0, 1, 2, 3, 4} },
+		func(r *Request) { r.Src.NumElem[0] = 0 },
+		func(r *Request) { r.Dst.NumElem[0] = 3 },
+		func(r *Request) { r.Src.ElemSize = 0 },
+		func(r *Request) { r.In = 0 },
+		func(r *Request) { r.ComputeOp = 9 },
+		func(r *Request) { r.Gen = 0 },
+	}
+	for i, f := range bad {
+		r := good
+		r.Perm = append([]int{}, good.Perm...)
+		f(&r)
+		if _, err := PlanRequest(r, Options{}); !errors.Is(err, ErrRequest) {
+			t.Errorf("case %d: want ErrRequest, got %v", i, err)
+		}
+	}
+}
+
+func TestAll24Permutations(t *testing.T) {
+	rng := rand.New(rand.NewSource(24))
+	var perms [][]int
+	var gen func(p []int, used int)
+	gen = func(p []int, used int) {
+		if len(p) == 4 {
+			perms = append(perms, append([]int{}, p...))
+			return
+		}
+		for a := 0; a < 4; a++ {
+			if used&(1<<a) == 0 {
+				gen(append(p, a), used|1<<a)
+			}
+		}
+	}
+	gen(nil, 0)
+	if len(perms) != 24 {
+		t.Fatal(len(perms))
+	}
+	for _, perm := range perms {
+		for _, g := range isa.Generations {
+			for _, d := range []isa.DType{isa.DTypeUINT8, isa.DTypeBFLOAT16, isa.DTypeFP32} {
+				shape := []int{3, 16, 5, 33}
+				dst := sbufAddr(g, 0, 0)
+				if PermutedShape(shape, perm)[0] > 128 {
+					dst = 0x40000000
+				}
+				c := testCase{req: tensorReq(t, g, 0x1000, dst, shape, perm, d), shape: shape, perm: perm, in: d, out: d}
+				c.req.In, c.req.Out = d, d
+				checkCase(t, rng, c)
+			}
+		}
+	}
+}
