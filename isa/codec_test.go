@@ -2,6 +2,7 @@ package isa
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -54,7 +55,7 @@ func goFields(inst Inst) map[string]uint64 {
 			}
 		case reflect.Array:
 			for k := 0; k < v.Len(); k++ {
-				walk(prefix+"["+string(rune('0'+k/10))+string(rune('0'+k%10))+"]", v.Index(k))
+				walk(fmt.Sprintf("%s[%d]", prefix, k), v.Index(k))
 			}
 		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			out[prefix] = uint64(v.Int())
@@ -81,7 +82,7 @@ func layoutFields(l *StructLayout, w *[64]byte) map[string]uint64 {
 			p := f.Path
 			if f.Count > 1 || strings.HasSuffix(p, "step_elem") || strings.HasSuffix(p, "num_elem") || p == "reserved1" {
 				if f.Count > 1 || l.Kind == StructS4D4_TR || l.Kind == StructD4_MR {
-					p += "[" + string(rune('0'+k/10)) + string(rune('0'+k%10)) + "]"
+					p += fmt.Sprintf("[%d]", k)
 				}
 			}
 			out[p] = f.Get(w, k)

@@ -18,7 +18,7 @@ var lmsChecks = []check[LoadMaskSelect]{
 	{"load_mask_select_reserved_zero", func(v *vctx, i *LoadMaskSelect) {
 		for k, b := range i.Reserved0 {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved0[%d]", k), hex(uint64(b)), "0")
+				v.fail(fmt.Sprintf("reserved0[%d]", k), hexs(uint64(b)), "0")
 			}
 		}
 	}},
@@ -51,11 +51,11 @@ var memsetChecks = []check[Memset]{
 		switch i.Dtype.Size() {
 		case 1:
 			if i.SetValue>>8 != 0 {
-				v.fail("set_value", hex(uint64(i.SetValue)), "high 24 bits zero for a 1-byte dtype")
+				v.fail("set_value", hexs(uint64(i.SetValue)), "high 24 bits zero for a 1-byte dtype")
 			}
 		case 2:
 			if i.SetValue>>16 != 0 {
-				v.fail("set_value", hex(uint64(i.SetValue)), "high 16 bits zero for a 2-byte dtype")
+				v.fail("set_value", hexs(uint64(i.SetValue)), "high 16 bits zero for a 2-byte dtype")
 			}
 		}
 	}},
@@ -87,11 +87,11 @@ func validAddr8(v *vctx, field string, a Addr8) {
 	m := a.RawMarker()
 	switch {
 	case m&0x03 != 0:
-		v.fail(field, hex(uint64(a)), "marker bits 56..57 zero (marker mask 0xFC)")
+		v.fail(field, hexs(uint64(a)), "marker bits 56..57 zero (marker mask 0xFC)")
 	case m&Addr8MarkerVAR_ID != 0:
-		v.fail(field, hex(uint64(a)), "no VAR_ID marker (0x10): compiler pseudo addresses only")
+		v.fail(field, hexs(uint64(a)), "no VAR_ID marker (0x10): compiler pseudo addresses only")
 	case m&0x0C != 0 && m&Addr8MarkerADDR_TBL_SHAPE_IMM == 0:
-		v.fail(field, hex(uint64(a)), "ADDR_TBL_OFFSET markers (0x08, 0x04) only with an address table (0x20)")
+		v.fail(field, hexs(uint64(a)), "ADDR_TBL_OFFSET markers (0x08, 0x04) only with an address table (0x20)")
 	case m&0xA0 == Addr8MarkerADDR_REG:
 		if r := uint8(a); r >= uint8(v.geo.NumAddrRegisters) {
 			v.fail(field, fmt.Sprintf("reg:%d", r), fmt.Sprintf("register < %d", v.geo.NumAddrRegisters))
@@ -106,7 +106,7 @@ func validAddr8(v *vctx, field string, a Addr8) {
 				return
 			}
 		}
-		v.fail(field, hex(ad), fmt.Sprintf("HBM below 0x%x or an SBUF/PSUM address in tpbsim's on-chip window", DMALocalBase))
+		v.fail(field, hexs(ad), fmt.Sprintf("HBM below 0x%x or an SBUF/PSUM address in tpbsim's on-chip window", DMALocalBase))
 	}
 }
 
@@ -131,7 +131,7 @@ func validDMAConfigs(v *vctx, field string, c DMAConfigs) {
 // a disabled bound carries no register or flag; in wide-offset mode bc_reg+1 must exist.
 func validBoundReg(v *vctx, field string, b BoundCheckReg, wide, noFlags bool) {
 	if !b.Enabled() && b != 0 {
-		v.fail(field, hex(uint64(b)), "0 when bc_enabled is clear")
+		v.fail(field, hexs(uint64(b)), "0 when bc_enabled is clear")
 		return
 	}
 	if noFlags && b.DisableOOBErrorNotif() {
@@ -242,7 +242,7 @@ var d2Checks = []check[DMADirect2D]{
 			sz int
 		}{{"src_start_addr", i.SrcStartAddr, i.InDtype.Size()}, {"dst_start_addr", i.DstStartAddr, i.OutDtype.Size()}} {
 			if a.a.RawMarker()&0xBF == 0 && a.sz > 0 && a.a.Address()%uint64(a.sz) != 0 {
-				v.fail(a.f, hex(a.a.Address()), fmt.Sprintf("a multiple of %d (CCE alignment)", a.sz))
+				v.fail(a.f, hexs(a.a.Address()), fmt.Sprintf("a multiple of %d (CCE alignment)", a.sz))
 			}
 		}
 	}},
@@ -282,7 +282,7 @@ var diChecks = []check[DMAIndirect1D]{
 			a  Addr4
 		}{{srcLeg(i.Flags), "src_idx_start_addr", i.SrcIdxStartAddr}, {dstLeg(i.Flags), "dst_idx_start_addr", i.DstIdxStartAddr}} {
 			if l.on && !l.a.IsAddrReg() && l.a.ByteAddr()%4 != 0 {
-				v.fail(l.f, hex(uint64(l.a.ByteAddr())), "4-byte aligned (UINT32 indices)")
+				v.fail(l.f, hexs(uint64(l.a.ByteAddr())), "4-byte aligned (UINT32 indices)")
 			}
 		}
 	}},
@@ -355,7 +355,7 @@ var diChecks = []check[DMAIndirect1D]{
 	{"dma_indirect_reserved_zero", func(v *vctx, i *DMAIndirect1D) {
 		for k, b := range i.Reserved {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved[%d]", k), hex(uint64(b)), "0")
+				v.fail(fmt.Sprintf("reserved[%d]", k), hexs(uint64(b)), "0")
 			}
 		}
 	}},
@@ -397,17 +397,17 @@ var gxChecks = []check[DMAGatherXpose]{
 	}},
 	{"gather_xpose_src_aligned", func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcStartAddr.RawMarker()&0xBF == 0 && i.SrcStartAddr.Address()%2 != 0 {
-			v.fail("src_start_addr", hex(i.SrcStartAddr.Address()), "2-byte aligned")
+			v.fail("src_start_addr", hexs(i.SrcStartAddr.Address()), "2-byte aligned")
 		}
 	}},
 	{"gather_xpose_dst_aligned", func(v *vctx, i *DMAGatherXpose) {
 		if i.DstStartAddr.RawMarker()&0xBF == 0 && i.DstStartAddr.Address()%32 != 0 {
-			v.fail("dst_start_addr", hex(i.DstStartAddr.Address()), "32-byte aligned")
+			v.fail("dst_start_addr", hexs(i.DstStartAddr.Address()), "32-byte aligned")
 		}
 	}},
 	{"gather_xpose_src_idx_aligned", func(v *vctx, i *DMAGatherXpose) {
 		if !i.SrcIdxStartAddr.IsAddrReg() && i.SrcIdxStartAddr.ByteAddr()%4 != 0 {
-			v.fail("src_idx_start_addr", hex(uint64(i.SrcIdxStartAddr.ByteAddr())), "4-byte aligned (UINT32 indices)")
+			v.fail("src_idx_start_addr", hexs(uint64(i.SrcIdxStartAddr.ByteAddr())), "4-byte aligned (UINT32 indices)")
 		}
 	}},
 	{"gather_xpose_gather_dim_y", func(v *vctx, i *DMAGatherXpose) {
@@ -445,7 +445,7 @@ var gxChecks = []check[DMAGatherXpose]{
 	{"gather_xpose_reserved_zero", func(v *vctx, i *DMAGatherXpose) {
 		for k, b := range i.Reserved {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved[%d]", k), hex(uint64(b)), "0")
+				v.fail(fmt.Sprintf("reserved[%d]", k), hexs(uint64(b)), "0")
 			}
 		}
 	}},

@@ -11,7 +11,7 @@ var (
 	s4ReservedZero = s4check{"s4d4_tr_reserved_zero", func(v *vctx, i *S4D4TR) {
 		for k, b := range i.Reserved1 {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved1[%d]", k), hex(uint64(b)), "0")
+				v.fail(fmt.Sprintf("reserved1[%d]", k), hexs(uint64(b)), "0")
 			}
 		}
 	}}
@@ -194,7 +194,7 @@ var (
 	s4BF16Align = s4check{"bf16_reduce_src_aligned", func(v *vctx, i *S4D4TR) {
 		a := i.SrcMemPattern.StartAddr
 		if !a.IsAddrReg() && a.ByteAddr()%4 != 0 {
-			v.fail("src_mem_pattern.start_addr", hex(uint64(a.ByteAddr())), "4-byte aligned")
+			v.fail("src_mem_pattern.start_addr", hexs(uint64(a.ByteAddr())), "4-byte aligned")
 		}
 	}}
 	s4BF16Even = s4check{"bf16_reduce_even_num_elem0", func(v *vctx, i *S4D4TR) {

@@ -211,7 +211,7 @@ func fmtEnum(k ValueKind, x uint64) string {
 
 // ---- shared memory checks -----------------------------------------------------------------
 
-func hex(x uint64) string { return fmt.Sprintf("0x%x", x) }
+func hexs(x uint64) string { return fmt.Sprintf("0x%x", x) }
 
 // tensor4dValid is tensor4d_valid(t, dtype, write, allowPSUM, allowSBUF): the placement gate
 // tensor_start_addr_valid of FACTS §B.3 plus tpbsim's footprint check (every byte the pattern
@@ -221,7 +221,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	sa := startAddrPath(name)
 	if a.IsAddrReg() {
 		if uint32(a)&0x7FFFFF00 != 0 {
-			v.fail(sa, hex(uint64(a)), "register mode: bits 8..30 zero")
+			v.fail(sa, hexs(uint64(a)), "register mode: bits 8..30 zero")
 		} else if a.RegNum() >= uint8(v.geo.NumAddrRegisters) {
 			v.fail(sa, fmt.Sprintf("reg:%d", a.RegNum()), fmt.Sprintf("register < %d", v.geo.NumAddrRegisters))
 		}
@@ -229,7 +229,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	}
 	if a.IsIndirect() {
 		if v.g < MARIANA {
-			v.fail(sa, hex(uint64(a)), "no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D")
+			v.fail(sa, hexs(uint64(a)), "no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D")
 		}
 		return // MEM_PATTERN4D indirect form: not checked statically
 	}
@@ -238,7 +238,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	if al == 0 {
 		v.fail(dtField, fmtEnum(KDType, uint64(dt)), "a dtype with an address alignment class (addr_aligned_dtype)")
 	} else if ad%uint32(al) != 0 {
-		v.fail(sa, hex(uint64(ad)), fmt.Sprintf("a multiple of %d (%v alignment)", al, dt))
+		v.fail(sa, hexs(uint64(ad)), fmt.Sprintf("a multiple of %d (%v alignment)", al, dt))
 	}
 	loc, ok := LocateOnChip(ad, v.g)
 	if !ok {
@@ -248,7 +248,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 		} else {
 			legal += fmt.Sprintf(" (no PSUM on %v: PSUM_BUF_SZ = 0)", v.g)
 		}
-		v.fail(sa, hex(uint64(ad)), legal)
+		v.fail(sa, hexs(uint64(ad)), legal)
 		return
 	}
 	active := v.geo.StateBufPartitionActive
