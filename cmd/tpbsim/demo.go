@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,12 +13,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
-// The demo: a small program on three engine queues synchronised by semaphores, exercising a
-// cast, StreamTranspose, LOAD_MASK_SELECT + StreamShuffle and TransposeTensorReduce. Its results
+// The demo: the embedded program demo_program.tpb on four engine queues synchronised by
+// semaphores — a DMA from HBM fanned out over DMA engines, a cast on POOL, StreamTranspose,
+// LOAD_MASK_SELECT + StreamShuffle and TransposeTensorReduce on the DVE, a cast on ACT. Its results
 // are checked against a reference written here from the semantics of DESIGN.md §4 (not by
 // calling the executor), and the 32x32 tile mapping is drawn from a tagged tile the machine
 // moved with the same instructions.
@@ -28,20 +31,21 @@ const (
 	demoDefTrace = "tpbsim-demo-trace.json"
 
 	// per-partition byte offsets of the demo's tensors
-	offX     = 0x0000 // fp32 input
-	offB     = 0x0400 // bf16 = CAST(X)
-	offT     = 0x0800 // bf16 = STREAM_TRANSPOSE(B)
-	offS     = 0x0C00 // bf16 = STREAM_SHUFFLE(T), pre-filled with a sentinel
-	offF     = 0x1000 // fp32 = CAST(S)
-	offR     = 0x1400 // fp32 = TRANSPOSE_TENSOR_REDUCE add over X (2 per channel)
-	offTag   = 0x1800 // uint16 tags (channel<<8 | element)
-	offTagT  = 0x1C00 // tags transposed
-	offTagS  = 0x2000 // tags transposed then shuffled, pre-filled with 0xFFFF
-	sentinel = 0xBF00 // bf16 -0.5: what an untouched (mask 0xFF) shuffle channel keeps
+	hbmX     = 0x10000 // fp32 input, row-major in HBM
+	offX     = 0x0000  // fp32 input, after the DMA
+	offB     = 0x0400  // bf16 = CAST(X)
+	offT     = 0x0800  // bf16 = STREAM_TRANSPOSE(B)
+	offS     = 0x0C00  // bf16 = STREAM_SHUFFLE(T), pre-filled with a sentinel
+	offF     = 0x1000  // fp32 = CAST(S)
+	offR     = 0x1400  // fp32 = TRANSPOSE_TENSOR_REDUCE add over X (2 per channel)
+	offTag   = 0x1800  // uint16 tags (channel<<8 | element)
+	offTagT  = 0x1C00  // tags transposed
+	offTagS  = 0x2000  // tags transposed then shuffled, pre-filled with 0xFFFF
+	sentinel = 0xBF00  // bf16 -0.5: what an untouched (mask 0xFF) shuffle channel keeps
 )
 
-// demoMask is the LOAD_MASK_SELECT lane map: output channel i of each 32-group takes input
-// channel (5i+3) mod 32; entry 7 is 0xFF (leave output channel 7 untouched).
+// demoMask is the LOAD_MASK_SELECT lane map of demo_program.tpb: output channel i of each
+// 32-group takes input channel (5i+3) mod 32; entry 7 is 0xFF (leave output channel 7 untouched).
 func demoMask() [32]uint8 {
 	var m [32]uint8
 	for i := range m {
@@ -51,78 +55,42 @@ func demoMask() [32]uint8 {
 	return m
 }
 
+//go:embed demo_program.tpb
+var demoProgramText string
+
+// demoSource is the demo program for generation g: the embedded text with the SBUF partition
+// stride (in fp32 elements) filled in.
+func demoSource(g isa.Generation) string {
+	return strings.ReplaceAll(demoProgramText, "{{STRIDE}}", fmt.Sprint(g.Geometry().StateBufPartitionSize/4))
+}
+
+// demoStep is one instruction of the demo with the comment line above it.
 type demoStep struct {
 	engine isa.Engine
-	inst   isa.Inst
+	index  int
+	op     isa.Opcode
 	what   string
 }
 
-func demoAddr(g isa.Generation, off uint32) isa.Addr4 { return isa.Addr4(off) } // partition 0
-
-func demoT4(a isa.Addr4, num ...uint16) isa.Tensor4D {
-	t := isa.Tensor4D{StartAddr: a, StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{1, 1, 1, 1}}
-	step := int16(1)
-	for i, n := range num {
-		t.NumElem[i] = n
-		t.StepElem[i] = step
-		step *= int16(n)
+// demoProgram assembles the demo program and lists its steps in file order.
+func demoProgram(g isa.Generation) (*sim.Program, []demoStep, error) {
+	src := demoSource(g)
+	ap, err := asm.ParseProgram("demo_program.tpb", []byte(src), g)
+	if err != nil {
+		return nil, nil, err
 	}
-	for i := len(num); i < 4; i++ {
-		t.StepElem[i] = step
-	}
-	return t
-}
-
-func demoS4(op isa.Opcode, in, out isa.DType, src, dst isa.Tensor4D, ev isa.Events) *isa.S4D4TR {
-	return &isa.S4D4TR{Header: isa.Header{Opcode: op, InstWordLen: isa.InstWordLen}, Events: ev, SrcMemPattern: src,
-		DstMemPattern: dst, InDtype: in, OutDtype: out, NumActiveChannels: demoChannels}
-}
-
-func waitGE(idx uint8, v uint32) isa.Events {
-	return isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: idx, SemaphoreValue: v}
-}
-
-// demoProgram builds the demo's queues.
-func demoProgram(g isa.Generation) []demoStep {
-	a := func(off uint32) isa.Addr4 { return demoAddr(g, off) }
-	incDone := func(idx uint8) isa.Events { return isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: idx} }
-	bf, f32, u16 := isa.DTypeBFLOAT16, isa.DTypeFP32, isa.DTypeUINT16
-	lms := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: isa.InstWordLen}, Immediate: demoMask()}
-	red := demoS4(isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, bf, f32, demoT4(a(offS), 32, 2), demoT4(a(offR), 2), isa.Events{})
-	red.Op, red.OpDim = isa.ALUAdd, isa.SubdimX
-	castOut := demoS4(isa.OpCAST, bf, f32, demoT4(a(offS), demoElems), demoT4(a(offF), demoElems), waitGE(2, 1))
-	castOut.Events.UpdateMode, castOut.Events.UpdateIdx = isa.SemIncComplete, 3
-	shuf := demoS4(isa.OpSTREAM_SHUFFLE, bf, bf, demoT4(a(offT), demoElems), demoT4(a(offS), demoElems), incDone(2))
-	return []demoStep{
-		{isa.EnginePOOL, demoS4(isa.OpCAST, f32, bf, demoT4(a(offX), demoElems), demoT4(a(offB), demoElems), incDone(1)),
-			"X (fp32) -> B (bf16), round to nearest even; then sem[1] += 1"},
-		{isa.EngineDVE, lms, "load the shuffle lane map (5i+3) mod 32, lane 7 = 0xFF"},
-		{isa.EngineDVE, demoS4(isa.OpSTREAM_TRANSPOSE, bf, bf, demoT4(a(offB), demoElems), demoT4(a(offT), demoElems), waitGE(1, 1)),
-			"waits sem[1] >= 1; B -> T = B^T in 32x32 tiles"},
-		{isa.EngineDVE, shuf, "T -> S: channel i of each group takes channel mask[i]; then sem[2] += 1"},
-		{isa.EngineDVE, demoS4(isa.OpSTREAM_TRANSPOSE, u16, u16, demoT4(a(offTag), demoElems), demoT4(a(offTagT), demoElems), isa.Events{}),
-			"tags -> tags^T (the tile picture below)"},
-		{isa.EngineDVE, demoS4(isa.OpSTREAM_SHUFFLE, u16, u16, demoT4(a(offTagT), demoElems), demoT4(a(offTagS), demoElems), isa.Events{}),
-			"tags^T -> shuffled tags (the tile picture below)"},
-		{isa.EngineDVE, red, "S -> R: transpose, then add each run of 32 (op_dim X) into fp32"},
-		{isa.EngineACT, castOut, "waits sem[2] >= 1; S (bf16) -> F (fp32); then sem[3] += 1"},
-	}
-}
-
-func demoProgramOf(steps []demoStep) *sim.Program {
-	p := &sim.Program{File: "demo"}
+	lines := strings.Split(src, "\n")
 	idx := map[isa.Engine]int{}
-	for _, s := range steps {
-		qi, ok := idx[s.engine]
-		if !ok {
-			qi = len(p.Queues)
-			idx[s.engine] = qi
-			p.Queues = append(p.Queues, sim.Queue{Engine: s.engine})
+	var steps []demoStep
+	for _, it := range ap.Items {
+		var what []string // the comment lines just above the instruction
+		for l := it.Line - 2; l >= 0 && strings.HasPrefix(strings.TrimSpace(lines[l]), "#"); l-- {
+			what = append([]string{strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[l]), "#"))}, what...)
 		}
-		q := &p.Queues[qi]
-		q.Insts = append(q.Insts, sim.Instr{Inst: s.inst, Index: len(q.Insts), Offset: -1})
+		steps = append(steps, demoStep{it.Engine, idx[it.Engine], it.Inst.Hdr().Opcode, strings.Join(what, " ")})
+		idx[it.Engine]++
 	}
-	return p
+	return fromAsm("demo_program.tpb", ap), steps, nil
 }
 
 // demoInput is X[c][e] = c + e/64 (fp32; the bf16 cast must round most of them) and the tags.
@@ -251,23 +219,26 @@ func flat[T any, R ~[demoElems]T | ~[2]T](rows []R) []T {
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		gen     string
-		tracef  string
-		noTrace bool
+		gen       string
+		tracef    string
+		noTrace   bool
+		printProg bool
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the built-in multi-engine program, verify it, and show what moved where",
-		Long: `Run an embedded program on three engine queues synchronised by semaphores:
+		Long: `Run an embedded program on four engine queues synchronised by semaphores:
 
-  POOL  CAST fp32 -> bf16                                  then sem[1] += 1
-  DVE   STREAM_TRANSPOSE (waits sem[1]), LOAD_MASK_SELECT, STREAM_SHUFFLE (then sem[2] += 1),
+  SP    DMAMEMCPY HBM -> SBUF over up to 4 DMA engines      they add 4 to sem[4]
+  POOL  CAST fp32 -> bf16 (waits sem[4] >= 4)               then sem[1] += 1
+  DVE   LOAD_MASK_SELECT, STREAM_TRANSPOSE (waits sem[1]), STREAM_SHUFFLE (then sem[2] += 1),
         TRANSPOSE_TENSOR_REDUCE add
-  ACT   CAST bf16 -> fp32 (waits sem[2])                   then sem[3] += 1
+  ACT   CAST bf16 -> fp32 (waits sem[2])                    then sem[3] += 1
 
 on 64 channels x 64 elements (two 32-channel groups, two 32-element tiles), verify every result
 against an independent reference, draw the 32x32 tile mapping, print the per-engine summary and
-write a Chrome/Perfetto trace (open it in ui.perfetto.dev).
+write a Chrome/Perfetto trace (open it in ui.perfetto.dev). --print-program prints the program
+as assembly text for tpbsim run.
 
 Exit status: 0 verified; 1 a result differs from the reference or the run failed; 2 I/O error.`,
 		Args: cobra.NoArgs,
@@ -275,6 +246,10 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 			g, err := isa.ParseGeneration(gen)
 			if err != nil {
 				return ioErr(err)
+			}
+			if printProg {
+				fmt.Fprint(stdout, demoSource(g))
+				return nil
 			}
 			if noTrace {
 				tracef = ""
@@ -285,12 +260,16 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 	cmd.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "hardware generation")
 	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write")
 	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
+	cmd.Flags().BoolVar(&printProg, "print-program", false, "print the demo program (assembly text) and exit")
 	return cmd
 }
 
 func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
 	t0 := time.Now()
-	steps := demoProgram(g)
+	prog, steps, err := demoProgram(g)
+	if err != nil {
+		return ioErr(fmt.Errorf("the embedded demo program: %w", err))
+	}
 	m, err := sim.New(sim.Config{Gen: g, Trace: true, CheckUninit: true})
 	if err != nil {
 		return ioErr(err)
@@ -308,18 +287,20 @@ func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
 		off  uint64
 		size int
 		data []byte
-	}{{offX, 4, lef32(flat[float32](x[:])...)}, {offTag, 2, le16(tags[:])}, {offS, 2, le16(sent[:])}, {offTagS, 2, le16(ones[:])}} {
+	}{{offTag, 2, le16(tags[:])}, {offS, 2, le16(sent[:])}, {offTagS, 2, le16(ones[:])}} {
 		if err := m.WriteTensor(at(l.off), shape, l.size, l.data); err != nil {
 			return ruleErr(err)
 		}
 	}
-	fmt.Fprintf(w, "tpbsim demo: %d channels x %d elements on %v, three engine queues synchronised by semaphores\n\n", demoChannels, demoElems, g)
-	count := map[isa.Engine]int{}
-	for _, s := range steps {
-		fmt.Fprintf(w, "  %-4s %d  %-34s %s\n", s.engine, count[s.engine], s.inst.Hdr().Opcode, s.what)
-		count[s.engine]++
+	if err := m.WriteTensor(isa.Location{Space: isa.SpaceHBM, Offset: hbmX}, shape, 4, lef32(flat[float32](x[:])...)); err != nil {
+		return ruleErr(err)
 	}
-	res, err := m.Run(demoProgramOf(steps))
+	fmt.Fprintf(w, "tpbsim demo: %d channels x %d elements on %v, four engine queues synchronised by semaphores\n", demoChannels, demoElems, g)
+	fmt.Fprintf(w, "(the program: tpbsim demo --print-program)\n\n")
+	for _, s := range steps {
+		fmt.Fprintf(w, "  %-4s %d  %-32s %s\n", s.engine, s.index, s.op, s.what)
+	}
+	res, err := m.Run(prog)
 	if err != nil {
 		return ruleErr(err)
 	}
@@ -332,6 +313,7 @@ func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
 		cols int
 		want []byte
 	}{
+		{"DMAMEMCPY HBM -> SBUF fp32", offX, 4, demoElems, lef32(flat[float32](x[:])...)},
 		{fmt.Sprintf("CAST fp32 -> bf16 (%d of %d values rounded)", ref.rounded, demoChannels*demoElems), offB, 2, demoElems, le16(ref.b[:])},
 		{"STREAM_TRANSPOSE bf16", offT, 2, demoElems, le16(ref.t[:])},
 		{"LOAD_MASK_SELECT + STREAM_SHUFFLE bf16", offS, 2, demoElems, le16(ref.s[:])},

@@ -86,3 +86,63 @@ func TestDemoReferenceByHand(t *testing.T) {
 		t.Error("shuffle reference")
 	}
 }
+
+// The demo's lane map in the embedded program is the one the reference uses.
+func TestDemoProgramMask(t *testing.T) {
+	p, steps, err := demoProgram(isa.CAYMAN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, q := range p.Queues {
+		for _, in := range q.Insts {
+			if l, ok := in.Inst.(*isa.LoadMaskSelect); ok {
+				found = true
+				if l.Immediate != demoMask() {
+					t.Errorf("program mask %v, reference mask %v", l.Immediate, demoMask())
+				}
+			}
+		}
+	}
+	if !found || len(steps) != p.Len() {
+		t.Errorf("found=%v steps=%d len=%d", found, len(steps), p.Len())
+	}
+}
+
+// `tpbsim demo --print-program` feeds `tpbsim run`, which reproduces the demo's transpose.
+func TestDemoProgramThroughRun(t *testing.T) {
+	dir := t.TempDir()
+	code, src, stderr := simCLI("demo", "--print-program")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	progPath := filepath.Join(dir, "demo.tpb")
+	os.WriteFile(progPath, []byte(src), 0o644)
+	x, tags := demoInput()
+	var sent, ones [demoChannels][demoElems]uint16
+	for c := range sent {
+		for e := range sent[c] {
+			sent[c][e], ones[c][e] = sentinel, 0xFFFF
+		}
+	}
+	shape := []int{demoChannels, demoElems}
+	writeNPY(t, filepath.Join(dir, "x.npy"), "f4", shape, lef32(flat[float32](x[:])...))
+	writeNPY(t, filepath.Join(dir, "tags.npy"), "u2", shape, le16(tags[:]))
+	writeNPY(t, filepath.Join(dir, "sent.npy"), "u2", shape, le16(sent[:]))
+	writeNPY(t, filepath.Join(dir, "ones.npy"), "u2", shape, le16(ones[:]))
+	out := filepath.Join(dir, "t.npy")
+	code, stdout, stderr := simCLI("run", progPath, "--check-uninit",
+		"--load", "hbm:0x10000="+filepath.Join(dir, "x.npy"),
+		"--load", "sbuf:0:0x1800="+filepath.Join(dir, "tags.npy"),
+		"--load", "sbuf:0:0xc00="+filepath.Join(dir, "sent.npy"),
+		"--load", "sbuf:0:0x2000="+filepath.Join(dir, "ones.npy"),
+		"--dump", "sbuf:0:0x800=64x64:bf16:"+out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	ref := demoReference()
+	if want := le16(ref.t[:]); !strings.HasSuffix(string(data), string(want)) {
+		t.Error("run's StreamTranspose result differs from the demo reference")
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
@@ -32,6 +33,7 @@ type runFlags struct {
 	hbmCap      string
 	maxElements uint64
 	quiet       bool
+	genSet      bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -59,6 +61,7 @@ Exit status: 0 success; 1 a rule is broken (invalid instruction, bounds, uniniti
 deadlock); 2 usage or I/O error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.genSet = cmd.Flags().Changed("gen")
 			return runProgram(args[0], &f, stdout, stderr)
 		},
 	}
@@ -92,10 +95,11 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
 		}
 	}
-	prog, err := loadProgram(path, g)
+	prog, g, err := loadProgram(path, g, f.genSet)
 	if err != nil {
 		return err
 	}
+	cfg.Gen = g
 	var tables *ucode.TableSet
 	if f.tables != "" {
 		if tables, err = loadTables(f.tables, g, stderr); err != nil {
@@ -161,27 +165,27 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 }
 
 // loadProgram reads PROGRAM: a raw .bin of 64-byte words, or assembly text / JSON.
-func loadProgram(path string, g isa.Generation) (*sim.Program, error) {
+func loadProgram(path string, g isa.Generation, genSet bool) (*sim.Program, isa.Generation, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, ioErr(err)
+		return nil, g, ioErr(err)
 	}
 	if isBinary(path, data) {
 		insts, err := isa.DecodeStream(data)
 		if err != nil {
-			return nil, ioErr(fmt.Errorf("%s: %w", path, err))
+			return nil, g, ioErr(fmt.Errorf("%s: %w", path, err))
 		}
 		p, err := sim.FromList(path, insts, nil)
 		if err != nil {
-			return nil, ruleErr(err)
+			return nil, g, ruleErr(err)
 		}
-		return p, nil
+		return p, g, nil
 	}
-	p, err := parseSource(path, data, g)
+	p, g, err := parseSource(path, data, g, genSet)
 	if err != nil {
-		return nil, ioErr(err)
+		return nil, g, ioErr(err)
 	}
-	return p, nil
+	return p, g, nil
 }
 
 // isBinary: a .bin file, or any file that is not UTF-8 text or holds a NUL byte.
@@ -452,7 +456,40 @@ func float64frombits(b []byte) float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
 
-// parseSource reads an assembly or JSON program.
-func parseSource(path string, data []byte, g isa.Generation) (*sim.Program, error) {
-	return nil, fmt.Errorf("%s: assembly and JSON programs need the asm package, which is not wired in yet; give a raw .bin", path)
+// parseSource reads an assembly or JSON program. A `.gen` line in the file must agree with
+// an explicit --gen; without --gen it sets the generation.
+func parseSource(path string, data []byte, g isa.Generation, genSet bool) (*sim.Program, isa.Generation, error) {
+	var (
+		ap  *asm.Program
+		err error
+	)
+	trim := bytes.TrimLeft(data, " \t\r\n")
+	if strings.EqualFold(filepath.Ext(path), ".json") || (len(trim) > 0 && (trim[0] == '{' || trim[0] == '[')) {
+		ap, err = asm.ParseJSON(path, data, g)
+	} else {
+		ap, err = asm.ParseProgram(path, data, g)
+	}
+	if err != nil {
+		return nil, g, err
+	}
+	if ap.Gen != g {
+		if genSet {
+			return nil, g, fmt.Errorf("%s says .gen %v but --gen is %v", path, ap.Gen, g)
+		}
+		g = ap.Gen
+	}
+	return fromAsm(path, ap), g, nil
+}
+
+// fromAsm turns an assembled program into machine queues, keeping each instruction's line.
+func fromAsm(path string, ap *asm.Program) *sim.Program {
+	p := &sim.Program{File: path}
+	for _, e := range ap.Engines {
+		q := sim.Queue{Engine: e}
+		for i, it := range ap.Queues[e] {
+			q.Insts = append(q.Insts, sim.Instr{Inst: it.Inst, Index: i, Offset: -1, Line: it.Line})
+		}
+		p.Queues = append(p.Queues, q)
+	}
+	return p
 }
