@@ -132,6 +132,16 @@ type Result struct {
 	Engines    []EngineStats // queue engines in scheduling order, then the DMA engines that worked
 	Semaphores [NumSemaphores]uint32
 	Trace      *trace.Trace // nil unless Config.Trace
+	// Annotated lists, in issue order, the instructions Config.Annotate described.
+	Annotated []AnnotatedInst
+}
+
+// AnnotatedInst is one instruction with its microcode annotation.
+type AnnotatedInst struct {
+	Engine     string
+	Index      int
+	Opcode     isa.Opcode
+	Annotation Annotation
 }
 
 // engine is the run-time state of one queue.
@@ -440,6 +450,7 @@ func (r *run) annotate(e *engine, op isa.Opcode, args map[string]any) {
 	if !ok {
 		return
 	}
+	r.res.Annotated = append(r.res.Annotated, AnnotatedInst{Engine: e.name, Index: e.pc, Opcode: op, Annotation: a})
 	for k, v := range a {
 		args[k] = v
 		if k == AnnotationClassKey {

@@ -36,4 +36,19 @@ func (r *Result) WriteSummary(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s microcode blocks: %s\n", e.Engine, strings.Join(parts, ", "))
 	}
+	if len(r.Annotated) > 0 {
+		fmt.Fprintln(w, "microcode per instruction:")
+		for _, a := range r.Annotated {
+			keys := make([]string, 0, len(a.Annotation))
+			for k := range a.Annotation {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var parts []string
+			for _, k := range keys {
+				parts = append(parts, fmt.Sprintf("%s=%v", strings.TrimPrefix(k, "ucode_"), a.Annotation[k]))
+			}
+			fmt.Fprintf(w, "  %-4s %3d  %-34v %s\n", a.Engine, a.Index, a.Opcode, strings.Join(parts, " "))
+		}
+	}
 }

@@ -210,3 +210,43 @@ func TestRunFailureWritesNothing(t *testing.T) {
 		}
 	}
 }
+
+// --tables annotates DVE instructions and warns about opcodes the table set lacks.
+func TestRunTables(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "ucode", "dve_bin_gen3")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("no gen3 fixture table set")
+	}
+	dir := t.TempDir()
+	tables := filepath.Join(dir, "tables")
+	os.Mkdir(tables, 0o755)
+	ents, _ := os.ReadDir(src)
+	for _, e := range ents {
+		data, _ := os.ReadFile(filepath.Join(src, e.Name()))
+		if strings.HasSuffix(e.Name(), "_opcode_table.bin") {
+			op := int(isa.OpSTREAM_TRANSPOSE)
+			copy(data[4*op:4*op+4], []byte{0, 0, 0, 0}) // disable STREAM_TRANSPOSE in this set
+		}
+		os.WriteFile(filepath.Join(tables, e.Name()), data, 0o644)
+	}
+	cp := &isa.S4D4TR{Header: isa.Header{Opcode: isa.OpCOPY, InstWordLen: 16},
+		SrcMemPattern: isa.Tensor4D{StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{32, 1, 1, 1}},
+		DstMemPattern: isa.Tensor4D{StartAddr: 0x400, StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{32, 1, 1, 1}},
+		InDtype:       isa.DTypeFP32, OutDtype: isa.DTypeFP32, NumActiveChannels: 32}
+	prog := writeBin(t, dir, cp, transposeInst(32, isa.Events{}))
+	tr := filepath.Join(dir, "t.json")
+	code, stdout, stderr := simCLI("run", prog, "--tables", tables, "--trace", tr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "lacks opcode STREAM_TRANSPOSE (0x6b)") {
+		t.Errorf("no missing-opcode warning:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "microcode per instruction:") || !strings.Contains(stdout, "fast_row=") {
+		t.Errorf("no per-instruction microcode lines:\n%s", stdout)
+	}
+	data, _ := os.ReadFile(tr)
+	if !strings.Contains(string(data), `"ucode_fast_row"`) {
+		t.Error("trace lacks ucode annotations")
+	}
+}
