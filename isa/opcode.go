@@ -1,6 +1,9 @@
 package isa
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Opcode is NEURON_ISA_TPB_OPCODE, byte 0 of every 64-byte instruction word: the union
 // discriminant that selects the operand struct (FACTS §C.1, §D.2, §E.2).
@@ -249,9 +252,8 @@ func (o Opcode) IsPseudo() bool { return o&0xE0 == 0xC0 }
 
 // ParseOpcode accepts an opcode name (as printed by String, case-insensitive) or a number.
 func ParseOpcode(s string) (Opcode, error) {
-	u := upper(s)
 	for op, in := range opcodeTable {
-		if in.Name == u {
+		if strings.EqualFold(in.Name, strings.TrimSpace(s)) { // names like BATCH_NORM_0x60 are mixed case
 			return op, nil
 		}
 	}

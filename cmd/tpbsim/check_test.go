@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeISASrc(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheckExitCodes(t *testing.T) {
+	valid := writeISASrc(t, "v.s", "STREAM_TRANSPOSE in=BF16 out=BF16 nac=32 src=sbuf:0:0[32@1] dst=sbuf:0:0x100[32@1]\n")
+	bin := filepath.Join(t.TempDir(), "v.bin")
+	if code, _, e := runISACLI(t, "asm", valid, "-o", bin); code != 0 {
+		t.Fatal(e)
+	}
+	if code, out, _ := runISACLI(t, "check", bin); code != 0 || !strings.Contains(out, "1 words, 1 valid, 0 invalid") {
+		t.Fatalf("%d %s", code, out)
+	}
+	// four words, the fourth breaks has_multiple_32_channels
+	src := strings.Repeat("STREAM_TRANSPOSE in=BF16 out=BF16 nac=32 src=sbuf:0:0[32@1] dst=sbuf:0:0x100[32@1]\n", 3) +
+		"STREAM_TRANSPOSE in=BF16 out=BF16 nac=48 src=sbuf:0:0[32@1] dst=sbuf:0:0x100[32@1]\n"
+	bad := filepath.Join(t.TempDir(), "b.bin")
+	if code, _, e := runISACLI(t, "asm", writeISASrc(t, "b.s", src), "-o", bad); code != 0 {
+		t.Fatal(e)
+	}
+	code, out, _ := runISACLI(t, "check", bad)
+	want := "word 3 (offset 0xc0) STREAM_TRANSPOSE: has_multiple_32_channels: num_active_channels = 48, legal: 32, 64, 96 or 128 [seed 000 §4.2, common.h:1767, HIGH/OBSERVED]"
+	if code != 1 || !strings.Contains(out, want) {
+		t.Fatalf("%d\n%s", code, out)
+	}
+	// --json
+	code, out, _ = runISACLI(t, "check", "--json", bad)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || len(lines) != 4 {
+		t.Fatalf("%d\n%s", code, out)
+	}
+	var w checkWordJSON
+	if err := json.Unmarshal([]byte(lines[3]), &w); err != nil || w.Valid || w.Violations[0].Rule != "has_multiple_32_channels" || w.Violations[0].Offset != 34 {
+		t.Fatalf("%v %+v", err, w)
+	}
+	// generation gate: DMA_GATHER_TRANSPOSE does not exist on SUNDA
+	gx := filepath.Join(t.TempDir(), "gx.bin")
+	os.WriteFile(gx, append([]byte{0xf1, 16}, make([]byte, 62)...), 0o644)
+	if code, out, _ := runISACLI(t, "check", "--gen", "SUNDA", gx); code != 1 || !strings.Contains(out, "opcode_on_generation") {
+		t.Fatalf("%d %s", code, out)
+	}
+	// length not a multiple of 64: exit 2, offset named
+	short := filepath.Join(t.TempDir(), "s.bin")
+	os.WriteFile(short, make([]byte, 64*2+10), 0o644)
+	if code, _, e := runISACLI(t, "check", short); code != 2 || !strings.Contains(e, "offset 0x80") {
+		t.Fatalf("%d %q", code, e)
+	}
+	if code, _, _ := runISACLI(t, "check", "--gen", "V9", bin); code != 2 {
+		t.Fatal("bad --gen")
+	}
+	if code, _, _ := runISACLI(t, "check", filepath.Join(t.TempDir(), "nope.bin")); code != 2 {
+		t.Fatal("missing file")
+	}
+	if code, _, _ := runISACLI(t, "check"); code != 2 {
+		t.Fatal("no args")
+	}
+}
+
+func TestCheckHelpNamesDefault(t *testing.T) {
+	_, out, _ := runISACLI(t, "check", "--help")
+	if !strings.Contains(out, "default CAYMAN") {
+		t.Fatal(out)
+	}
+}
+
+func TestDisasmLengthError(t *testing.T) {
+	short := filepath.Join(t.TempDir(), "s.bin")
+	os.WriteFile(short, make([]byte, 65), 0o644)
+	if code, _, e := runISACLI(t, "disasm", short); code != 2 || !strings.Contains(e, "offset 0x40") {
+		t.Fatalf("%d %q", code, e)
+	}
+}
