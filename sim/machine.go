@@ -252,6 +252,23 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	for i := range r.dmaSt {
 		r.dmaSt[i].Engine = fmt.Sprintf("DMA%d", i)
 	}
+	if r.tr != nil {
+		seen := map[uint8]bool{}
+		for _, q := range p.Queues {
+			for _, in := range q.Insts {
+				ev := in.Inst.Evt()
+				for _, i := range []struct {
+					use bool
+					idx uint8
+				}{{ev.WaitMode != isa.WaitNone, ev.WaitIdx}, {ev.UpdateMode != isa.UpdateNone, ev.UpdateIdx}} {
+					if i.use && !seen[i.idx] {
+						seen[i.idx] = true
+						r.tr.AddCounter(trace.Counter{Name: fmt.Sprintf("sem[%d]", i.idx), Pid: pidEngines, Value: int64(m.sems[i.idx])})
+					}
+				}
+			}
+		}
+	}
 	for slot, kind := range queueEngines {
 		e := &engine{name: kind.String(), kind: kind, tid: slot + 1, waitStart: -1, unit: m.newUnit(kind)}
 		e.stats.Engine = e.name
@@ -329,6 +346,9 @@ func (r *run) state(e *engine) EngineState {
 func (r *run) applySem(ev *event) {
 	if v, ok := ev.mode.Apply(r.m.sems[ev.idx], ev.value); ok {
 		r.m.sems[ev.idx] = v
+		if r.tr != nil {
+			r.tr.AddCounter(trace.Counter{Name: fmt.Sprintf("sem[%d]", ev.idx), Pid: pidEngines, TsPS: r.now, Value: int64(v)})
+		}
 	}
 	for slot, e := range r.engines {
 		if e.blocked {

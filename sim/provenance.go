@@ -14,8 +14,9 @@ func Provenance() []isa.Provenance {
 			Reason: "tpbsim is a functional model; times only order concurrent engines plausibly and draw a readable timeline"},
 		{ID: "sim.schedule_order", Kind: "behaviour",
 			Text: "A deterministic discrete-event scheduler: each engine issues its queue in order, one instruction at a time. " +
-				"Events at the same time run in the order: semaphore updates, DMA descriptors, instruction issues; engines in the " +
-				"order DVE, POOL, ACT, SP; DMA engines by number. An instruction's memory effect happens whole at its issue time.",
+				"Events at the same time run in the order: semaphore updates, then instruction issues, engines in the order DVE, " +
+				"POOL, ACT, SP. An instruction's memory effect happens whole at its issue time (a DMA's too: its descriptors were " +
+				"all checked first); its semaphore update happens later, when its reads are done or it completes.",
 			Source: "DESIGN.md §1", Confidence: isa.Invented,
 			Reason: "any fixed order gives reproducible runs; updates first so a waiter sees every update of its instant"},
 		{ID: "sim.semaphores", Kind: "behaviour",
@@ -50,10 +51,11 @@ func Provenance() []isa.Provenance {
 				"elements in a few bytes.",
 			Source: "none", Confidence: isa.Invented, Reason: "keeps a crafted program from running for years"},
 		{ID: "sim.dma_queue_mapping", Kind: "behaviour",
-			Text: "A DMA instruction on SP, ACT or POOL is lowered by the DGE planner to per-DMA-engine descriptor streams; each DMA " +
-				"engine runs its descriptors in FIFO order, concurrently with the queues. The instruction's READ and COMPLETE " +
-				"updates both fire when its last descriptor completes; the struct's own semaphore/sem_increment is applied as the " +
-				"DMA package reports it.",
+			Text: "A DMA instruction on SP, ACT or POOL is lowered by dge.PlanInst (MEMCOPY_DMA_CFG = 0: every DMA engine, queue 0) " +
+				"to per-DMA-engine descriptor queues, which dma.Engines checks whole and then runs; the issuing queue is busy for " +
+				"600 ns, the descriptors start after that, FIFO per engine and after earlier jobs. The instruction's READ and COMPLETE " +
+				"updates both fire when its last descriptor completes; the struct's own semaphore/sem_increment bumps are applied " +
+				"at the times the DMA engines report.",
 			Source: "DESIGN.md §1, §5; FACTS §C.2", Confidence: isa.Invented,
 			Reason: "a DMA has read its source only when its descriptors ran"},
 		{ID: "sim.trace", Kind: "behaviour",

@@ -295,6 +295,10 @@ func checkTraceJSON(t *testing.T, data []byte, names []string) {
 			if d, _ := e["dur"].(float64); d < 0 {
 				t.Errorf("negative dur: %v", e)
 			}
+		case "C":
+			if _, ok := e["args"].(map[string]any)["value"]; !ok {
+				t.Errorf("counter without a value: %v", e)
+			}
 		default:
 			t.Errorf("unexpected phase %v", e["ph"])
 		}

@@ -34,12 +34,25 @@ type Track struct {
 	Sort     int
 }
 
+// Counter is one sample of a counter track ("C" event): Perfetto draws each Name of a process as
+// a counter track holding Value from TsPS on.
+type Counter struct {
+	Name  string
+	Pid   int
+	TsPS  int64
+	Value int64
+}
+
 // Trace collects processes, tracks and events; Write renders them.
 type Trace struct {
-	procs  map[int]string
-	tracks []Track
-	events []Event
+	procs    map[int]string
+	tracks   []Track
+	events   []Event
+	counters []Counter
 }
+
+// AddCounter appends a counter sample.
+func (t *Trace) AddCounter(c Counter) { t.counters = append(t.counters, c) }
 
 // New returns an empty trace.
 func New() *Trace { return &Trace{procs: map[int]string{}} }
@@ -115,6 +128,12 @@ func (t *Trace) Write(w io.Writer) error {
 	})
 	for _, e := range sorted {
 		evs = append(evs, jsonEvent{Name: e.Name, Cat: e.Cat, Ph: "X", Ts: us(e.TsPS), Dur: us(e.DurPS), Pid: e.Pid, Tid: e.Tid, Args: e.Args})
+	}
+	cs := make([]Counter, len(t.counters))
+	copy(cs, t.counters)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].TsPS < cs[j].TsPS })
+	for _, c := range cs {
+		evs = append(evs, jsonEvent{Name: c.Name, Ph: "C", Ts: us(c.TsPS), Pid: c.Pid, Args: map[string]any{"value": c.Value}})
 	}
 	bw.WriteString("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
 	for i, e := range evs {

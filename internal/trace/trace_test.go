@@ -12,6 +12,7 @@ func TestWriteWellFormed(t *testing.T) {
 	tr.AddTrack(Track{Pid: 1, Tid: 3, Name: "DVE", Sort: 0})
 	tr.Add(Event{Name: "STREAM_TRANSPOSE", Cat: "DVE", Pid: 1, Tid: 3, TsPS: 1_500_000, DurPS: 2_000_001, Args: map[string]any{"bytes_read": 4096}})
 	tr.Add(Event{Name: "COPY", Pid: 1, Tid: 3, TsPS: 0, DurPS: 7})
+	tr.AddCounter(Counter{Name: "sem[3]", Pid: 1, TsPS: 9, Value: 2})
 	var b bytes.Buffer
 	if err := tr.Write(&b); err != nil {
 		t.Fatal(err)
@@ -38,6 +39,15 @@ func TestWriteWellFormed(t *testing.T) {
 				t.Errorf("times: ts=%v dur=%v", e.Ts, e.Dur)
 			}
 		}
+	}
+	nc := 0
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "C" {
+			nc++
+		}
+	}
+	if nc != 1 {
+		t.Errorf("%d counter events", nc)
 	}
 	if len(xs) != 2 || xs[0] != "COPY" {
 		t.Errorf("X events %v, want COPY first (sorted by ts)", xs)
