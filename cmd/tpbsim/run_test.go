@@ -250,3 +250,34 @@ func TestRunTables(t *testing.T) {
 		t.Error("trace lacks ucode annotations")
 	}
 }
+
+// TestSimFixtures runs every program of testdata/sim and checks the outcome its first line
+// announces: "# expect: exit=N [stderr substring]".
+func TestSimFixtures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sim", "*.tpb"))
+	if len(files) == 0 {
+		t.Skip("no fixtures")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(data), "\n")
+			spec, ok := strings.CutPrefix(first, "# expect: exit=")
+			if !ok || len(spec) == 0 {
+				t.Fatalf("first line %q is not '# expect: exit=N ...'", first)
+			}
+			want := int(spec[0] - '0')
+			sub := strings.TrimSpace(spec[1:])
+			code, _, stderr := simCLI("run", f, "--quiet")
+			if code != want {
+				t.Fatalf("exit %d, want %d\n%s", code, want, stderr)
+			}
+			if sub != "" && !strings.Contains(stderr, sub) {
+				t.Errorf("stderr lacks %q:\n%s", sub, stderr)
+			}
+		})
+	}
+}
