@@ -107,7 +107,7 @@ func randCase(rng *rand.Rand, mode string) testCase {
 	}
 	c.req = Request{Gen: g, Src: sv, Dst: dv, Perm: perm, In: in, Out: out, ComputeOp: op, Semaphore: rng.Intn(256), SemIncrement: 1 + rng.Intn(16)}
 	if rng.Intn(3) == 0 {
-		c.req.DMACfg = uint32(rng.Intn(1 << 16))
+		c.req.DMACfg = uint32(1 + rng.Intn(1<<g.Geometry().DMAEngineCount-1))
 	}
 	if rng.Intn(3) == 0 {
 		c.req.CarveoutCfg = uint32(1+rng.Intn(8)) << 16

@@ -144,6 +144,9 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE INDIRECT")
 	engines := engineList(cfg.DMACfg, g)
+	if len(engines) == 0 {
+		return nil, reqErr("MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
+	}
 	n := 1
 	if mode == isa.SrcIndirection && in.ComputeOp == isa.DGEComputeNONE {
 		n = max(1, min(len(engines), count))
@@ -240,6 +243,9 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	lg.add("P0: DGE GATHER TRANSPOSE")
 	lg.add(fmt.Sprintf("S: tensor_reshape_transpose: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", dma.XbarRows, f, 2))
 	engines := engineList(cfg.DMACfg, g)
+	if len(engines) == 0 {
+		return nil, reqErr("MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
+	}
 	tiles := n / 16
 	nd := min(len(engines), tiles)
 	p := &Plan{Gen: g, Kind: KindGatherTranspose, Requested: KindGatherTranspose, DMAAvail: len(engines), TileRows: dma.XbarRows, TileCols: f, Groups: 1, Units: tiles}
