@@ -173,7 +173,8 @@ var registryIndex = func() map[string]int {
 }()
 
 // Registry returns every registry entry of the instruction layer, rules first, in a stable
-// order. The slice is a copy.
+// order. The slice is a copy. (Other packages call theirs Provenance(); here that name is the
+// entry type, so cmd/tpbsim's provenanceSources lists isa.Registry.)
 func Registry() []Provenance {
 	out := make([]Provenance, len(registry))
 	copy(out, registry)

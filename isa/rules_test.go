@@ -290,7 +290,7 @@ func TestBasesAreValid(t *testing.T) {
 			if !OpcodeOf(i).InGen(g) {
 				continue
 			}
-			if vs := Validate(i, g); len(vs) != 0 && !(g == MAVERICK && name == "memset") {
+			if vs := Validate(i, g); len(vs) != 0 {
 				t.Errorf("base %s on %v: %v", name, g, vs)
 			}
 		}

@@ -39,11 +39,12 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 			defer bw.Flush()
 			invalid, unsupported := 0, 0
 			var d isa.Decoder
+			var val isa.Validator
 			var vs []isa.Violation
 			for k, w := range words {
 				off := k * isa.InstNBytes
 				inst, _ := d.Decode(w[:])
-				vs = isa.ValidateAppend(vs[:0], inst, g)
+				vs = val.Append(vs[:0], inst, g)
 				sup := isa.Supported(inst)
 				if len(vs) > 0 {
 					invalid++
