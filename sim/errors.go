@@ -93,7 +93,9 @@ func (e *InstError) Error() string {
 		if f.At > 0 {
 			fmt.Fprintf(&b, " (byte %d)", f.At)
 		}
-		fmt.Fprintf(&b, " = %s", f.Value)
+		if f.Value != "" {
+			fmt.Fprintf(&b, " = %s", f.Value)
+		}
 		if f.Legal != "" {
 			fmt.Fprintf(&b, " (legal: %s)", f.Legal)
 		}

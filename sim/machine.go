@@ -507,12 +507,12 @@ func (r *run) execErr(e *engine, in Instr, err error) error {
 	if errors.As(err, &de) {
 		ie.Rule, ie.Msg, ie.quiet = de.Rule, de.Detail, true
 		if de.Field != "" {
-			ie.Msg = de.Field + ": " + de.Detail
+			ie.Fields = []Field{{Path: de.Field}}
 		}
 	} else if me != nil {
 		ie.Msg, ie.quiet = fmt.Sprintf("%s at 0x%x: %s", me.Err, me.Addr, me.Detail), true
 		if me.Field != "" {
-			ie.Msg = me.Field + ": " + ie.Msg
+			ie.Fields = []Field{{Path: me.Field}}
 		}
 	}
 	if errors.Is(err, dve.ErrUnsupported) {

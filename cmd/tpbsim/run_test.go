@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 )
@@ -279,5 +280,30 @@ func TestSimFixtures(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", sub, stderr)
 			}
 		})
+	}
+}
+
+// A JSON program (the form `tpbsim disasm --json` prints) runs like its binary.
+func TestRunJSONProgram(t *testing.T) {
+	dir := t.TempDir()
+	var b bytes.Buffer
+	for _, in := range []isa.Inst{transposeInst(32, isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: 2})} {
+		b.Write(asm.ToJSON(isa.Encode(in), isa.CAYMAN))
+		b.WriteByte('\n')
+	}
+	p := filepath.Join(dir, "prog.json")
+	os.WriteFile(p, b.Bytes(), 0o644)
+	code, stdout, stderr := simCLI("run", p)
+	if code != 0 || !strings.Contains(stdout, "1 instructions on CAYMAN, finished") {
+		t.Fatalf("exit %d\n%s\n%s\n%s", code, b.String(), stdout, stderr)
+	}
+	// a .gen line that disagrees with an explicit --gen is a usage error
+	src := filepath.Join(dir, "p.tpb")
+	os.WriteFile(src, []byte(".gen MARIANA\n.engine DVE\nSTREAM_TRANSPOSE src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x100[32@1]\n"), 0o644)
+	if code, _, stderr := simCLI("run", src, "--gen", "CAYMAN"); code != 2 || !strings.Contains(stderr, "--gen") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := simCLI("run", src); code != 0 || !strings.Contains(stdout, "on MARIANA") {
+		t.Errorf("exit %d: %s %s", code, stdout, stderr)
 	}
 }
