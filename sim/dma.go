@@ -68,7 +68,7 @@ func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 	job := plan.Job
 	startPS := r.now + DMAIssuePS
 	job.Start = (startPS + 999) / 1000 // the engines count in ns
-	res, err := m.dma.engines.Run(dmaMem{m.mem}, &job)
+	res, err := m.dma.engines.Run(m.newDMAMem(), &job)
 	if err != nil {
 		return nil, r.instErr(e, in, dmaErrKind(err), "dma_bounds_check", "", err)
 	}
@@ -114,8 +114,34 @@ func (m *Machine) devAddr(a uint64) string {
 // dmaMem gives the DMA engines' pre-flight check an exact answer (dma.RangeChecker): without it
 // the engines probe with ReadAt, which with --check-uninit also refuses never-written bytes the
 // DMA is about to write. Reads check bounds and (when tracking) initialisation; writes check
-// bounds and PSUM's 4-byte rule. The HBM cap is enforced when the bytes are written.
-type dmaMem struct{ *mem.Memory }
+// bounds, PSUM's 4-byte rule and the HBM cap: the machine knows which HBM pages exist (every
+// HBM write goes through it), so a job that would pass the cap is refused before any byte moves.
+type dmaMem struct {
+	*mem.Memory
+	m       *Machine
+	pending map[uint64]bool // HBM pages this job would allocate
+}
+
+func (m *Machine) newDMAMem() dmaMem { return dmaMem{Memory: m.mem, m: m, pending: map[uint64]bool{}} }
+
+// WriteAt records the HBM pages it allocates.
+func (d dmaMem) WriteAt(a uint64, p []byte) error {
+	if err := d.Memory.WriteAt(a, p); err != nil {
+		return err
+	}
+	d.m.notePages(a, uint64(len(p)))
+	return nil
+}
+
+// notePages records that HBM pages of [a, a+n) now exist.
+func (m *Machine) notePages(a, n uint64) {
+	if a >= isa.DMALocalBase || n == 0 {
+		return
+	}
+	for pg := a / mem.HBMPageSize; pg <= (a+n-1)/mem.HBMPageSize; pg++ {
+		m.hbmPages[pg] = true
+	}
+}
 
 func (d dmaMem) CheckRange(a, n uint64, write bool) error {
 	if n == 0 {
@@ -126,6 +152,15 @@ func (d dmaMem) CheckRange(a, n uint64, write bool) error {
 			return &mem.Error{Rule: "hbm_addr_in_range", Addr: a, Detail: fmt.Sprintf("%d bytes pass the HBM window", n), Err: mem.ErrBounds}
 		}
 		if write {
+			for pg := a / mem.HBMPageSize; pg <= (a+n-1)/mem.HBMPageSize; pg++ {
+				if !d.m.hbmPages[pg] {
+					d.pending[pg] = true
+				}
+			}
+			if capB := d.Options().HBMCapBytes; d.HBMBytesAllocated()+uint64(len(d.pending))*mem.HBMPageSize > capB {
+				return &mem.Error{Rule: "hbm_cap", Addr: a, Err: mem.ErrHBMCap,
+					Detail: fmt.Sprintf("the DMA would allocate %d new HBM pages; %d of %d bytes already allocated", len(d.pending), d.HBMBytesAllocated(), capB)}
+			}
 			return nil
 		}
 		var buf [64 << 10]byte

@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -90,5 +91,28 @@ func TestDMAAtomicFailure(t *testing.T) {
 	t.Log(err)
 	if !bytes.Equal(before, snapshot(m)) || m.Semaphore(7) != 0 || m.Semaphore(8) != 0 {
 		t.Error("a failing DMA changed memory or semaphores")
+	}
+}
+
+// A DMA that would pass the HBM cap is refused before any byte moves.
+func TestDMAHBMCapAtomic(t *testing.T) {
+	g := isa.CAYMAN
+	m, _ := New(Config{Gen: g, HBMCapBytes: mem.HBMPageSize})
+	fillRandom(t, m, 5)
+	// SBUF -> HBM: 128 rows x 256 fp32 = 128 KiB = two pages, one more than the cap allows
+	st := dmaLoad(g, 0, 128, 256, 1, isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: 2})
+	st.SrcStartAddr, st.DstStartAddr = st.DstStartAddr, st.SrcStartAddr
+	st.SrcStepElem, st.DstStepElem = st.DstStepElem, st.SrcStepElem
+	_, err := m.Run(prog(q(isa.EngineTPB_SP, st)))
+	if !errors.Is(err, ErrBounds) {
+		t.Fatalf("err = %v, want ErrBounds (HBM cap)", err)
+	}
+	if n := m.Memory().HBMBytesAllocated(); n != 0 || m.Semaphore(1) != 0 || m.Semaphore(2) != 0 {
+		t.Errorf("after the refused DMA: %d HBM bytes allocated, sem[1]=%d sem[2]=%d", n, m.Semaphore(1), m.Semaphore(2))
+	}
+	// half of it fits
+	st.SrcNumElem[1], st.DstNumElem[1] = 64, 64
+	if _, err := m.Run(prog(q(isa.EngineTPB_SP, st))); err != nil {
+		t.Fatal(err)
 	}
 }

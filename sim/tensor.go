@@ -69,7 +69,11 @@ func (m *Machine) WriteTensor(at isa.Location, shape []int, elemSize int, data [
 		return fmt.Errorf("data is %d bytes, shape %v x %d bytes needs %d", len(data), shape, elemSize, rows*rowBytes)
 	}
 	if hbm {
-		return m.mem.WriteAt(at.Offset, data)
+		if err := m.mem.WriteAt(at.Offset, data); err != nil {
+			return err
+		}
+		m.notePages(at.Offset, uint64(len(data)))
+		return nil
 	}
 	if loc.Region == mem.PSUM && (loc.Offset%4 != 0 || rowBytes%4 != 0) {
 		return fmt.Errorf("PSUM rows must be whole 4-byte words (offset 0x%x, %d bytes per row)", loc.Offset, rowBytes)
