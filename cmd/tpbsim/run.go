@@ -136,13 +136,19 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ruleErr(err)
 	}
-	var outs []output
+	var (
+		outs  []output
+		notes []string
+	)
 	for _, d := range dumps {
 		data, err := d.render(m)
 		if err != nil {
 			return ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
 		}
 		outs = append(outs, output{d.file, data})
+		if typ, own := npyTypeOf(d.kind); !own {
+			notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", d.file, d.kind, npyName[typ], d.kind))
+		}
 	}
 	if f.trace != "" {
 		var b bytes.Buffer
@@ -159,6 +165,9 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		res.WriteSummary(stdout)
 		for _, o := range outs {
 			fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", o.path, len(o.data))
+		}
+		for _, n := range notes {
+			fmt.Fprintln(stdout, "note:", n)
 		}
 	}
 	return nil
@@ -257,6 +266,8 @@ var npyKind = map[string]num.Kind{
 	"b1": num.UINT8, "u1": num.UINT8, "i1": num.INT8, "u2": num.UINT16, "i2": num.INT16,
 	"u4": num.UINT32, "i4": num.INT32, "u8": num.UINT64, "i8": num.INT64, "f2": num.FP16, "f4": num.FP32,
 }
+
+var npyName = map[string]string{"u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64"}
 
 // npyTypeOf is the numpy type a kind is written as: its own where numpy has it, else the
 // unsigned integer of its width (raw bits). ok false when it is raw bits.

@@ -307,3 +307,20 @@ func TestRunJSONProgram(t *testing.T) {
 		t.Errorf("exit %d: %s %s", code, stdout, stderr)
 	}
 }
+
+func TestRunHBMCap(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeBin(t, dir, transposeInst(32, isa.Events{}))
+	big := filepath.Join(dir, "big.npy")
+	writeNPY(t, big, "u1", []int{200000}, make([]byte, 200000))
+	code, _, stderr := simCLI("run", prog, "--hbm-cap", "128K", "--load", "hbm:0x0="+big)
+	if code != 2 || !strings.Contains(stderr, "cap") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := simCLI("run", prog, "--hbm-cap", "1M", "--load", "hbm:0x0="+big); code != 0 {
+		t.Errorf("exit %d: %s %s", code, out, stderr)
+	}
+	if v, err := parseSize("2GiB"); err != nil || v != 2<<30 {
+		t.Errorf("parseSize(2GiB) = %d, %v", v, err)
+	}
+}
