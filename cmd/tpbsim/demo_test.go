@@ -57,9 +57,6 @@ func TestDemoNoTraceAndGenerations(t *testing.T) {
 	os.Chdir(dir)
 	defer os.Chdir(wd)
 	for _, g := range isa.Generations {
-		if g == isa.MAVERICK {
-			continue // no PSUM is fine, but keep to the generations the demo's dtypes exist on
-		}
 		code, out, stderr := simCLI("demo", "--no-trace", "--gen", g.String())
 		if code != 0 {
 			t.Errorf("%v: exit %d\n%s\n%s", g, code, out, stderr)
