@@ -7,12 +7,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+	"github.com/tpbsim/tpbsim/sim"
+	"github.com/tpbsim/tpbsim/ucode"
 )
 
-// provenanceSources are the registries `tpbsim explain` searches. Each package that models
-// hardware appends its own (e.g. in an init of its command file).
-var provenanceSources = []func() []isa.Provenance{isa.Registry}
+// provenanceSources are the registries `tpbsim explain` searches: the isa rule registry and the
+// behaviour entries of every package that models hardware (provenance.go).
+var provenanceSources = []func() []isa.Provenance{
+	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
+	sim.Provenance, ucode.Provenance,
+}
 
 func allProvenance() []isa.Provenance {
 	var out []isa.Provenance
