@@ -30,4 +30,10 @@ func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
 }
 
 // newComputeUnit returns the executor of the compute instructions of one queue.
-func newComputeUnit(eng isa.Engine) unit { return &dveUnit{} }
+func newComputeUnit(eng isa.Engine, butterfly bool) unit {
+	u := &dveUnit{}
+	if butterfly {
+		u.d.Transpose = dve.TransposeButterfly
+	}
+	return u
+}

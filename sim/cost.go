@@ -27,7 +27,7 @@ const (
 )
 
 // cyclesPS converts engine cycles to picoseconds at ClockHz.
-func cyclesPS(c int64) int64 { return c * 1_000_000_000_000 / ClockHz }
+func cyclesPS(c int64) int64 { return (c*1_000_000_000_000 + ClockHz/2) / ClockHz }
 
 // streamElems is the number of elements per channel an S4D4_TR instruction streams: the larger
 // of its source and destination element counts (one element per lane per cycle).

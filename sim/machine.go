@@ -47,6 +47,9 @@ type Config struct {
 	MaxElements uint64
 	// Trace records a trace event per instruction and per DMA descriptor.
 	Trace bool
+	// Butterfly runs StreamTranspose and TransposeTensorReduce on the faithful 5-stage dsel
+	// butterfly model instead of the fast tiled kernels (the two agree byte for byte).
+	Butterfly bool
 	// Annotate, when set, is asked about every instruction the DVE executes; its answer is added
 	// to the instruction's trace args, and the AnnotationClassKey values are counted in the
 	// DVE's summary row. ok false: nothing to add (see Program.Opcodes for the missing-opcode
@@ -92,7 +95,7 @@ func New(cfg Config) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, hbmPages: map[uint64]bool{}}
-	m.newUnit = newComputeUnit
+	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, cfg.Butterfly) }
 	m.dma = newDMAState(cfg.Gen)
 	return m, nil
 }

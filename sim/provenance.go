@@ -26,7 +26,8 @@ func Provenance() []isa.Provenance {
 		{ID: "sim.deadlock", Kind: "behaviour",
 			Text: "When no event is pending and an engine still has instructions, every such engine waits on a semaphore nothing " +
 				"can change: the run stops with each engine's state (pc, instruction, wait, current value).",
-			Source: "FACTS §B.2 (no wait mode has a timeout: hardware spins forever)", Confidence: isa.HighInferred},
+			Source: "FACTS §B.2 (no wait mode has a timeout: hardware spins forever)", Confidence: isa.HighInferred,
+			Reason: "with no pending update nothing can change a semaphore, so no waiting engine can ever issue"},
 		{ID: "sim.check_before_run", Kind: "behaviour",
 			Text: "Every instruction is checked (engine, isa.Validate, executable EVENTS forms, work limit) before anything runs, " +
 				"as the runtime validates a program at load; every failing instruction is reported.",
@@ -45,7 +46,8 @@ func Provenance() []isa.Provenance {
 		{ID: "sim.executable_wait_mode", Kind: "behaviour",
 			Text: "Register, register-offset and event wait/update forms are valid ISA but need registers and event lines tpbsim " +
 				"does not model: such an instruction is reported as not executable.",
-			Source: "FACTS §B.2", Confidence: isa.Invented},
+			Source: "FACTS §B.2", Confidence: isa.Invented,
+			Reason: "the register file and event lines are not modelled; running such a wait as NONE would fake a result"},
 		{ID: "sim.max_elements", Kind: "behaviour",
 			Text: "One instruction may stream at most 2^26 elements per channel (configurable): a step-0 pattern can name 65535^4 " +
 				"elements in a few bytes.",
@@ -62,6 +64,7 @@ func Provenance() []isa.Provenance {
 			Text: "The trace is Chrome/Perfetto trace-event JSON: a process for the engine queues and one for the DMA engines, a " +
 				"named track per engine, an \"X\" slice per instruction (opcode, bytes read/written, addresses, wait, update) and per " +
 				"DMA descriptor (engine, queue, bytes, src, dst).",
-			Source: "shared/spec/NKI.md (the profiler's DMA packet vocabulary)", Confidence: isa.Invented},
+			Source: "shared/spec/NKI.md (the profiler's DMA packet vocabulary)", Confidence: isa.Invented,
+			Reason: "the format users already open in ui.perfetto.dev, with the hardware profiler's DMA field names"},
 	}
 }

@@ -15,12 +15,16 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintln(tw, "engine\tinstructions\tbusy\twaits\twaited\tbytes read\tbytes written\t")
 	var tr, tw2 int64
 	for _, e := range r.Engines {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%d\t%d\t\n", e.Engine, e.Instructions, fmtPS(e.BusyPS), e.Waits, fmtPS(e.WaitPS), e.BytesRead, e.BytesWritten)
+		waited := "-"
+		if e.WaitPS > 0 {
+			waited = fmtPS(e.WaitPS)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%d\t%d\t\n", e.Engine, e.Instructions, fmtPS(e.BusyPS), e.Waits, waited, e.BytesRead, e.BytesWritten)
 		tr += e.BytesRead
 		tw2 += e.BytesWritten
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "end of run: t = %s\n", fmtPS(r.EndPS))
+	fmt.Fprintf(w, "end of run: t = %s (DMA rows count descriptors; times from tpbsim's invented cost model)\n", fmtPS(r.EndPS))
 	for _, e := range r.Engines {
 		if len(e.Notes) == 0 {
 			continue

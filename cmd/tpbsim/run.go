@@ -34,6 +34,7 @@ type runFlags struct {
 	maxElements uint64
 	quiet       bool
 	genSet      bool
+	butterfly   bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -75,6 +76,7 @@ deadlock); 2 usage or I/O error.`,
 	fl.StringVar(&f.hbmCap, "hbm-cap", "", "cap on HBM bytes the run may allocate (default 4 GiB; suffixes K, M, G)")
 	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, "largest element count per channel one instruction may stream")
 	fl.BoolVar(&f.quiet, "quiet", false, "do not print the summary table")
+	fl.BoolVar(&f.butterfly, "butterfly", false, "run transposes on the faithful 5-stage dsel butterfly model (slower; same bytes)")
 	return cmd
 }
 
@@ -89,7 +91,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
-	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements}
+	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly}
 	if f.hbmCap != "" {
 		if cfg.HBMCapBytes, err = parseSize(f.hbmCap); err != nil {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
