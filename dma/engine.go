@@ -119,14 +119,20 @@ type Engines struct {
 	Workers int // goroutines executing engines concurrently; 0 = GOMAXPROCS
 	// ParallelBytes is the job size from which engines run in goroutines.
 	ParallelBytes uint64
+	// MaxJobBytes caps the bytes one job may move (0: no cap), so a crafted request cannot
+	// exhaust the host. New sets DefaultMaxJobBytes.
+	MaxJobBytes uint64
 	// Free[e] is the time engine e finishes its last scheduled descriptor.
 	Free []int64
 }
 
+// DefaultMaxJobBytes is the job size cap of New (INVENTED: 4 GiB, mem's default HBM cap).
+const DefaultMaxJobBytes = 4 << 30
+
 // New returns the engines of generation g.
 func New(g isa.Generation) *Engines {
 	n := g.Geometry().DMAEngineCount
-	return &Engines{Gen: g, Count: n, Timing: DefaultTiming(g), ParallelBytes: 1 << 20, Free: make([]int64, n)}
+	return &Engines{Gen: g, Count: n, Timing: DefaultTiming(g), ParallelBytes: 1 << 20, MaxJobBytes: DefaultMaxJobBytes, Free: make([]int64, n)}
 }
 
 // Check runs the pre-flight checks of every descriptor of the job (Validate, bound registers,
@@ -139,6 +145,15 @@ func (e *Engines) Check(mem Memory, job *Job) error {
 func (e *Engines) checkAll(r *runner, job *Job) ([][]*prepared, error) {
 	if len(job.Queues) > e.Count {
 		return nil, fmt.Errorf("%w: job uses %d engines, %v has %d", ErrDescriptor, len(job.Queues), e.Gen, e.Count)
+	}
+	var total uint64
+	for q := range job.Queues {
+		for i := range job.Queues[q] {
+			total += job.Queues[q][i].Bytes()
+		}
+	}
+	if max := e.MaxJobBytes; max > 0 && total > max {
+		return nil, fmt.Errorf("%w: job moves %d bytes, more than the model's cap of %d (Engines.MaxJobBytes)", ErrDescriptor, total, max)
 	}
 	prep := make([][]*prepared, len(job.Queues))
 	for q := range job.Queues {

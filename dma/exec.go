@@ -153,7 +153,17 @@ func (r *runner) memNest(eng, idx int, name string, s Side, n [MaxLevels]uint32,
 	}
 	if lv == 0 {
 		if n[0] == 1 || s.Step[0] == 1 || s.Step[0] == -1 {
-			return bad(a, a+uint64(hi-lo), err)
+			// narrow to the first refused byte
+			good, size := uint64(0), uint64(hi-lo)
+			for l, h := uint64(0), size; l < h; {
+				mid := (l + h + 1) / 2
+				if r.checkRange(a, mid, write) == nil {
+					l, good = mid, mid
+				} else {
+					h = mid - 1
+				}
+			}
+			return bad(a+good, a+size, err)
 		}
 		es := int64(s.ElemSize)
 		for i := int64(0); i < int64(n[0]); i++ {
@@ -370,15 +380,19 @@ func (r *runner) copyDesc(d *Descriptor) error {
 			}
 		}
 	}
-	// Generic path: split large common nests along the outermost level, then buffer.
+	// Generic path: split large common nests along the outermost level (or the only one), then buffer.
 	if common && d.Bytes() > chunkBytes {
 		top := d.Levels() - 1
 		if d.Num[top] > 1 {
 			sub := *d
-			sub.Num[top] = 1
-			for i := int64(0); i < int64(d.Num[top]); i++ {
-				sub.Src.Addr, _ = addrAt(d.Src.Addr, i*d.Src.Step[top]*int64(d.Src.ElemSize))
-				sub.Dst.Addr, _ = addrAt(d.Dst.Addr, i*d.Dst.Step[top]*int64(d.Dst.ElemSize))
+			step := uint32(1)
+			if top == 0 {
+				step = uint32(max(1, chunkBytes/uint64(max(d.Src.ElemSize, d.Dst.ElemSize))))
+			}
+			for i := uint32(0); i < d.Num[top]; i += step {
+				sub.Num[top] = min(step, d.Num[top]-i)
+				sub.Src.Addr, _ = addrAt(d.Src.Addr, int64(i)*d.Src.Step[top]*int64(d.Src.ElemSize))
+				sub.Dst.Addr, _ = addrAt(d.Dst.Addr, int64(i)*d.Dst.Step[top]*int64(d.Dst.ElemSize))
 				if err := r.copyDesc(&sub); err != nil {
 					return err
 				}
