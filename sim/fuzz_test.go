@@ -321,3 +321,41 @@ func FuzzRun(f *testing.F) {
 		runRandom(t, seed)
 	})
 }
+
+// FuzzRunWords runs arbitrary instruction words as a bare list (a raw .bin): each word goes to
+// the queue of its opcode's engine. Never a panic; every failure categorised.
+func FuzzRunWords(f *testing.F) {
+	w := isa.Encode(transposeWord())
+	f.Add(w[:])
+	f.Add(make([]byte, 128))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		data = data[:len(data)/64*64]
+		if len(data) > 64*16 {
+			data = data[:64*16]
+		}
+		insts, err := isa.DecodeStream(data)
+		if err != nil {
+			t.Fatalf("DecodeStream of whole words: %v", err)
+		}
+		p, err := FromList("fuzz.bin", insts, nil)
+		if err != nil {
+			if !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("FromList: %v", err)
+			}
+			return
+		}
+		m, err := New(Config{Gen: isa.CAYMAN, MaxElements: 1 << 14})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRun(t, m, p)
+	})
+}
+
+func transposeWord() *isa.S4D4TR {
+	t := isa.Tensor4D{StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{32, 1, 1, 1}}
+	d := t
+	d.StartAddr = 0x100
+	return &isa.S4D4TR{Header: isa.Header{Opcode: isa.OpSTREAM_TRANSPOSE, InstWordLen: 16}, SrcMemPattern: t, DstMemPattern: d,
+		InDtype: isa.DTypeFP32, OutDtype: isa.DTypeFP32, NumActiveChannels: 32}
+}
