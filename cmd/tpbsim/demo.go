@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tpbsim/tpbsim/asm"
+	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 )
@@ -223,6 +226,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		tracef    string
 		noTrace   bool
 		printProg bool
+		export    string
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -251,6 +255,9 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 				fmt.Fprint(stdout, demoSource(g))
 				return nil
 			}
+			if export != "" {
+				return exportDemo(g, export, stdout)
+			}
 			if noTrace {
 				tracef = ""
 			}
@@ -261,7 +268,53 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write")
 	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
 	cmd.Flags().BoolVar(&printProg, "print-program", false, "print the demo program (assembly text) and exit")
+	cmd.Flags().StringVar(&export, "export", "", "write the program and its input arrays (.npy) to this folder, print the tpbsim run command, and exit")
 	return cmd
+}
+
+// demoFills are the demo's inputs besides X: the tags and the pre-filled shuffle destinations.
+func demoFills() (tags, sent, ones [demoChannels][demoElems]uint16) {
+	_, tags = demoInput()
+	for c := range sent {
+		for e := range sent[c] {
+			sent[c][e], ones[c][e] = sentinel, 0xFFFF
+		}
+	}
+	return
+}
+
+// exportDemo writes the demo as files tpbsim run takes, and prints the command line.
+func exportDemo(g isa.Generation, dir string, w io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ioErr(err)
+	}
+	x, _ := demoInput()
+	tags, sent, ones := demoFills()
+	shape := []int{demoChannels, demoElems}
+	arr := func(dtype string, data []byte) []byte {
+		var b bytes.Buffer
+		npy.Write(&b, &npy.Array{Dtype: dtype, Shape: shape, Data: data})
+		return b.Bytes()
+	}
+	j := func(name string) string { return filepath.Join(dir, name) }
+	outs := []output{
+		{j("demo.tpb"), []byte(demoSource(g))},
+		{j("x.npy"), arr("f4", lef32(flat[float32](x[:])...))},
+		{j("tags.npy"), arr("u2", le16(tags[:]))},
+		{j("sentinel.npy"), arr("u2", le16(sent[:]))},
+		{j("ones.npy"), arr("u2", le16(ones[:]))},
+	}
+	if err := writeAll(outs); err != nil {
+		return ioErr(err)
+	}
+	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy; run the demo program with:\n\n", j("demo.tpb"))
+	fmt.Fprintf(w, "  tpbsim run %s --gen %v --check-uninit \\\n", j("demo.tpb"), g)
+	fmt.Fprintf(w, "    --load hbm:0x%x=%s \\\n", hbmX, j("x.npy"))
+	fmt.Fprintf(w, "    --load sbuf:0:0x%x=%s --load sbuf:0:0x%x=%s --load sbuf:0:0x%x=%s \\\n",
+		offTag, j("tags.npy"), offS, j("sentinel.npy"), offTagS, j("ones.npy"))
+	fmt.Fprintf(w, "    --dump sbuf:0:0x%x=64x64:bf16:%s --dump sbuf:0:0x%x=64x2:fp32:%s --trace %s\n",
+		offT, j("transposed.npy"), offR, j("reduced.npy"), j("trace.json"))
+	return nil
 }
 
 func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
@@ -274,13 +327,8 @@ func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
-	x, tags := demoInput()
-	var sent, ones [demoChannels][demoElems]uint16
-	for c := range sent {
-		for e := range sent[c] {
-			sent[c][e], ones[c][e] = sentinel, 0xFFFF
-		}
-	}
+	x, _ := demoInput()
+	tags, sent, ones := demoFills()
 	at := func(off uint64) isa.Location { return isa.Location{Space: isa.SpaceSBUF, Offset: off} }
 	shape := []int{demoChannels, demoElems}
 	for _, l := range []struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,50 @@ func TestDemoProgramThroughRun(t *testing.T) {
 	ref := demoReference()
 	if want := le16(ref.t[:]); !strings.HasSuffix(string(data), string(want)) {
 		t.Error("run's StreamTranspose result differs from the demo reference")
+	}
+}
+
+// TestDemoAgainstNumpy: the exported demo run through `tpbsim run`, every result compared with
+// numpy's own computation of the semantics (skipped without /usr/bin/python3 + numpy).
+func TestDemoAgainstNumpy(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
+		t.Skip("python3 with numpy not available")
+	}
+	dir := t.TempDir()
+	if code, out, stderr := simCLI("demo", "--export", dir); code != 0 {
+		t.Fatalf("export: exit %d %s %s", code, out, stderr)
+	}
+	j := func(n string) string { return filepath.Join(dir, n) }
+	code, out, stderr := simCLI("run", j("demo.tpb"), "--check-uninit", "--quiet",
+		"--load", "hbm:0x10000="+j("x.npy"), "--load", "sbuf:0:0x1800="+j("tags.npy"),
+		"--load", "sbuf:0:0xc00="+j("sentinel.npy"), "--load", "sbuf:0:0x2000="+j("ones.npy"),
+		"--dump", "sbuf:0:0x800=64x64:bf16:"+j("t.npy"), "--dump", "sbuf:0:0xc00=64x64:bf16:"+j("s.npy"),
+		"--dump", "sbuf:0:0x1000=64x64:fp32:"+j("f.npy"), "--dump", "sbuf:0:0x1400=64x2:fp32:"+j("r.npy"))
+	if code != 0 {
+		t.Fatalf("run: exit %d %s %s", code, out, stderr)
+	}
+	script := `
+import numpy as np, sys
+d = sys.argv[1]
+L = lambda n: np.load(d + "/" + n)
+x = L("x.npy")
+u = x.view(np.uint32).astype(np.uint64)
+b = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)          # fp32 -> bf16, nearest even
+T = b.reshape(2, 32, 2, 32).transpose(0, 3, 2, 1).reshape(64, 64)     # 32x32 tile transpose
+mask = [(5 * i + 3) % 32 for i in range(32)]; mask[7] = 255
+S = np.full((64, 64), 0xBF00, np.uint16)
+for c in range(64):
+    if mask[c % 32] != 255:
+        S[c] = T[c // 32 * 32 + mask[c % 32]]
+F = (S.astype(np.uint32) << 16).view(np.float32)
+ST = S.reshape(2, 32, 2, 32).transpose(0, 3, 2, 1).reshape(64, 64)
+R = ((ST.astype(np.uint32) << 16).view(np.float32)).reshape(64, 2, 32).sum(axis=2, dtype=np.float32)
+bad = [n for n, want in (("t.npy", T), ("s.npy", S), ("f.npy", F), ("r.npy", R)) if not np.array_equal(L(n), want)]
+print("MISMATCH " + " ".join(bad) if bad else "OK")
+`
+	res, err := exec.Command(py, "-c", script, dir).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(res)) != "OK" {
+		t.Fatalf("numpy: %v\n%s", err, res)
 	}
 }
