@@ -54,9 +54,7 @@ func TestDemo(t *testing.T) {
 
 func TestDemoNoTraceAndGenerations(t *testing.T) {
 	dir := t.TempDir()
-	wd, _ := os.Getwd()
-	os.Chdir(dir)
-	defer os.Chdir(wd)
+	t.Chdir(dir)
 	for _, g := range isa.Generations {
 		code, out, stderr := simCLI("demo", "--no-trace", "--gen", g.String())
 		if code != 0 {
