@@ -238,7 +238,8 @@ const (
 // (engine, isa.Validate on the machine's generation, executable event modes, work limit); a
 // failing check returns a *ProgramError listing every bad instruction. During the run the first
 // failing instruction stops it with an *InstError, leaving memory and semaphores as they were
-// before that instruction; a deadlock stops it with a *DeadlockError.
+// before that instruction; a deadlock stops it with a *DeadlockError. When the run stopped on an
+// error the Result of the run so far (trace, statistics) comes with it.
 func (m *Machine) Run(p *Program) (*Result, error) {
 	r := &run{m: m, prog: p, res: &Result{}}
 	if err := m.check(p); err != nil {
@@ -300,28 +301,30 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			r.applySem(ev)
 		case evIssue:
 			if err := r.issue(r.engines[ev.ord], ev.ord); err != nil {
-				return nil, err
+				return r.finish(), err
 			}
 		}
 	}
-	var stuck []EngineState
+	res := r.finish()
 	for _, e := range r.engines {
 		if e.pc < len(e.queue) {
-			stuck = append(stuck, r.state(e))
-		}
-	}
-	if stuck != nil {
-		all := make([]EngineState, 0, len(r.engines))
-		for _, e := range r.engines {
-			if len(e.queue) > 0 {
-				all = append(all, r.state(e))
+			all := make([]EngineState, 0, len(r.engines))
+			for _, e := range r.engines {
+				if len(e.queue) > 0 {
+					all = append(all, r.state(e))
+				}
 			}
+			return res, &DeadlockError{TimePS: r.now, Engines: all}
 		}
-		return nil, &DeadlockError{TimePS: r.now, Engines: all}
 	}
+	return res, nil
+}
+
+// finish assembles the Result of the run so far.
+func (r *run) finish() *Result {
 	res := r.res
-	res.EndPS = r.end
-	res.Semaphores = m.sems
+	res.EndPS = max(r.end, r.now)
+	res.Semaphores = r.m.sems
 	res.Trace = r.tr
 	for _, e := range r.engines {
 		if len(e.queue) > 0 {
@@ -333,7 +336,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			res.Engines = append(res.Engines, s)
 		}
 	}
-	return res, nil
+	return res
 }
 
 func (r *run) state(e *engine) EngineState {

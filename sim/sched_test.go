@@ -175,9 +175,12 @@ func TestDeadlockReport(t *testing.T) {
 		q(isa.EngineACT, copyInst(6, 8, isa.Events{WaitMode: isa.WaitForSemLTImm, WaitIdx: 9, SemaphoreValue: 5})),
 		q(isa.EngineTPB_SP),
 	)
-	_, err := m.Run(p)
+	res, err := m.Run(p)
 	if !errors.Is(err, ErrDeadlock) {
 		t.Fatalf("err = %v, want deadlock", err)
+	}
+	if res == nil || res.Trace.Len() != 1 || res.Engines[0].Instructions != 1 {
+		t.Errorf("partial result of the deadlocked run: %+v", res)
 	}
 	var de *DeadlockError
 	if !errors.As(err, &de) {
