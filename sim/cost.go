@@ -17,13 +17,8 @@ const (
 	// ReciprocalCyclesPerElem: VectorE reciprocal costs 8 cycles per element (NKI.md).
 	ReciprocalCyclesPerElem = 8
 	// DMAIssuePS is what a DMA instruction costs its issuing queue: ~600 ns per HWDGE-issued
-	// DMA instruction (NKI.md).
+	// DMA instruction (NKI.md). The descriptors' own times are the dma package's Timing.
 	DMAIssuePS = 600_000
-	// DMADescriptorPS is the fixed latency of one DMA descriptor.
-	DMADescriptorPS = 64_000
-	// DMABytesPerSecond is one DMA engine's bandwidth at a 32-byte data width: ~27 GiB/s
-	// (NKI.md, NeuronCore-v2); scaled by DMA_ENGINE_DATA_WIDTH_BYTES/32 on other widths.
-	DMABytesPerSecond = 27 << 30
 )
 
 // cyclesPS converts engine cycles to picoseconds at ClockHz.
@@ -51,10 +46,4 @@ func computeCost(in isa.Inst) (readPS, totalPS int64) {
 	}
 	read := int64(IssueCycles) + e*per
 	return cyclesPS(read), cyclesPS(read + DrainCycles)
-}
-
-// dmaDescriptorPS is the time one DMA engine takes to move n bytes.
-func dmaDescriptorPS(n int64, g isa.Generation) int64 {
-	bw := int64(DMABytesPerSecond) * int64(g.Geometry().DMAEngineDataWidthBytes) / 32
-	return DMADescriptorPS + n*1_000_000_000_000/bw
 }
