@@ -450,10 +450,11 @@ func writeAll(outs []output) error {
 		}
 		tmps = append(tmps, fh.Name())
 		_, werr := fh.Write(o.data)
+		merr := fh.Chmod(0o644) // CreateTemp makes 0600; outputs are ordinary files
 		cerr := fh.Close()
-		if werr != nil || cerr != nil {
+		if werr != nil || merr != nil || cerr != nil {
 			cleanup()
-			return errors.Join(werr, cerr)
+			return errors.Join(werr, merr, cerr)
 		}
 	}
 	for i, o := range outs {
