@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """numpy oracle for tpbsim's DGE reshape engine + DMA engines (dge/oracle_test.go).
 
 Reads the JSON case list the Go test writes (inputs and the model's results) and recomputes every
