@@ -64,19 +64,19 @@ func (k Kind) String() string {
 
 // Analysis is what analyze_tensor_reshape computes for one tensor: the fields of its log line.
 type Analysis struct {
-	IsSrc          bool
-	NelemTarget    uint64
-	StepTarget     int64 // bytes: the stride of the outermost coalesced dim
-	StepTargetP    int   // StepTarget in SBUF/PSUM partitions (0 in HBM)
-	Base           uint64
-	BaseP          int // partition of the base (0 in HBM)
-	Strategy       Strategy
-	RequestedKind  Kind
-	PartitionRange int // last partition - first partition + 1 (0 in HBM)
-	NumPartitions  int // distinct partitions touched (0 in HBM)
-	OnChip         bool
-	SBUF           bool
-	Dims           int // dims after coalescing
+	IsSrc          bool     `json:"is_src"`
+	NelemTarget    uint64   `json:"nelem_target"`
+	StepTarget     int64    `json:"step_target"`   // bytes: the stride of the outermost coalesced dim
+	StepTargetP    int      `json:"step_target_p"` // StepTarget in SBUF/PSUM partitions (0 in HBM)
+	Base           uint64   `json:"base"`
+	BaseP          int      `json:"base_p"` // partition of the base (0 in HBM)
+	Strategy       Strategy `json:"reshape_strategy"`
+	RequestedKind  Kind     `json:"requested_reshape_kind"`
+	PartitionRange int      `json:"partition_range"` // last partition - first partition + 1 (0 in HBM)
+	NumPartitions  int      `json:"num_partitions"`  // distinct partitions touched (0 in HBM)
+	OnChip         bool     `json:"on_chip"`
+	SBUF           bool     `json:"sbuf"`
+	Dims           int      `json:"dims"` // dims after coalescing
 }
 
 // region describes where a device address lies on generation g.

@@ -17,7 +17,7 @@ func dgeCLI(args ...string) (int, string, string) {
 }
 
 func TestDgePlanText(t *testing.T) {
-	code, out, errs := dgeCLI("dge", "plan", "--src", "hbm:0x1000", "--shape", "64,256", "--dst", "sbuf:0:0", "--perm", "1,0", "--dtype", "bf16")
+	code, out, errs := dgeCLI("dge", "plan", "--src", "hbm:0x1000", "--shape", "256,64", "--dst", "sbuf:0:0", "--perm", "1,0", "--dtype", "bf16")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
