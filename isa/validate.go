@@ -297,7 +297,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	}
 	bhi := off + ((hi+1)*int64(bitsz)+7)/8
 	if blo < 0 || bhi > int64(active) {
-		v.fail(name, fmt.Sprintf("bytes [%d, 0x%x) of %s partitions", blo, bhi, loc.Space),
+		v.fail(name, fmt.Sprintf("bytes [%#x, %#x) of %s partitions", blo, bhi, loc.Space),
 			fmt.Sprintf("within [0, 0x%x): the %v active %s partition size", active, v.g, loc.Space))
 	}
 }
