@@ -25,27 +25,81 @@ func Walk(v View, fn func(i uint64, off int64)) {
 	}
 }
 
-// ReadView reads a view's elements, in dim order, element by element.
-func ReadView(m dma.Memory, v View) ([]byte, error) {
-	out := make([]byte, v.Elements()*uint64(v.ElemSize))
+// runs visits a view's elements in dim order as maximal runs of elements that are consecutive
+// in memory: fn gets the linear index and byte offset of the run's first element and its
+// length in elements.
+func runs(v View, fn func(i uint64, off int64, n uint64) error) error {
+	es := int64(v.ElemSize)
+	var start uint64
+	var soff, next int64
+	var n uint64
 	var err error
 	Walk(v, func(i uint64, off int64) {
-		if err == nil {
-			err = m.ReadAt(offsetAddr(v.Base, off), out[i*uint64(v.ElemSize):(i+1)*uint64(v.ElemSize)])
+		if err != nil {
+			return
 		}
+		if n > 0 && off == next {
+			n++
+			next += es
+			return
+		}
+		if n > 0 {
+			err = fn(start, soff, n)
+		}
+		start, soff, next, n = i, off, off+es, 1
+	})
+	if err == nil && n > 0 {
+		err = fn(start, soff, n)
+	}
+	return err
+}
+
+// maxBoxSlack bounds the bytes ReadView may read beyond the view's own when it reads the
+// view's bounding box in one access.
+const maxBoxSlack = 1 << 20
+
+// ReadView reads a view's elements, in dim order. It reads the view's bounding box in one
+// access when that box is at most twice the view's bytes (plus 1 MiB) and the memory accepts
+// it, else each run of elements consecutive in memory with one access; either way the bytes
+// are those of an element-by-element read, and an error is the memory's for the first run
+// that cannot be read.
+func ReadView(m dma.Memory, v View) ([]byte, error) {
+	es := uint64(v.ElemSize)
+	out := make([]byte, v.Elements()*es)
+	if len(out) == 0 {
+		return out, nil
+	}
+	var lo, hi int64
+	for k := range v.NumElem {
+		d := int64(v.NumElem[k]-1) * v.StepElem[k] * int64(es)
+		if d < 0 {
+			lo += d
+		} else {
+			hi += d
+		}
+	}
+	if box := uint64(hi-lo) + es; box <= 2*uint64(len(out))+maxBoxSlack {
+		b := make([]byte, box)
+		if m.ReadAt(offsetAddr(v.Base, lo), b) == nil {
+			Walk(v, func(i uint64, off int64) {
+				copy(out[i*es:(i+1)*es], b[off-lo:])
+			})
+			return out, nil
+		}
+	}
+	err := runs(v, func(i uint64, off int64, n uint64) error {
+		return m.ReadAt(offsetAddr(v.Base, off), out[i*es:(i+n)*es])
 	})
 	return out, err
 }
 
-// WriteView writes data over a view's elements, in dim order.
+// WriteView writes data over a view's elements, in dim order, each run of elements consecutive
+// in memory with one access.
 func WriteView(m dma.Memory, v View, data []byte) error {
-	var err error
-	Walk(v, func(i uint64, off int64) {
-		if err == nil {
-			err = m.WriteAt(offsetAddr(v.Base, off), data[i*uint64(v.ElemSize):(i+1)*uint64(v.ElemSize)])
-		}
+	es := uint64(v.ElemSize)
+	return runs(v, func(i uint64, off int64, n uint64) error {
+		return m.WriteAt(offsetAddr(v.Base, off), data[i*es:(i+n)*es])
 	})
-	return err
 }
 
 // SourceStream reads the request's source in destination order (the permuted source view).

@@ -254,7 +254,14 @@ func (e *BoundsError) Error() string {
 		head, e.Desc, e.Engine, e.Side, e.Lo, e.Hi, e.Err)
 }
 
-func (e *BoundsError) Unwrap() error { return ErrBounds }
+// Unwrap exposes ErrBounds and, when the memory refused the range, the memory's error, so
+// errors.Is / errors.As reach the memory's own sentinels (e.g. mem.ErrUninit, mem.ErrHBMCap).
+func (e *BoundsError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrBounds, e.Err}
+	}
+	return []error{ErrBounds}
+}
 
 // IndexError is the detail of an out-of-bound index with idx_bound_is_err.
 type IndexError struct {

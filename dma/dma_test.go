@@ -3,6 +3,7 @@ package dma_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -192,6 +193,18 @@ func TestBoundsErrorWording(t *testing.T) {
 	}
 	if be.Lo != isa.DMALocalBase+uint64(geo.StateBufPartitionActive) {
 		t.Fatalf("first bad byte 0x%x", be.Lo)
+	}
+}
+
+func TestBoundsErrorUnwrap(t *testing.T) {
+	cause := errors.New("memory's own sentinel")
+	var err error = &dma.BoundsError{Reg: -1, Err: fmt.Errorf("detail: %w", cause)}
+	if !errors.Is(err, dma.ErrBounds) || !errors.Is(err, cause) {
+		t.Errorf("errors.Is does not reach both ErrBounds and the memory's error: %v", err)
+	}
+	err = &dma.BoundsError{Reg: 3}
+	if !errors.Is(err, dma.ErrBounds) || errors.Is(err, cause) {
+		t.Errorf("bound-register error: %v", err)
 	}
 }
 

@@ -7,12 +7,61 @@ import (
 // DMA-side byte access by 64-bit device address, with tpbsim's INVENTED map (isa.Addr8,
 // isa.DMALocalBase): [0, DMALocalBase) is HBM; DMALocalBase + a 29-bit on-chip address is SBUF or
 // PSUM. Every access is checked whole before any byte moves.
+//
+// The DMA engines (package dma) use four entry points: ReadAt and WriteAt move bytes;
+// CheckRange answers the engines' pre-flight check (dma.RangeChecker) with exactly the checks
+// ReadAt / WriteAt would make; Slice hands out backing bytes for the engines' fast path
+// (dma.Slicer). ReadRaw is ReadAt without the never-written check, for dumps.
 
-// segment is one piece of a device-address access: HBM (page-split later) or one partition.
-type segment struct {
+// piece is one partition's share of an on-chip device-address range.
+type piece struct {
 	loc Loc
-	buf []byte // slice of the caller's buffer
-	dst []byte // on-chip bytes (nil for HBM)
+	off int // offset of the piece in the range
+	n   int
+}
+
+// localPieces resolves the on-chip range [addr, addr+n) (addr >= isa.DMALocalBase) into
+// per-partition pieces, checking the 29-bit window, the active areas and, for a write, PSUM's
+// 4-byte rule. The range may cross partitions only where one partition's active area meets the
+// next (active size == stride).
+func (m *Memory) localPieces(addr, n uint64, write bool) ([]piece, error) {
+	local := addr - isa.DMALocalBase
+	if local > isa.TPBPartitionAddrMask || n-1 > isa.TPBPartitionAddrMask || local+n-1 > isa.TPBPartitionAddrMask {
+		return nil, errf(ErrBounds, "dma_addr_in_range", addr, "%d bytes pass the on-chip window", n)
+	}
+	var ps []piece
+	for done := 0; done < int(n); {
+		a := uint32(local) + uint32(done)
+		l, err := m.ResolveAddr(a)
+		if err != nil {
+			e := err.(*Error)
+			e.Addr = isa.DMALocalBase + uint64(a)
+			return nil, e
+		}
+		b := m.bank(l.Region)
+		c := min(int(n)-done, int(b.active-l.Offset))
+		if write && l.Region == PSUM && (l.Offset%4 != 0 || c%4 != 0) {
+			return nil, errf(ErrPSUMWrite, "psum_write_4byte", isa.DMALocalBase+uint64(a),
+				"PSUM write of %d bytes at partition offset 0x%x", c, l.Offset)
+		}
+		ps = append(ps, piece{loc: l, off: done, n: c})
+		done += c
+	}
+	return ps, nil
+}
+
+// localInit reports ErrUninit (with a device address) for the first never-written byte of the
+// pieces. Always nil unless tracking.
+func (m *Memory) localInit(ps []piece) error {
+	for _, s := range ps {
+		if err := m.CheckInit(s.loc.Region, s.loc.Partition, int(s.loc.Offset), s.n); err != nil {
+			if e, ok := err.(*Error); ok {
+				e.Addr += isa.DMALocalBase
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // ReadAt copies len(p) bytes at device address addr into p. Never-written HBM reads as zero
@@ -20,26 +69,34 @@ type segment struct {
 // active on-chip bytes; it may cross partitions only where one partition's active area meets
 // the next (active size == stride).
 func (m *Memory) ReadAt(addr uint64, p []byte) error {
+	return m.read(addr, p, m.opts.TrackUninit)
+}
+
+// ReadRaw is ReadAt without the never-written check: the same bounds checks, but bytes never
+// written read as zero even when Options.TrackUninit is on (dumps of results next to bytes a
+// program never wrote). Without tracking it is ReadAt.
+func (m *Memory) ReadRaw(addr uint64, p []byte) error {
+	return m.read(addr, p, false)
+}
+
+func (m *Memory) read(addr uint64, p []byte, checkInit bool) error {
 	if len(p) == 0 {
 		return nil
 	}
 	if addr < isa.DMALocalBase {
-		return m.hbmRead(addr, p)
+		return m.hbmRead(addr, p, checkInit)
 	}
-	segs, err := m.localSegments(addr, p, false)
+	ps, err := m.localPieces(addr, uint64(len(p)), false)
 	if err != nil {
 		return err
 	}
-	for _, s := range segs {
-		if err := m.CheckInit(s.loc.Region, s.loc.Partition, int(s.loc.Offset), len(s.buf)); err != nil {
-			if e, ok := err.(*Error); ok {
-				e.Addr += isa.DMALocalBase
-			}
+	if checkInit {
+		if err := m.localInit(ps); err != nil {
 			return err
 		}
 	}
-	for _, s := range segs {
-		copy(s.buf, s.dst)
+	for _, s := range ps {
+		copy(p[s.off:s.off+s.n], m.bank(s.loc.Region).part(s.loc.Partition)[s.loc.Offset:])
 	}
 	return nil
 }
@@ -53,69 +110,229 @@ func (m *Memory) WriteAt(addr uint64, p []byte) error {
 	if addr < isa.DMALocalBase {
 		return m.hbmWrite(addr, p)
 	}
-	segs, err := m.localSegments(addr, p, true)
+	ps, err := m.localPieces(addr, uint64(len(p)), true)
 	if err != nil {
 		return err
 	}
-	for _, s := range segs {
-		copy(s.dst, s.buf)
-		m.MarkInit(s.loc.Region, s.loc.Partition, int(s.loc.Offset), len(s.buf))
+	for _, s := range ps {
+		copy(m.bank(s.loc.Region).part(s.loc.Partition)[s.loc.Offset:], p[s.off:s.off+s.n])
+		m.MarkInit(s.loc.Region, s.loc.Partition, int(s.loc.Offset), s.n)
 	}
 	return nil
 }
 
-func (m *Memory) localSegments(addr uint64, p []byte, write bool) ([]segment, error) {
-	local := addr - isa.DMALocalBase
-	if local > isa.TPBPartitionAddrMask || local+uint64(len(p))-1 > isa.TPBPartitionAddrMask {
-		return nil, errf(ErrBounds, "dma_addr_in_range", addr, "%d bytes pass the on-chip window", len(p))
+// CheckRange makes exactly the checks ReadAt (write false) or WriteAt (write true) would make
+// on the n bytes at device address addr, and moves nothing: the HBM window or the on-chip
+// window, active areas, PSUM's 4-byte write rule, and for a write to HBM the allocation cap for
+// the pages the write would allocate (ErrHBMCap); for a read with Options.TrackUninit, ErrUninit
+// at the first never-written byte. A write is never refused because its destination was never
+// written. It returns nil iff the corresponding ReadAt / WriteAt of n bytes would succeed on the
+// memory as it is now, with the same sentinel and address otherwise. It implements
+// dma.RangeChecker. The cap check covers this range alone: a caller checking several ranges
+// that will all be written must add up their new pages itself (HBMPageAllocated).
+func (m *Memory) CheckRange(addr, n uint64, write bool) error {
+	if n == 0 {
+		return nil
 	}
-	var segs []segment
-	for done := 0; done < len(p); {
-		a := uint32(local) + uint32(done)
-		l, err := m.ResolveAddr(a)
-		if err != nil {
-			e := err.(*Error)
-			e.Addr = isa.DMALocalBase + uint64(a)
-			return nil, e
+	if addr < isa.DMALocalBase {
+		if err := m.hbmCheck(addr, n); err != nil {
+			return err
 		}
-		b := m.bank(l.Region)
-		n := min(len(p)-done, int(b.active-l.Offset))
-		if write && l.Region == PSUM && (l.Offset%4 != 0 || n%4 != 0) {
-			return nil, errf(ErrPSUMWrite, "psum_write_4byte", isa.DMALocalBase+uint64(a),
-				"PSUM write of %d bytes at partition offset 0x%x", n, l.Offset)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if write {
+			return m.hbmCapCheck(addr, n)
 		}
-		segs = append(segs, segment{loc: l, buf: p[done : done+n], dst: b.part(l.Partition)[l.Offset : int(l.Offset)+n]})
-		done += n
+		if m.opts.TrackUninit {
+			return m.hbmInitCheck(addr, n)
+		}
+		return nil
 	}
-	return segs, nil
+	ps, err := m.localPieces(addr, n, write)
+	if err != nil || write {
+		return err
+	}
+	return m.localInit(ps)
 }
 
-func (m *Memory) hbmCheck(addr uint64, n int) error {
-	if addr+uint64(n) > isa.DMALocalBase || addr+uint64(n) < addr {
+// Slice returns the backing bytes of device addresses [addr, addr+n) when they lie in one
+// contiguous allocation, and false otherwise (nothing changes then). It implements dma.Slicer.
+//
+//   - On chip: the range must lie inside the active area of one SBUF or PSUM partition.
+//   - HBM: the range must lie in the HBM window and either every page it touches is allocated
+//     and belongs to one run (pages allocated together by one WriteAt or one Slice), or none is
+//     allocated: then they are allocated now as one zero-filled run, but only if that fits
+//     under Options.HBMCapBytes (counted as a write would be; over the cap gives false and
+//     allocates nothing). A range mixing allocated and unallocated pages, or pages of several
+//     runs, gives false.
+//   - With Options.TrackUninit, only a range whose every byte is already initialised is
+//     returned (never-written HBM is not allocated): writes through the slice then need no
+//     marking and reads through it cannot see never-written bytes, so the tracking stays exact.
+//
+// Slice checks nothing else: PSUM's 4-byte write rule and the cap of a whole job are the
+// caller's (check with CheckRange first, as the DMA engines do). Writes through the slice are
+// plain stores; concurrent use follows the Memory's rules (disjoint bytes only). n == 0 gives
+// an empty slice and true for any address.
+func (m *Memory) Slice(addr uint64, n int) ([]byte, bool) {
+	if n <= 0 {
+		return nil, n == 0
+	}
+	if addr < isa.DMALocalBase {
+		return m.hbmSlice(addr, n)
+	}
+	local := addr - isa.DMALocalBase
+	if local > isa.TPBPartitionAddrMask {
+		return nil, false
+	}
+	l, err := m.ResolveAddr(uint32(local))
+	if err != nil {
+		return nil, false
+	}
+	b := m.bank(l.Region)
+	if uint64(l.Offset)+uint64(n) > uint64(b.active) {
+		return nil, false
+	}
+	if b.init != nil {
+		base := l.Partition*int(b.active) + int(l.Offset)
+		if firstClear(b.init, base, base+n) >= 0 {
+			return nil, false
+		}
+	}
+	return b.part(l.Partition)[l.Offset : int(l.Offset)+n : int(l.Offset)+n], true
+}
+
+func (m *Memory) hbmSlice(addr uint64, n int) ([]byte, bool) {
+	if m.hbmCheck(addr, uint64(n)) != nil {
+		return nil, false
+	}
+	first, last := addr/HBMPageSize, (addr+uint64(n)-1)/HBMPageSize
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	pg := m.hbm[first]
+	if pg == nil {
+		if m.opts.TrackUninit {
+			return nil, false
+		}
+		for pn := first + 1; pn <= last; pn++ {
+			if m.hbm[pn] != nil {
+				return nil, false
+			}
+		}
+		if m.hbmCapCheck(addr, uint64(n)) != nil {
+			return nil, false
+		}
+		m.allocRun(first, last)
+		pg = m.hbm[first]
+	} else {
+		for pn := first + 1; pn <= last; pn++ {
+			if q := m.hbm[pn]; q == nil || q.run != pg.run {
+				return nil, false
+			}
+		}
+		if m.opts.TrackUninit && m.hbmInitCheck(addr, uint64(n)) != nil {
+			return nil, false
+		}
+	}
+	o := addr - pg.run.first*HBMPageSize
+	return pg.run.buf[o : o+uint64(n) : o+uint64(n)], true
+}
+
+func (m *Memory) hbmCheck(addr, n uint64) error {
+	if addr+n > isa.DMALocalBase || addr+n < addr {
 		return errf(ErrBounds, "hbm_addr_in_range", addr, "%d bytes pass the HBM window 0x%x", n, isa.DMALocalBase)
 	}
 	return nil
 }
 
-func (m *Memory) hbmRead(addr uint64, p []byte) error {
-	if err := m.hbmCheck(addr, len(p)); err != nil {
+// hbmFresh counts the unallocated pages of [first, last] (caller holds mu), walking the range or
+// the page table, whichever is smaller.
+func (m *Memory) hbmFresh(first, last uint64) uint64 {
+	span := last - first + 1
+	if span <= uint64(len(m.hbm)) {
+		var fresh uint64
+		for pn := first; pn <= last; pn++ {
+			if m.hbm[pn] == nil {
+				fresh++
+			}
+		}
+		return fresh
+	}
+	fresh := span
+	for pn := range m.hbm {
+		if pn >= first && pn <= last {
+			fresh--
+		}
+	}
+	return fresh
+}
+
+// hbmCapCheck is WriteAt's cap check for n bytes at addr (caller holds mu; bounds checked).
+func (m *Memory) hbmCapCheck(addr, n uint64) error {
+	first, last := addr/HBMPageSize, (addr+n-1)/HBMPageSize
+	fresh := m.hbmFresh(first, last)
+	if fresh > (m.opts.HBMCapBytes-min(m.hbmBytes, m.opts.HBMCapBytes))/HBMPageSize {
+		return errf(ErrHBMCap, "hbm_cap", addr, "writing %d bytes needs %d new pages; %d of %d bytes already allocated",
+			n, fresh, m.hbmBytes, m.opts.HBMCapBytes)
+	}
+	return nil
+}
+
+// hbmInitCheck is ReadAt's never-written check for n bytes at addr (caller holds mu, tracking on).
+func (m *Memory) hbmInitCheck(addr, n uint64) error {
+	for a, done := addr, uint64(0); done < n; {
+		pn, off := a/HBMPageSize, int(a%HBMPageSize)
+		c := min(n-done, uint64(HBMPageSize-off))
+		pg := m.hbm[pn]
+		if pg == nil {
+			return errf(ErrUninit, "read_initialised", a, "HBM byte was never written")
+		}
+		if i := firstClear(pg.init, off, off+int(c)); i >= 0 {
+			return errf(ErrUninit, "read_initialised", pn*HBMPageSize+uint64(i), "HBM byte was never written")
+		}
+		a, done = a+c, done+c
+	}
+	return nil
+}
+
+// allocRun allocates the unallocated pages of [first, last], each maximal stretch of
+// consecutive unallocated pages as one run (caller holds mu and has checked the cap).
+func (m *Memory) allocRun(first, last uint64) {
+	for pn := first; pn <= last; pn++ {
+		if m.hbm[pn] != nil {
+			continue
+		}
+		end := pn
+		for end < last && m.hbm[end+1] == nil {
+			end++
+		}
+		k := int(end - pn + 1)
+		r := &hbmRun{first: pn, buf: make([]byte, k*HBMPageSize)}
+		var init []uint64
+		if m.opts.TrackUninit {
+			init = make([]uint64, k*HBMPageSize/64)
+		}
+		for i := 0; i < k; i++ {
+			pg := &hbmPage{data: r.buf[i*HBMPageSize : (i+1)*HBMPageSize : (i+1)*HBMPageSize], run: r}
+			if init != nil {
+				pg.init = init[i*HBMPageSize/64 : (i+1)*HBMPageSize/64]
+			}
+			m.hbm[pn+uint64(i)] = pg
+		}
+		m.hbmBytes += uint64(k) * HBMPageSize
+		pn = end
+	}
+}
+
+func (m *Memory) hbmRead(addr uint64, p []byte, checkInit bool) error {
+	if err := m.hbmCheck(addr, uint64(len(p))); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	// Check first (uninit), then copy.
-	if m.opts.TrackUninit {
-		for a, done := addr, 0; done < len(p); {
-			pn, off := a/HBMPageSize, int(a%HBMPageSize)
-			n := min(len(p)-done, HBMPageSize-off)
-			pg := m.hbm[pn]
-			if pg == nil {
-				return errf(ErrUninit, "read_initialised", a, "HBM byte was never written")
-			}
-			if i := firstClear(pg.init, off, off+n); i >= 0 {
-				return errf(ErrUninit, "read_initialised", pn*HBMPageSize+uint64(i), "HBM byte was never written")
-			}
-			a, done = a+uint64(n), done+n
+	if checkInit && m.opts.TrackUninit {
+		if err := m.hbmInitCheck(addr, uint64(len(p))); err != nil {
+			return err
 		}
 	}
 	for a, done := addr, 0; done < len(p); {
@@ -132,34 +349,19 @@ func (m *Memory) hbmRead(addr uint64, p []byte) error {
 }
 
 func (m *Memory) hbmWrite(addr uint64, p []byte) error {
-	if err := m.hbmCheck(addr, len(p)); err != nil {
+	if err := m.hbmCheck(addr, uint64(len(p))); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	first, last := addr/HBMPageSize, (addr+uint64(len(p))-1)/HBMPageSize
-	var fresh uint64
-	for pn := first; pn <= last; pn++ {
-		if m.hbm[pn] == nil {
-			fresh++
-		}
+	if err := m.hbmCapCheck(addr, uint64(len(p))); err != nil {
+		return err
 	}
-	if m.hbmBytes+fresh*HBMPageSize > m.opts.HBMCapBytes {
-		return errf(ErrHBMCap, "hbm_cap", addr, "writing %d bytes needs %d new pages; %d of %d bytes already allocated",
-			len(p), fresh, m.hbmBytes, m.opts.HBMCapBytes)
-	}
+	m.allocRun(addr/HBMPageSize, (addr+uint64(len(p))-1)/HBMPageSize)
 	for a, done := addr, 0; done < len(p); {
 		pn, off := a/HBMPageSize, int(a%HBMPageSize)
 		n := min(len(p)-done, HBMPageSize-off)
 		pg := m.hbm[pn]
-		if pg == nil {
-			pg = &hbmPage{}
-			if m.opts.TrackUninit {
-				pg.init = make([]uint64, HBMPageSize/64)
-			}
-			m.hbm[pn] = pg
-			m.hbmBytes += HBMPageSize
-		}
 		copy(pg.data[off:off+n], p[done:done+n])
 		if pg.init != nil {
 			setBits(pg.init, off, off+n)
@@ -174,4 +376,12 @@ func (m *Memory) HBMBytesAllocated() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.hbmBytes
+}
+
+// HBMPageAllocated reports whether HBM page pn (device addresses [pn*HBMPageSize,
+// (pn+1)*HBMPageSize)) is allocated.
+func (m *Memory) HBMPageAllocated(pn uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hbm[pn] != nil
 }

@@ -3,7 +3,9 @@
 // 64-bit HBM whose pages are allocated on first touch under a cap. It resolves ADDR4 start
 // addresses to (region, partition, offset), walks TENSOR4D access patterns over
 // num_active_channels partitions (checking the whole footprint before anything is written), and
-// gives the DMA engines byte access by 64-bit device address (isa.DMALocalBase map).
+// gives the DMA engines byte access by 64-bit device address (isa.DMALocalBase map): ReadAt and
+// WriteAt, CheckRange (their checks without moving data, dma.RangeChecker) and Slice (backing
+// bytes of one partition or one run of HBM pages allocated together, dma.Slicer).
 //
 // Optional uninitialised-read tracking (Options.TrackUninit) keeps one bit per byte: a read of
 // bytes never written is reported with its address, the way users of the official simulator rely
@@ -150,9 +152,18 @@ type Memory struct {
 	hbmBytes uint64
 }
 
+// hbmPage is one allocated HBM page. Pages allocated by one access form a run: their data are
+// consecutive pieces of one buffer, so Slice can hand out a range that crosses pages of a run.
 type hbmPage struct {
-	data [HBMPageSize]byte
+	data []byte   // HBMPageSize bytes of run.buf
 	init []uint64 // nil unless TrackUninit
+	run  *hbmRun
+}
+
+// hbmRun is a set of consecutive HBM pages allocated together, backed by one buffer.
+type hbmRun struct {
+	first uint64 // page number of buf[0]
+	buf   []byte
 }
 
 // New builds the memory of generation g. SBUF and PSUM are allocated whole (active bytes only);

@@ -43,16 +43,12 @@ type dmaIssue struct {
 }
 
 func dmaErrKind(err error) error {
-	var be *dma.BoundsError
-	if errors.As(err, &be) && be.Err != nil && errors.Is(be.Err, mem.ErrUninit) {
-		return ErrUninit // the pre-flight check refused a never-written source byte
-	}
 	switch {
+	case errors.Is(err, mem.ErrUninit): // also the pre-flight check refusing a never-written source byte
+		return ErrUninit
 	case errors.Is(err, dma.ErrBounds), errors.Is(err, dma.ErrIndex), errors.Is(err, mem.ErrBounds),
 		errors.Is(err, mem.ErrHBMCap), errors.Is(err, mem.ErrPSUMWrite):
 		return ErrBounds
-	case errors.Is(err, mem.ErrUninit):
-		return ErrUninit
 	case errors.Is(err, dge.ErrUnsupported), errors.Is(err, mem.ErrUnsupported):
 		return ErrUnsupported
 	}
@@ -111,87 +107,54 @@ func (m *Machine) devAddr(a uint64) string {
 	return fmt.Sprintf("0x%x", a)
 }
 
-// dmaMem gives the DMA engines' pre-flight check an exact answer (dma.RangeChecker): without it
-// the engines probe with ReadAt, which with --check-uninit also refuses never-written bytes the
-// DMA is about to write. Reads check bounds and (when tracking) initialisation; writes check
-// bounds, PSUM's 4-byte rule and the HBM cap: the machine knows which HBM pages exist (every
-// HBM write goes through it), so a job that would pass the cap is refused before any byte moves.
+// dmaMem is the machine's memory as the DMA engines see it for one job. The memory answers the
+// pre-flight check itself (mem.Memory.CheckRange, dma.RangeChecker): bounds, active areas, PSUM's
+// 4-byte rule, never-written sources with --check-uninit (never-written destinations are fine),
+// and the HBM cap for one range. The job adds what one range cannot know: the HBM pages all of
+// its destination ranges would allocate together, so a job that passes the cap only in total is
+// refused before any byte moves. The engines' fast path (dma.Slicer) may allocate HBM only among
+// those pages, so a read of never-written HBM through it cannot use up cap the job's writes
+// were checked against.
 type dmaMem struct {
 	*mem.Memory
-	m       *Machine
-	pending map[uint64]bool // HBM pages this job would allocate
+	pending map[uint64]bool // unallocated HBM pages this job's destinations would allocate
 }
 
-func (m *Machine) newDMAMem() dmaMem { return dmaMem{Memory: m.mem, m: m, pending: map[uint64]bool{}} }
+func (m *Machine) newDMAMem() *dmaMem { return &dmaMem{Memory: m.mem, pending: map[uint64]bool{}} }
 
-// WriteAt records the HBM pages it allocates.
-func (d dmaMem) WriteAt(a uint64, p []byte) error {
-	if err := d.Memory.WriteAt(a, p); err != nil {
+func (d *dmaMem) CheckRange(a, n uint64, write bool) error {
+	if err := d.Memory.CheckRange(a, n, write); err != nil || !write || n == 0 || a >= isa.DMALocalBase {
 		return err
 	}
-	d.m.notePages(a, uint64(len(p)))
-	return nil
-}
-
-// notePages records that HBM pages of [a, a+n) now exist.
-func (m *Machine) notePages(a, n uint64) {
-	if a >= isa.DMALocalBase || n == 0 {
-		return
-	}
+	var fresh []uint64
 	for pg := a / mem.HBMPageSize; pg <= (a+n-1)/mem.HBMPageSize; pg++ {
-		m.hbmPages[pg] = true
+		if !d.pending[pg] && !d.HBMPageAllocated(pg) {
+			fresh = append(fresh, pg)
+		}
 	}
-}
-
-func (d dmaMem) CheckRange(a, n uint64, write bool) error {
-	if n == 0 {
+	if len(fresh) == 0 {
 		return nil
 	}
-	if a < isa.DMALocalBase {
-		if a+n > isa.DMALocalBase || a+n < a {
-			return &mem.Error{Rule: "hbm_addr_in_range", Addr: a, Detail: fmt.Sprintf("%d bytes pass the HBM window", n), Err: mem.ErrBounds}
-		}
-		if write {
-			for pg := a / mem.HBMPageSize; pg <= (a+n-1)/mem.HBMPageSize; pg++ {
-				if !d.m.hbmPages[pg] {
-					d.pending[pg] = true
-				}
-			}
-			if capB := d.Options().HBMCapBytes; d.HBMBytesAllocated()+uint64(len(d.pending))*mem.HBMPageSize > capB {
-				return &mem.Error{Rule: "hbm_cap", Addr: a, Err: mem.ErrHBMCap,
-					Detail: fmt.Sprintf("the DMA would allocate %d new HBM pages; %d of %d bytes already allocated", len(d.pending), d.HBMBytesAllocated(), capB)}
-			}
-			return nil
-		}
-		var buf [64 << 10]byte
-		for n > 0 {
-			c := min(n, uint64(len(buf)))
-			if err := d.ReadAt(a, buf[:c]); err != nil {
-				return err
-			}
-			a, n = a+c, n-c
-		}
-		return nil
+	total := uint64(len(d.pending) + len(fresh))
+	if alloc, capB := d.HBMBytesAllocated(), d.Options().HBMCapBytes; alloc+total*mem.HBMPageSize > capB {
+		return &mem.Error{Rule: "hbm_cap", Addr: a, Err: mem.ErrHBMCap,
+			Detail: fmt.Sprintf("the DMA would allocate %d new HBM pages; %d of %d bytes already allocated", total, alloc, capB)}
 	}
-	local := a - isa.DMALocalBase
-	if local > isa.TPBPartitionAddrMask || local+n-1 > isa.TPBPartitionAddrMask {
-		return &mem.Error{Rule: "dma_addr_in_range", Addr: a, Detail: fmt.Sprintf("%d bytes pass the on-chip window", n), Err: mem.ErrBounds}
-	}
-	for n > 0 {
-		l, err := d.ResolveAddr(uint32(local))
-		if err != nil {
-			return err
-		}
-		c := min(n, uint64(d.PartitionActive(l.Region))-uint64(l.Offset))
-		if write && l.Region == mem.PSUM && (l.Offset%4 != 0 || c%4 != 0) {
-			return &mem.Error{Rule: "psum_write_4byte", Addr: isa.DMALocalBase + local, Detail: "PSUM writes must be whole 4-byte words", Err: mem.ErrPSUMWrite}
-		}
-		if !write {
-			if err := d.CheckInit(l.Region, l.Partition, int(l.Offset), int(c)); err != nil {
-				return err
-			}
-		}
-		local, n = local+c, n-c
+	for _, pg := range fresh {
+		d.pending[pg] = true
 	}
 	return nil
+}
+
+// Slice is mem's, except that it refuses a range that would allocate an HBM page no checked
+// destination of the job reserved.
+func (d *dmaMem) Slice(a uint64, n int) ([]byte, bool) {
+	if a < isa.DMALocalBase && n > 0 && a+uint64(n) <= isa.DMALocalBase {
+		for pg := a / mem.HBMPageSize; pg <= (a+uint64(n)-1)/mem.HBMPageSize; pg++ {
+			if !d.pending[pg] && !d.HBMPageAllocated(pg) {
+				return nil, false
+			}
+		}
+	}
+	return d.Memory.Slice(a, n)
 }

@@ -116,3 +116,37 @@ func TestDMAHBMCapAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// HBM pages written through Memory().WriteAt count as allocated for the DMA's cap check (the
+// memory answers it), and with CheckUninit a DMA from never-written HBM fails as ErrUninit,
+// reaching mem's sentinel through the engines' BoundsError, and changes nothing.
+func TestDMACapAndUninitFromMemory(t *testing.T) {
+	g := isa.CAYMAN
+	m, _ := New(Config{Gen: g, HBMCapBytes: 2 * mem.HBMPageSize, CheckUninit: true})
+	if err := m.Memory().WriteAt(0, make([]byte, 2*mem.HBMPageSize)); err != nil {
+		t.Fatal(err)
+	}
+	fillRandom(t, m, 9)
+	// SBUF -> HBM over the two existing pages: no new page, within the cap.
+	st := dmaLoad(g, 0, 128, 256, 1, isa.Events{})
+	st.SrcStartAddr, st.DstStartAddr = st.DstStartAddr, st.SrcStartAddr
+	st.SrcStepElem, st.DstStepElem = st.DstStepElem, st.SrcStepElem
+	if _, err := m.Run(prog(q(isa.EngineTPB_SP, st))); err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < 128; r++ {
+		got := make([]byte, 1024)
+		if err := m.Memory().ReadAt(uint64(r*1024), got); err != nil || !bytes.Equal(got, m.Memory().Partition(mem.SBUF, r)[:1024]) {
+			t.Fatalf("row %d not stored (%v)", r, err)
+		}
+	}
+	before := snapshot(m)
+	ld := dmaLoad(g, 1<<40, 32, 32, 3, isa.Events{})
+	_, err := m.Run(prog(q(isa.EngineTPB_SP, ld)))
+	if !errors.Is(err, ErrUninit) || !errors.Is(err, mem.ErrUninit) {
+		t.Fatalf("err = %v, want ErrUninit", err)
+	}
+	if !bytes.Equal(before, snapshot(m)) || m.Semaphore(3) != 0 {
+		t.Error("the refused DMA changed memory or a semaphore")
+	}
+}

@@ -77,9 +77,8 @@ type Machine struct {
 	mem  *mem.Memory
 	sems [NumSemaphores]uint32
 
-	newUnit  func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
-	dma      *dmaState
-	hbmPages map[uint64]bool // HBM pages written through the machine (DMA pre-flight cap check)
+	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
+	dma     *dmaState
 }
 
 // New builds a machine with zeroed memory and semaphores.
@@ -94,7 +93,7 @@ func New(cfg Config) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, hbmPages: map[uint64]bool{}}
+	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm}
 	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, cfg.Butterfly) }
 	m.dma = newDMAState(cfg.Gen)
 	return m, nil
@@ -104,9 +103,6 @@ func New(cfg Config) (*Machine, error) {
 func (m *Machine) Gen() isa.Generation { return m.gen }
 
 // Memory is the machine's memory (SBUF, PSUM, HBM), for loading inputs and reading results.
-// Write HBM through WriteTensor rather than Memory().WriteAt: the machine tracks which HBM pages
-// exist so that a DMA that would pass the HBM cap is refused whole; pages it does not know of
-// are counted as new (never a wrong write, at worst an early cap error).
 func (m *Machine) Memory() *mem.Memory { return m.mem }
 
 // Semaphore returns sem[i].

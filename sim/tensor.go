@@ -69,11 +69,7 @@ func (m *Machine) WriteTensor(at isa.Location, shape []int, elemSize int, data [
 		return fmt.Errorf("data is %d bytes, shape %v x %d bytes needs %d", len(data), shape, elemSize, rows*rowBytes)
 	}
 	if hbm {
-		if err := m.mem.WriteAt(at.Offset, data); err != nil {
-			return err
-		}
-		m.notePages(at.Offset, uint64(len(data)))
-		return nil
+		return m.mem.WriteAt(at.Offset, data)
 	}
 	if loc.Region == mem.PSUM && (loc.Offset%4 != 0 || rowBytes%4 != 0) {
 		return fmt.Errorf("PSUM rows must be whole 4-byte words (offset 0x%x, %d bytes per row)", loc.Offset, rowBytes)
@@ -88,8 +84,8 @@ func (m *Machine) WriteTensor(at isa.Location, shape []int, elemSize int, data [
 	return nil
 }
 
-// ReadTensor returns the bytes of a C-order array of the given shape stored at at. On-chip
-// bytes are read whether or not they were written.
+// ReadTensor returns the bytes of a C-order array of the given shape stored at at. Bytes are
+// read whether or not they were written, also with CheckUninit (never-written HBM reads as zero).
 func (m *Machine) ReadTensor(at isa.Location, shape []int, elemSize int) ([]byte, error) {
 	loc, hbm, rows, rowBytes, err := m.tensorRows(at, shape, elemSize)
 	if err != nil {
@@ -97,7 +93,7 @@ func (m *Machine) ReadTensor(at isa.Location, shape []int, elemSize int) ([]byte
 	}
 	out := make([]byte, rows*rowBytes)
 	if hbm {
-		if err := m.mem.ReadAt(at.Offset, out); err != nil {
+		if err := m.mem.ReadRaw(at.Offset, out); err != nil {
 			return nil, err
 		}
 		return out, nil
