@@ -123,7 +123,8 @@ func ToJSON(w [isa.InstNBytes]byte, g isa.Generation, extra ...KV) []byte {
 var ignoredKeys = map[string]bool{"word": true, "offset": true, "line": true, "comment": true, "engine": true}
 
 // ParseJSON reads instructions in the JSON form: one object, an array of objects, or a stream
-// of objects (one per line, as `tpbsim disasm --json` prints). Errors name file:line and field.
+// of objects (one per line, as `tpbsim disasm --json` prints). Errors name file:line and field,
+// and the object's index (*InstructionError) when other objects share its line.
 func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 	if !g.Valid() {
 		g = isa.DefaultGeneration
@@ -145,7 +146,8 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 			return nil, &Error{File: name, Line: 1, Msg: err.Error()}
 		}
 	}
-	for {
+	prevLine := 0 // line of the previous object's start
+	for index := 0; ; index++ {
 		if array && !dec.More() {
 			break
 		}
@@ -159,21 +161,59 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 		rest := data[start:]
 		skip := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n,"))
 		line := lineAt(start + int64(skip))
-		if err != nil {
-			return nil, &Error{File: name, Line: line, Msg: "bad JSON: " + err.Error()}
+		// wrap names the object's index when its line alone does not find it: another object
+		// starts on the same line before it or (when it parsed) after it.
+		wrap := func(e *Error) error {
+			shared := line == prevLine
+			if !shared && err == nil {
+				tail := data[dec.InputOffset():]
+				if nl := bytes.IndexByte(tail, '\n'); nl >= 0 {
+					tail = tail[:nl]
+				}
+				shared = bytes.IndexByte(tail, '{') >= 0
+			}
+			if shared {
+				return &InstructionError{Index: index, Err: e}
+			}
+			return e
 		}
-		w, eng, err := jsonWord(obj, g)
 		if err != nil {
-			e := err.(*Error)
+			return nil, wrap(&Error{File: name, Line: line, Msg: "bad JSON: " + err.Error()})
+		}
+		w, eng, werr := jsonWord(obj, g)
+		if werr != nil {
+			e := werr.(*Error)
 			e.File, e.Line = name, line
-			return nil, e
+			return nil, wrap(e)
 		}
-		if err := prog.add(w, eng, name, line, "", false); err != nil {
-			return nil, err
+		if aerr := prog.add(w, eng, name, line, "", false); aerr != nil {
+			if e, ok := aerr.(*Error); ok {
+				return nil, wrap(e)
+			}
+			return nil, aerr
 		}
+		prevLine = line
 	}
 	return prog, nil
 }
+
+// InstructionError is an error in one instruction object of a JSON input whose line holds other
+// objects too (a single-line array), where file:line alone does not find it: it also carries
+// the object's index, 0 for the first, as disasm numbers words. It prints
+// "file:line: instruction N: field: message" and unwraps to the *Error.
+type InstructionError struct {
+	Index int
+	Err   *Error
+}
+
+func (e *InstructionError) Error() string {
+	where := (&Error{File: e.Err.File, Line: e.Err.Line}).Error() // "file:line: "
+	what := *e.Err
+	what.File, what.Line = "", 0
+	return fmt.Sprintf("%sinstruction %d: %s", where, e.Index, what.Error())
+}
+
+func (e *InstructionError) Unwrap() error { return e.Err }
 
 func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.Engine, error) {
 	var w [isa.InstNBytes]byte
