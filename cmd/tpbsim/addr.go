@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 
+	"github.com/tpbsim/tpbsim/internal/atomicfile"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -29,32 +30,62 @@ func parseGenFlag(s string) (isa.Generation, error) {
 	return isa.ParseGeneration(s)
 }
 
-// writeWholeFile writes data to path whole or not at all: a temp file in the same directory,
-// synced, then renamed over path.
-func writeWholeFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
+// stdoutPath is the output name that means standard output. It is allowed only where the
+// command writes a single output; the command's own report then goes to stderr.
+const stdoutPath = "-"
+
+// output is a file a command writes when its work succeeded.
+type output struct {
+	path string
+	data []byte
+}
+
+// outFlag is one output path and the flag that named it.
+type outFlag struct{ flag, path string }
+
+// checkOutputs validates output paths before a command does its work, so a bad path is a
+// usage error (exit 2) up front and not a failure after a long run: "-" only as the single
+// output, and every other path a possible target (missing, or a regular file or a link to one,
+// in an existing folder; atomicfile.Target), none written twice.
+func checkOutputs(outs ...outFlag) error {
+	seen := map[string]string{}
+	for _, o := range outs {
+		if o.path == stdoutPath {
+			if len(outs) > 1 {
+				return ioErr(fmt.Errorf("%s: - (standard output) only when it is the single output; %d outputs are given", o.flag, len(outs)))
+			}
+			continue
+		}
+		t, err := atomicfile.Target(o.path)
+		if err != nil {
+			return ioErr(fmt.Errorf("%s: %w", o.flag, err))
+		}
+		if abs, err := filepath.Abs(t); err == nil {
+			if prev, dup := seen[abs]; dup {
+				return ioErr(fmt.Errorf("%s and %s write the same file %s", prev, o.flag, o.path))
+			}
+			seen[abs] = o.flag
+		}
 	}
 	return nil
+}
+
+// toStdout reports whether the outputs are the single output "-".
+func toStdout(outs []output) bool { return len(outs) == 1 && outs[0].path == stdoutPath }
+
+// writeOutputs writes every output whole, or none of them (internal/atomicfile); a single
+// output named "-" is written to stdout.
+func writeOutputs(outs []output, stdout io.Writer) error {
+	if toStdout(outs) {
+		_, err := stdout.Write(outs[0].data)
+		return err
+	}
+	files := make([]atomicfile.File, len(outs))
+	for i, o := range outs {
+		if o.path == stdoutPath {
+			return fmt.Errorf("- (standard output) only when it is the single output; %d outputs are given", len(outs))
+		}
+		files[i] = atomicfile.File{Path: o.path, Data: o.data}
+	}
+	return atomicfile.WriteFiles(files, atomicfile.DefaultPerm)
 }

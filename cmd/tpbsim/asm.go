@@ -30,11 +30,15 @@ ADDR[num@step,...] with dim 0 first. Addresses: sbuf:P:OFF, psum:P:OFF, hbm:ADDR
 number. Invalid values can be written on purpose (numbers for enums); 'tpbsim check' tells.
 
 --gen (default CAYMAN) fixes the partition stride of the address syntax unless the file has a
-.gen line. The output is written whole or not at all.`,
+.gen line. The output is written whole or not at all; -o - writes the words to standard
+output (and the summary line to stderr).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return ioErr(fmt.Errorf("asm: -o OUT.bin is required"))
+			}
+			if err := checkOutputs(outFlag{"-o", out}); err != nil {
+				return err
 			}
 			g, err := parseGenFlag(gen)
 			if err != nil {
@@ -48,14 +52,19 @@ number. Invalid values can be written on purpose (numbers for enums); 'tpbsim ch
 			for _, it := range p.Items {
 				buf.Write(it.Word[:])
 			}
-			if err := writeWholeFile(out, buf.Bytes()); err != nil {
+			outs := []output{{out, buf.Bytes()}}
+			if err := writeOutputs(outs, stdout); err != nil {
 				return ioErr(err)
 			}
-			fmt.Fprintf(stdout, "%s: %d instructions (%d bytes) written to %s\n", args[0], len(p.Items), buf.Len(), out)
+			info, dest := stdout, out
+			if toStdout(outs) {
+				info, dest = stderr, "standard output"
+			}
+			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", args[0], len(p.Items), buf.Len(), dest)
 			return nil
 		},
 	}
-	c.Flags().StringVarP(&out, "out", "o", "", "output file of 64-byte words (required)")
+	c.Flags().StringVarP(&out, "out", "o", "", "output file of 64-byte words (required; - for standard output)")
 	c.Flags().StringVar(&gen, "gen", "", "generation for the address syntax: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK (default CAYMAN)")
 	return c
 }

@@ -261,11 +261,20 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 			if noTrace {
 				tracef = ""
 			}
-			return runDemo(g, tracef, stdout)
+			report := stdout
+			if tracef != "" {
+				if err := checkOutputs(outFlag{"--trace", tracef}); err != nil {
+					return err
+				}
+				if tracef == stdoutPath {
+					report = stderr // stdout carries the trace
+				}
+			}
+			return runDemo(g, tracef, report, stdout)
 		},
 	}
 	cmd.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "hardware generation")
-	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write")
+	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write (- for standard output; the report then goes to stderr)")
 	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
 	cmd.Flags().BoolVar(&printProg, "print-program", false, "print the demo program (assembly text) and exit")
 	cmd.Flags().StringVar(&export, "export", "", "write the program and its input arrays (.npy) to this folder, print the tpbsim run command, and exit")
@@ -304,7 +313,7 @@ func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 		{j("sentinel.npy"), arr("u2", le16(sent[:]))},
 		{j("ones.npy"), arr("u2", le16(ones[:]))},
 	}
-	if err := writeAll(outs); err != nil {
+	if err := writeOutputs(outs, w); err != nil {
 		return ioErr(err)
 	}
 	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy; run the demo program with:\n\n", j("demo.tpb"))
@@ -317,7 +326,8 @@ func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 	return nil
 }
 
-func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
+// runDemo runs the demo, printing the report to w; a trace path "-" writes the trace to stdout.
+func runDemo(g isa.Generation, tracePath string, w, stdout io.Writer) error {
 	t0 := time.Now()
 	prog, steps, err := demoProgram(g)
 	if err != nil {
@@ -395,10 +405,10 @@ func runDemo(g isa.Generation, tracePath string, w io.Writer) error {
 		if err := res.Trace.Write(&b); err != nil {
 			return ioErr(err)
 		}
-		if err := writeAll([]output{{tracePath, b.Bytes()}}); err != nil {
+		if err := writeOutputs([]output{{tracePath, b.Bytes()}}, stdout); err != nil {
 			return ioErr(err)
 		}
-		fmt.Fprintf(w, "trace: %s (%d slices; open it in ui.perfetto.dev)\n", tracePath, res.Trace.Len())
+		fmt.Fprintf(w, "trace: %s (%d slices; open it in ui.perfetto.dev)\n", outputName(tracePath), res.Trace.Len())
 	}
 	if bad != nil {
 		return ruleErr(errors.New("demo results differ from the reference:\n  " + strings.Join(bad, "\n  ")))

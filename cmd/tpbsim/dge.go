@@ -115,7 +115,9 @@ func newDgeCmd(stdout, stderr io.Writer) *cobra.Command {
 run: --load ADDR=FILE.npy[:DTYPE] and --dump ADDR=SHAPE:DTYPE:FILE.npy as in tpbsim run;
 without --load the source (and, for compute ops, the destination) is filled with random values
 (--seed). --verify compares the destination with a direct element-by-element reference.
---trace FILE.json writes a Chrome/Perfetto trace with one track per DMA engine.`,
+--trace FILE.json writes a Chrome/Perfetto trace with one track per DMA engine. Outputs are
+written whole or not at all; a single output may be "-" (standard output; the report then goes
+to stderr).`,
 		Args: cobra.NoArgs,
 	}
 	var pf, rf dgeFlags
@@ -128,7 +130,7 @@ without --load the source (and, for compute ops, the destination) is filled with
 	rfl.Int64Var(&rf.seed, "seed", 1, "seed of the random fill")
 	rfl.StringVar(&rf.trace, "trace", "", "write a Chrome/Perfetto trace of the descriptors to FILE.json")
 	plan.RunE = func(c *cobra.Command, _ []string) error { return dgePlan(&pf, stdout) }
-	run.RunE = func(c *cobra.Command, _ []string) error { return dgeRun(&rf, stdout) }
+	run.RunE = func(c *cobra.Command, _ []string) error { return dgeRun(&rf, stdout, stderr) }
 	cmd.AddCommand(plan, run)
 	return cmd
 }
@@ -469,7 +471,7 @@ type runJSON struct {
 	Verified *bool           `json:"verified,omitempty"`
 }
 
-func dgeRun(f *dgeFlags, stdout io.Writer) error {
+func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	req, _, err := buildRequest(f)
 	if err != nil {
 		return requestErr(err)
@@ -489,13 +491,9 @@ func dgeRun(f *dgeFlags, stdout io.Writer) error {
 			return ioErr(fmt.Errorf("--load %s: %w", l, err))
 		}
 	}
-	dumps := make([]dumpSpec, 0, len(f.dumps))
-	for _, d := range f.dumps {
-		ds, err := parseDump(d, g)
-		if err != nil {
-			return ioErr(fmt.Errorf("--dump %s: %w", d, err))
-		}
-		dumps = append(dumps, ds)
+	dumps, err := parseDumps(m, g, f.dumps, f.trace)
+	if err != nil {
+		return err
 	}
 	if len(f.loads) == 0 {
 		rng := rand.New(rand.NewSource(f.seed))
@@ -557,9 +555,12 @@ func dgeRun(f *dgeFlags, stdout io.Writer) error {
 		outs = append(outs, output{path: f.trace, data: chromeTrace(res, g)})
 	}
 	if mismatch == nil && len(outs) > 0 {
-		if err := writeAll(outs); err != nil {
+		if err := writeOutputs(outs, stdout); err != nil {
 			return ioErr(err)
 		}
+	}
+	if toStdout(outs) {
+		stdout = stderr // stdout carries the output (or would have, but for the mismatch)
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)

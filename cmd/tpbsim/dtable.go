@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/internal/atomicfile"
 	"github.com/tpbsim/tpbsim/ucode"
 )
 
@@ -70,6 +71,12 @@ func (o *dtableOpts) load(paths []string, set string) (*ucode.TableSet, error) {
 	g, err := o.tableGen()
 	if err != nil {
 		return nil, err
+	}
+	// A missing path is an I/O error in its own words, not a file whose table kind is unknown.
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, ioErr(err)
+		}
 	}
 	s, err := ucode.Load(paths, set, g)
 	if err != nil {
@@ -613,69 +620,32 @@ func dtableEncodeCmd(stdout io.Writer) *cobra.Command {
 			if o.out == "" {
 				return ioErr(errors.New("encode needs -o DIR"))
 			}
+			if o.out == stdoutPath {
+				return ioErr(errors.New("encode writes several files: -o names a folder, not - (standard output)"))
+			}
+			_, statErr := os.Stat(o.out)
 			if err := os.MkdirAll(o.out, 0o755); err != nil {
 				return ioErr(err)
 			}
-			files := map[string][]byte{}
-			var names []string
+			var files []atomicfile.File
 			for t, b := range s.Files() {
-				p := filepath.Join(o.out, t.FileName(s.Name))
-				files[p] = b
-				names = append(names, p)
+				files = append(files, atomicfile.File{Path: filepath.Join(o.out, t.FileName(s.Name)), Data: b})
 			}
-			sort.Strings(names)
-			if err := writeFilesAtomic(files); err != nil {
+			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+			if err := atomicfile.WriteFiles(files, atomicfile.DefaultPerm); err != nil {
+				if statErr != nil {
+					os.Remove(o.out) // the folder this command made, if still empty
+				}
 				return ioErr(err)
 			}
-			for _, p := range names {
-				fmt.Fprintf(stdout, "wrote %s (%d B)\n", p, len(files[p]))
+			for _, f := range files {
+				fmt.Fprintf(stdout, "wrote %s (%d B)\n", f.Path, len(f.Data))
 			}
 			return nil
 		},
 	}
 	c.Flags().StringVarP(&o.out, "out", "o", "", "output folder")
 	return c
-}
-
-// writeFilesAtomic writes every file to a temporary file in its folder, then renames them all:
-// each output file is written whole or not at all (DESIGN.md §7).
-func writeFilesAtomic(files map[string][]byte) error {
-	tmps := map[string]string{}
-	cleanup := func() {
-		for _, t := range tmps {
-			os.Remove(t)
-		}
-	}
-	for p, data := range files {
-		f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*.tmp")
-		if err != nil {
-			cleanup()
-			return err
-		}
-		tmps[p] = f.Name()
-		err = f.Chmod(0o644)
-		if err == nil {
-			_, err = f.Write(data)
-		}
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			cleanup()
-			return err
-		}
-	}
-	for p, t := range tmps {
-		if err := os.Rename(t, p); err != nil {
-			cleanup()
-			return err
-		}
-		delete(tmps, p)
-	}
-	return nil
 }
 
 // --- report -----------------------------------------------------------------------------
@@ -703,19 +673,25 @@ func dtableReportCmd(stdout io.Writer) *cobra.Command {
 			if o.out == "" {
 				return ioErr(errors.New("report needs -o OUT.html"))
 			}
+			if err := checkOutputs(outFlag{"-o", o.out}); err != nil {
+				return err
+			}
 			var b strings.Builder
 			if err := ucode.WriteReport(&b, s, other); err != nil {
 				return ioErr(err)
 			}
-			if err := writeFilesAtomic(map[string][]byte{o.out: []byte(b.String())}); err != nil {
+			outs := []output{{o.out, []byte(b.String())}}
+			if err := writeOutputs(outs, stdout); err != nil {
 				return ioErr(err)
 			}
-			fmt.Fprintf(stdout, "wrote %s (%d B)\n", o.out, b.Len())
+			if !toStdout(outs) {
+				fmt.Fprintf(stdout, "wrote %s (%d B)\n", o.out, b.Len())
+			}
 			return nil
 		},
 	}
 	addSetFlags(c, &o)
-	c.Flags().StringVarP(&o.out, "out", "o", "", "output HTML file")
+	c.Flags().StringVarP(&o.out, "out", "o", "", "output HTML file (- for standard output)")
 	c.Flags().StringVar(&o.diff, "diff", "", "a second set (folder or file) of the same generation to diff against")
 	c.Flags().StringVar(&o.setB, "set-b", "", "table-set name for --diff (default: --set)")
 	return c

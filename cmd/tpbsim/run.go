@@ -54,10 +54,11 @@ of the engine that executes its opcode).
 Addresses: sbuf:P:OFF, psum:P:OFF (partition, byte offset), hbm:ADDR, or a raw on-chip number.
 --load ADDR=FILE.npy[:DTYPE]      in SBUF/PSUM the first axis is the partition axis; bf16/fp8 travel
                                   as raw uint16/uint8 bits, or as float32 converted with :DTYPE
---dump ADDR=SHAPE:DTYPE:FILE.npy  SHAPE like 128x64; written with the dtype's numpy type where one
+--dump ADDR=SHAPE:DTYPE:FILE.npy  SHAPE like 128x64 (decimal, each >= 1); written with the dtype's numpy type where one
                                   exists (float32, float16, ints), raw bits otherwise (bf16 -> uint16)
 
 Outputs (dumps, trace) are written whole or not at all, and not at all when the run fails.
+A single output may be "-" (standard output); the summary then goes to stderr.
 Exit status: 0 success; 1 a rule is broken (invalid instruction, bounds, uninitialised read,
 deadlock); 2 usage or I/O error.`,
 		Args: cobra.ExactArgs(1),
@@ -78,12 +79,6 @@ deadlock); 2 usage or I/O error.`,
 	fl.BoolVar(&f.quiet, "quiet", false, "do not print the summary table")
 	fl.BoolVar(&f.butterfly, "butterfly", false, "run transposes on the faithful 5-stage dsel butterfly model (slower; same bytes)")
 	return cmd
-}
-
-// output is a file to write after a successful run.
-type output struct {
-	path string
-	data []byte
 }
 
 func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
@@ -126,13 +121,9 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 			return ioErr(fmt.Errorf("--load %s: %w", l, err))
 		}
 	}
-	dumps := make([]dumpSpec, 0, len(f.dumps))
-	for _, d := range f.dumps {
-		ds, err := parseDump(d, g)
-		if err != nil {
-			return ioErr(fmt.Errorf("--dump %s: %w", d, err))
-		}
-		dumps = append(dumps, ds)
+	dumps, err := parseDumps(m, g, f.dumps, f.trace)
+	if err != nil {
+		return err
 	}
 	res, err := m.Run(prog)
 	if err != nil {
@@ -149,7 +140,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		}
 		outs = append(outs, output{d.file, data})
 		if typ, own := npyTypeOf(d.kind); !own {
-			notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", d.file, d.kind, npyName[typ], d.kind))
+			notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npyName[typ], d.kind))
 		}
 	}
 	if f.trace != "" {
@@ -159,17 +150,21 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		}
 		outs = append(outs, output{f.trace, b.Bytes()})
 	}
-	if err := writeAll(outs); err != nil {
+	if err := writeOutputs(outs, stdout); err != nil {
 		return ioErr(err)
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "%s: %d instructions on %v, finished\n", path, prog.Len(), g)
-		res.WriteSummary(stdout)
+		info := stdout
+		if toStdout(outs) {
+			info = stderr // stdout carries the output
+		}
+		fmt.Fprintf(info, "%s: %d instructions on %v, finished\n", path, prog.Len(), g)
+		res.WriteSummary(info)
 		for _, o := range outs {
-			fmt.Fprintf(stdout, "wrote %s (%d bytes)\n", o.path, len(o.data))
+			fmt.Fprintf(info, "wrote %s (%d bytes)\n", outputName(o.path), len(o.data))
 		}
 		for _, n := range notes {
-			fmt.Fprintln(stdout, "note:", n)
+			fmt.Fprintln(info, "note:", n)
 		}
 	}
 	return nil
@@ -328,11 +323,9 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 	if err != nil {
 		return err
 	}
-	file, kind := rest, num.INVALID
-	if i := strings.LastIndexByte(rest, ':'); i > 0 {
-		if k, err := num.ParseKind(rest[i+1:]); err == nil {
-			file, kind = rest[:i], k
-		}
+	file, kind, err := splitLoadFile(rest)
+	if err != nil {
+		return err
 	}
 	a, err := readNPY(file)
 	if err != nil {
@@ -350,6 +343,28 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 		shape = []int{1}
 	}
 	return m.WriteTensor(at, shape, size, data)
+}
+
+// splitLoadFile splits FILE.npy[:DTYPE]. The part after the last ':' is a DTYPE when it names
+// an element type; otherwise the whole text is the file name, unless no such file exists and
+// the suffix looks like a type name (no path separator, no '.'), which is reported as an unknown
+// dtype rather than as a missing file "x.npy:NOPE".
+func splitLoadFile(rest string) (string, num.Kind, error) {
+	i := strings.LastIndexByte(rest, ':')
+	if i <= 0 {
+		return rest, num.INVALID, nil
+	}
+	file, suffix := rest[:i], rest[i+1:]
+	if k, err := num.ParseKind(suffix); err == nil && suffix != "" {
+		return file, k, nil
+	}
+	if _, err := os.Stat(rest); err == nil || strings.ContainsAny(suffix, `/\.`) {
+		return rest, num.INVALID, nil // a file name with a ':' in it
+	}
+	if suffix == "" {
+		return "", num.INVALID, fmt.Errorf("empty DTYPE after %s: (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", file)
+	}
+	return "", num.INVALID, fmt.Errorf("unknown dtype %s after %s (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", suffix, file)
 }
 
 // convertIn turns the array's elements into elements of k: raw bits when the file's type is k's
@@ -388,7 +403,8 @@ type dumpSpec struct {
 	file  string
 }
 
-// parseDump reads ADDR=SHAPE:DTYPE:FILE.npy.
+// parseDump reads ADDR=SHAPE:DTYPE:FILE.npy. SHAPE is decimal dimensions, each at least 1,
+// separated by 'x' (128x64); "0x64" is refused as a hex number, not read as a 0-by-64 array.
 func parseDump(arg string, g isa.Generation) (dumpSpec, error) {
 	d := dumpSpec{arg: arg}
 	addrS, rest, ok := strings.Cut(arg, "=")
@@ -400,15 +416,8 @@ func parseDump(arg string, g isa.Generation) (dumpSpec, error) {
 	if d.at, err = isa.ParseAddress(addrS, g); err != nil {
 		return d, err
 	}
-	for _, s := range strings.FieldsFunc(parts[0], func(r rune) bool { return r == 'x' || r == 'X' || r == ',' || r == '*' }) {
-		v, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || v < 0 {
-			return d, fmt.Errorf("bad shape %q (want e.g. 128x64)", parts[0])
-		}
-		d.shape = append(d.shape, v)
-	}
-	if len(d.shape) == 0 {
-		return d, fmt.Errorf("bad shape %q (want e.g. 128x64)", parts[0])
+	if d.shape, err = parseShape(parts[0]); err != nil {
+		return d, err
 	}
 	if d.kind, err = num.ParseKind(parts[1]); err != nil {
 		return d, err
@@ -418,6 +427,87 @@ func parseDump(arg string, g isa.Generation) (dumpSpec, error) {
 	}
 	d.file = parts[2]
 	return d, nil
+}
+
+// maxDumpBytes bounds one dump (the machine's own limit on a tensor).
+const maxDumpBytes = 1 << 34
+
+// parseShape reads a --dump SHAPE: decimal dimensions >= 1 separated by 'x' (or 'X').
+func parseShape(s string) ([]int, error) {
+	want := "want decimal dimensions >= 1 separated by 'x', e.g. 128x64"
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, fmt.Errorf("empty shape (%s)", want)
+	}
+	if len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
+		return nil, fmt.Errorf("shape %q looks like a hex number, and a 0 dimension is not allowed (%s)", s, want)
+	}
+	var shape []int
+	total := uint64(1)
+	for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == 'x' || r == 'X' }) {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 || strings.HasPrefix(p, "+") {
+			return nil, fmt.Errorf("bad shape %q: dimension %q is not a decimal number (%s)", s, p, want)
+		}
+		if v == 0 {
+			return nil, fmt.Errorf("bad shape %q: a dimension is 0 (%s)", s, want)
+		}
+		total *= uint64(v)
+		if total > maxDumpBytes {
+			return nil, fmt.Errorf("bad shape %q: too many elements", s)
+		}
+		shape = append(shape, v)
+	}
+	if strings.Count(strings.ToLower(t), "x") != len(shape)-1 {
+		return nil, fmt.Errorf("bad shape %q: an empty dimension (%s)", s, want)
+	}
+	return shape, nil
+}
+
+// parseDumps reads every --dump and checks, before the run, that each fits where it reads
+// (partitions, active partition size, HBM range) and that the output paths (with --trace) are
+// usable: all usage errors, exit 2, like the same mistakes in --load.
+func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace string) ([]dumpSpec, error) {
+	dumps := make([]dumpSpec, 0, len(args))
+	var paths []outFlag
+	for _, a := range args {
+		d, err := parseDump(a, g)
+		if err == nil {
+			err = d.check(m)
+		}
+		if err != nil {
+			return nil, ioErr(fmt.Errorf("--dump %s: %w", a, err))
+		}
+		dumps = append(dumps, d)
+		paths = append(paths, outFlag{"--dump " + a, d.file})
+	}
+	if trace != "" {
+		paths = append(paths, outFlag{"--trace", trace})
+	}
+	if err := checkOutputs(paths...); err != nil {
+		return nil, err
+	}
+	return dumps, nil
+}
+
+// check tells whether the dump's range is readable on m (the checks of sim.Machine.ReadTensor
+// on chip; the HBM window of mem for HBM, without reading a large range).
+func (d dumpSpec) check(m *sim.Machine) error {
+	size := uint64(d.kind.Size())
+	for _, n := range d.shape {
+		size *= uint64(n)
+	}
+	if size > maxDumpBytes {
+		return fmt.Errorf("shape %v of %v is too large", d.shape, d.kind)
+	}
+	if d.at.Space != isa.SpaceHBM {
+		_, err := m.ReadTensor(d.at, d.shape, d.kind.Size())
+		return err
+	}
+	if end := d.at.Offset + size; end < d.at.Offset || end > isa.DMALocalBase {
+		return fmt.Errorf("%d bytes from hbm:0x%x pass the HBM window 0x%x", size, d.at.Offset, uint64(isa.DMALocalBase))
+	}
+	return nil
 }
 
 func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
@@ -431,39 +521,6 @@ func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// writeAll writes every output to a temporary file beside it, then renames them all: either
-// every output appears whole, or (on an error before the renames) none does.
-func writeAll(outs []output) error {
-	var tmps []string
-	cleanup := func() {
-		for _, t := range tmps {
-			os.Remove(t)
-		}
-	}
-	for _, o := range outs {
-		fh, err := os.CreateTemp(filepath.Dir(o.path), "."+filepath.Base(o.path)+".tmp*")
-		if err != nil {
-			cleanup()
-			return err
-		}
-		tmps = append(tmps, fh.Name())
-		_, werr := fh.Write(o.data)
-		merr := fh.Chmod(0o644) // CreateTemp makes 0600; outputs are ordinary files
-		cerr := fh.Close()
-		if werr != nil || merr != nil || cerr != nil {
-			cleanup()
-			return errors.Join(werr, merr, cerr)
-		}
-	}
-	for i, o := range outs {
-		if err := os.Rename(tmps[i], o.path); err != nil {
-			cleanup()
-			return err
-		}
-	}
-	return nil
 }
 
 func float64frombits(b []byte) float64 {
@@ -504,6 +561,14 @@ func fromAsm(path string, ap *asm.Program) *sim.Program {
 			q.Insts = append(q.Insts, sim.Instr{Inst: it.Inst, Index: i, Offset: -1, Line: it.Line})
 		}
 		p.Queues = append(p.Queues, q)
+	}
+	return p
+}
+
+// outputName is how the report names an output.
+func outputName(p string) string {
+	if p == stdoutPath {
+		return "standard output"
 	}
 	return p
 }
