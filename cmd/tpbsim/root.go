@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -65,10 +66,62 @@ deadlock, verification mismatch); 2 usage or I/O error.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.CompletionOptions.DisableDefaultCmd = true
+	// Bare `tpbsim` prints the help to stdout (what the user most likely wants to see) but is
+	// still a usage error, exit 2 (DESIGN.md §7): a script that runs tpbsim without a command is
+	// broken and must not pass. Unknown commands are rejected by cobra (exit 2) before this runs.
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		cmd.Help()
+		return ioErr(errors.New("missing command (see the list above)"))
+	}
+	// `tpbsim help TOPIC` with an unknown topic is a usage error too (cobra's prints the usage
+	// and exits 0).
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if cmd == nil || err != nil || len(rest) > 0 {
+				return ioErr(fmt.Errorf("unknown help topic %q (see 'tpbsim --help')", strings.Join(args, " ")))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	})
 	for _, add := range subcommands {
-		root.AddCommand(add(stdout, stderr))
+		c := add(stdout, stderr)
+		if c.HasSubCommands() {
+			requireSubcommand(c)
+		}
+		root.AddCommand(c)
 	}
 	return root
+}
+
+// requireSubcommand makes a command group (dge, dtable) run only through its subcommands:
+// without one, or with an unknown one, it is a usage error (exit 2) naming the choices. Cobra
+// alone would print the group's help and exit 0.
+func requireSubcommand(c *cobra.Command) {
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		var names []string
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		choices := strings.Join(names, ", ")
+		if len(args) == 0 {
+			return ioErr(fmt.Errorf("%s: missing subcommand: one of %s (see '%s --help')", cmd.Name(), choices, cmd.CommandPath()))
+		}
+		msg := fmt.Sprintf("%s: unknown subcommand %q: want one of %s", cmd.Name(), args[0], choices)
+		if cmd.SuggestionsMinimumDistance <= 0 {
+			cmd.SuggestionsMinimumDistance = 2
+		}
+		if sug := cmd.SuggestionsFor(args[0]); len(sug) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sug, " or "))
+		}
+		return ioErr(errors.New(msg))
+	}
 }
 
 // subcommands lists the constructors of every subcommand; each lives in its own file.
