@@ -90,3 +90,20 @@ func TestAsmErrors(t *testing.T) {
 		}
 	}
 }
+
+// A single-line JSON array: the error names the instruction's index, not only file:1, and the
+// output is not written.
+func TestAsmJSONSingleLineIndex(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "one.json")
+	ok := `{"opcode":"COPY"}`
+	os.WriteFile(in, []byte(`[`+ok+`,`+ok+`,`+ok+`,{"opcode":"COPY","in_dtype":"NOPE"}]`), 0o644)
+	out := filepath.Join(dir, "out.bin")
+	code, _, stderr := runISACLI(t, "asm", in, "-o", out)
+	if code != 2 || !strings.Contains(stderr, in+`:1: instruction 3: in_dtype: unknown dtype "NOPE"`) {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("output written for bad input")
+	}
+}
