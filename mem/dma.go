@@ -27,7 +27,7 @@ type piece struct {
 func (m *Memory) localPieces(addr, n uint64, write bool) ([]piece, error) {
 	local := addr - isa.DMALocalBase
 	if local > isa.TPBPartitionAddrMask || n-1 > isa.TPBPartitionAddrMask || local+n-1 > isa.TPBPartitionAddrMask {
-		return nil, errf(ErrBounds, "dma_addr_in_range", addr, "%d bytes pass the on-chip window", n)
+		return nil, errf(ErrBounds, RuleDMAAddrInRange, addr, "%d bytes pass the on-chip window", n)
 	}
 	var ps []piece
 	for done := 0; done < int(n); {
@@ -41,7 +41,7 @@ func (m *Memory) localPieces(addr, n uint64, write bool) ([]piece, error) {
 		b := m.bank(l.Region)
 		c := min(int(n)-done, int(b.active-l.Offset))
 		if write && l.Region == PSUM && (l.Offset%4 != 0 || c%4 != 0) {
-			return nil, errf(ErrPSUMWrite, "psum_write_4byte", isa.DMALocalBase+uint64(a),
+			return nil, errf(ErrPSUMWrite, RulePSUMWrite4Byte, isa.DMALocalBase+uint64(a),
 				"PSUM write of %d bytes at partition offset 0x%x", c, l.Offset)
 		}
 		ps = append(ps, piece{loc: l, off: done, n: c})
@@ -239,7 +239,7 @@ func (m *Memory) hbmSlice(addr uint64, n int) ([]byte, bool) {
 
 func (m *Memory) hbmCheck(addr, n uint64) error {
 	if addr+n > isa.DMALocalBase || addr+n < addr {
-		return errf(ErrBounds, "hbm_addr_in_range", addr, "%d bytes pass the HBM window 0x%x", n, isa.DMALocalBase)
+		return errf(ErrBounds, RuleHBMAddrInRange, addr, "%d bytes pass the HBM window 0x%x", n, isa.DMALocalBase)
 	}
 	return nil
 }
@@ -271,7 +271,7 @@ func (m *Memory) hbmCapCheck(addr, n uint64) error {
 	first, last := addr/HBMPageSize, (addr+n-1)/HBMPageSize
 	fresh := m.hbmFresh(first, last)
 	if fresh > (m.opts.HBMCapBytes-min(m.hbmBytes, m.opts.HBMCapBytes))/HBMPageSize {
-		return errf(ErrHBMCap, "hbm_cap", addr, "writing %d bytes needs %d new pages; %d of %d bytes already allocated",
+		return errf(ErrHBMCap, RuleHBMCap, addr, "writing %d bytes needs %d new pages; %d of %d bytes already allocated",
 			n, fresh, m.hbmBytes, m.opts.HBMCapBytes)
 	}
 	return nil
@@ -284,10 +284,10 @@ func (m *Memory) hbmInitCheck(addr, n uint64) error {
 		c := min(n-done, uint64(HBMPageSize-off))
 		pg := m.hbm[pn]
 		if pg == nil {
-			return errf(ErrUninit, "read_initialised", a, "HBM byte was never written")
+			return errf(ErrUninit, RuleReadInitialised, a, "HBM byte was never written")
 		}
 		if i := firstClear(pg.init, off, off+int(c)); i >= 0 {
-			return errf(ErrUninit, "read_initialised", pn*HBMPageSize+uint64(i), "HBM byte was never written")
+			return errf(ErrUninit, RuleReadInitialised, pn*HBMPageSize+uint64(i), "HBM byte was never written")
 		}
 		a, done = a+c, done+c
 	}

@@ -264,19 +264,19 @@ func (m *Memory) ResolveAddr(a uint32) (Loc, error) {
 			break
 		}
 		if off >= b.active {
-			return Loc{}, errf(ErrBounds, "addr_in_active_area", uint64(a),
+			return Loc{}, errf(ErrBounds, RuleAddrInActiveArea, uint64(a),
 				"%s partition %d offset 0x%x is past the active size 0x%x", b.region, p, off, b.active)
 		}
 		return Loc{Region: b.region, Partition: p, Offset: off}, nil
 	}
-	return Loc{}, errf(ErrBounds, "addr_in_sbuf_or_psum", uint64(a), "address is in neither SBUF nor PSUM on %v", m.gen)
+	return Loc{}, errf(ErrBounds, RuleAddrInSBUFOrPSUM, uint64(a), "address is in neither SBUF nor PSUM on %v", m.gen)
 }
 
 // Resolve resolves an immediate ADDR4. Register, shape-register and indirect forms are resolved
 // at run time by hardware registers tpbsim does not model: they fail with ErrUnsupported.
 func (m *Memory) Resolve(a isa.Addr4) (Loc, error) {
 	if a.IsAddrReg() || a.ShapeFromRegister() || a.IsIndirect() {
-		return Loc{}, errf(ErrUnsupported, "addr4_immediate", uint64(a),
+		return Loc{}, errf(ErrUnsupported, RuleAddr4Immediate, uint64(a),
 			"ADDR4 marker 0x%02x (register / shape-register / indirect) is not modelled", a.Marker())
 	}
 	return m.ResolveAddr(a.ByteAddr())
@@ -303,7 +303,7 @@ func (m *Memory) Write(l Loc, p []byte) error {
 		return err
 	}
 	if l.Region == PSUM && (l.Offset%4 != 0 || len(p)%4 != 0) {
-		return errf(ErrPSUMWrite, "psum_write_4byte", uint64(m.OnChipAddr(l)), "PSUM write of %d bytes at offset 0x%x", len(p), l.Offset)
+		return errf(ErrPSUMWrite, RulePSUMWrite4Byte, uint64(m.OnChipAddr(l)), "PSUM write of %d bytes at offset 0x%x", len(p), l.Offset)
 	}
 	copy(b, p)
 	m.MarkInit(l.Region, l.Partition, int(l.Offset), len(p))
@@ -313,10 +313,10 @@ func (m *Memory) Write(l Loc, p []byte) error {
 func (m *Memory) span(l Loc, n int) ([]byte, error) {
 	b := m.bank(l.Region)
 	if b == nil || l.Partition < 0 || l.Partition >= b.n {
-		return nil, errf(ErrBounds, "partition_in_range", 0, "%v has no partition %d", l.Region, l.Partition)
+		return nil, errf(ErrBounds, RulePartitionInRange, 0, "%v has no partition %d", l.Region, l.Partition)
 	}
 	if n < 0 || uint64(l.Offset)+uint64(n) > uint64(b.active) {
-		return nil, errf(ErrBounds, "addr_in_active_area", uint64(m.OnChipAddr(l)),
+		return nil, errf(ErrBounds, RuleAddrInActiveArea, uint64(m.OnChipAddr(l)),
 			"%d bytes at offset 0x%x pass the active size 0x%x", n, l.Offset, b.active)
 	}
 	return b.part(l.Partition)[l.Offset : int(l.Offset)+n], nil
@@ -342,7 +342,7 @@ func (m *Memory) CheckInit(r Region, p, off, n int) error {
 	base := p * int(b.active)
 	if i := firstClear(b.init, base+off, base+off+n); i >= 0 {
 		l := Loc{Region: r, Partition: p, Offset: uint32(i - base)}
-		return errf(ErrUninit, "read_initialised", uint64(m.OnChipAddr(l)), "%v was never written", l)
+		return errf(ErrUninit, RuleReadInitialised, uint64(m.OnChipAddr(l)), "%v was never written", l)
 	}
 	return nil
 }

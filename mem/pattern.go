@@ -57,7 +57,7 @@ func (s Span) String() string {
 // a PSUM write uses 4-byte elements. The error (*Error) names the first offending address.
 func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*Pattern, error) {
 	if elemSize <= 0 || elemSize > 8 {
-		return nil, errf(ErrBounds, "element_size", uint64(t.StartAddr), "element size %d bytes is not modelled", elemSize)
+		return nil, errf(ErrBounds, RulePatternElemSize, uint64(t.StartAddr), "element size %d bytes is not modelled", elemSize)
 	}
 	loc, err := m.Resolve(t.StartAddr)
 	if err != nil {
@@ -70,11 +70,11 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 	}
 	b := m.bank(loc.Region)
 	if channels < 0 || loc.Partition+channels > b.n {
-		return nil, errf(ErrBounds, "start_addr_active_channels", uint64(p.Addr),
+		return nil, errf(ErrBounds, RuleStartAddrActiveChannels, uint64(p.Addr),
 			"start partition %d + %d channels passes the %d partitions of %v", loc.Partition, channels, b.n, loc.Region)
 	}
 	if write && loc.Region == PSUM && elemSize != 4 {
-		return nil, errf(ErrPSUMWrite, "psum_write_4byte_dtype", uint64(p.Addr),
+		return nil, errf(ErrPSUMWrite, RulePSUMWrite4ByteDtype, uint64(p.Addr),
 			"PSUM writes need a 4-byte dtype, element size is %d", elemSize)
 	}
 	es := int64(elemSize)
@@ -97,7 +97,7 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 		if p.lo >= 0 {
 			bad = p.hi - 1
 		}
-		return nil, errf(ErrBounds, "pattern_in_active_area", uint64(int64(b.base)+int64(loc.Partition)*int64(b.stride)+bad),
+		return nil, errf(ErrBounds, RulePatternInActiveArea, uint64(int64(b.base)+int64(loc.Partition)*int64(b.stride)+bad),
 			"%v pattern (step %v num %v, %d-byte elements) reaches partition offset %d; the active area is [0, 0x%x)",
 			loc.Region, t.StepElem, t.NumElem, elemSize, bad, b.active)
 	}

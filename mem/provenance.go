@@ -8,6 +8,9 @@ func Provenance() []isa.Provenance {
 	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
 		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
 	}
+	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
+	}
 	return []isa.Provenance{
 		b("mem.geometry", "SBUF = 128 partitions x STATE_BUF_PARTITION_SIZE stride, of which STATE_BUF_PARTITION_ACTIVE_SIZE bytes are usable; "+
 			"PSUM at 0x2000000 = 128 x 32 KiB stride, 16 KiB active; MAVERICK has no PSUM (PSUM_BUF_SZ = 0). "+
@@ -36,5 +39,38 @@ func Provenance() []isa.Provenance {
 			"The official simulator exposes uninitialised reads only through sentinel fills; an error naming the address is more useful and costs nothing when off."),
 		b("mem.unresolved_addr4", "Register, shape-register and indirect ADDR4 forms fail with ErrUnsupported: their values come from hardware registers tpbsim does not model.",
 			"FACTS §B.3", isa.Invented, "Guessing a register value would silently produce wrong results."),
+
+		// The rules a memory *Error names (rules.go).
+		r(RulePatternElemSize, "A TENSOR4D pattern's element is 1 to 8 bytes: the widest dtype tpbsim executes is 8 bytes.",
+			"tpbsim", isa.Invented, []string{"in_dtype", "out_dtype"}, "The dtype table has no wider element; a wider one would be a modelling bug, reported instead of guessed."),
+		r(RulePSUMWrite4ByteDtype, "A pattern that writes PSUM needs a 4-byte dtype.",
+			"FACTS §B.3 step 5", isa.HighObserved, []string{"dst_mem_pattern.start_addr", "out_dtype"}, ""),
+		r(RulePatternInActiveArea, "Every byte a TENSOR4D pattern touches, on every channel, lies inside its partition's active area [0, active size); "+
+			"checked whole before anything is written (the footprint part of tensor4d_valid, checked again where the memory is accessed).",
+			"FACTS §B.3, §B.4, §B.5; DESIGN.md §1", isa.MedInferred, []string{"src_mem_pattern", "dst_mem_pattern"},
+			"the per-rank extent rules are not spelled out; the active size is the usable part of the partition stride (mem.geometry)"),
+		r(RuleAddrInActiveArea, "An on-chip byte address lies at a partition offset below the region's active size (SBUF: STATE_BUF_PARTITION_ACTIVE_SIZE, PSUM: 16 KiB).",
+			"FACTS §B.3, §B.5", isa.HighObserved, []string{"start_addr"}, ""),
+		r(RuleAddrInSBUFOrPSUM, "An on-chip byte address lies in SBUF or (where the generation has one) PSUM.",
+			"FACTS §B.3, §B.5", isa.HighObserved, []string{"start_addr"}, ""),
+		r(RuleAddr4Immediate, "tpbsim resolves only immediate ADDR4 addresses: register, shape-register and indirect forms are not executable (see mem.unresolved_addr4).",
+			"FACTS §B.3", isa.Invented, []string{"start_addr"}, "their values come from hardware registers tpbsim does not model"),
+		r(RulePSUMWrite4Byte, "A byte-level write into PSUM (a DMA) starts 4-byte aligned and is a whole number of 4-byte words (see mem.psum_write_4byte).",
+			"FACTS §B.3 step 5", isa.MedInferred, []string{"dst_start_addr"},
+			"the placement gate requires 4-byte PSUM writes; the byte-level form of the same rule"),
+		r(RulePartitionInRange, "A resolved location names a partition the region has (0..127 in SBUF and PSUM).",
+			"FACTS §B.3", isa.HighObserved, nil, ""),
+		r(RuleReadInitialised, "With uninitialised-read checking on (--check-uninit, Options.TrackUninit), every byte an instruction or DMA reads was written "+
+			"before (by a program, --load or an earlier instruction); the error gives the first never-written address.",
+			"tpbsim (issue 3 item 2; see mem.uninit_tracking)", isa.Invented, []string{"src_mem_pattern", "src_start_addr"},
+			"hardware reads whatever the bytes hold; naming the first never-written address is what a user debugging a program needs"),
+		r(RuleDMAAddrInRange, "An on-chip DMA range [addr, addr+n) stays inside the 29-bit on-chip window above isa.DMALocalBase.",
+			"isa.Addr8 (INVENTED address map); FACTS §B.3", isa.Invented, []string{"src_start_addr", "dst_start_addr"},
+			"the real ADDR8 address map is not in the sources (mem.dma_address_map)"),
+		r(RuleHBMAddrInRange, "An HBM DMA range [addr, addr+n) stays below isa.DMALocalBase, where the on-chip window begins.",
+			"isa.Addr8 (INVENTED address map)", isa.Invented, []string{"src_start_addr", "dst_start_addr"},
+			"the real ADDR8 address map is not in the sources (mem.dma_address_map)"),
+		r(RuleHBMCap, "A write may not allocate HBM pages past the model's cap (Options.HBMCapBytes, default 4 GiB); a DMA job is checked whole (see mem.hbm_cap).",
+			"tpbsim (issue 3 item 2)", isa.Invented, []string{"dst_start_addr"}, "a crafted program must not exhaust the host's memory"),
 	}
 }
