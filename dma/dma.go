@@ -279,8 +279,98 @@ func (e *IndexError) Error() string {
 func (e *IndexError) Unwrap() error { return ErrIndex }
 
 func descErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrDescriptor, fmt.Sprintf(format, args...))
+	return &DescriptorError{Rule: RuleDescriptorValid, Msg: fmt.Sprintf(format, args...)}
 }
+
+// DescriptorError is a malformed descriptor or job; it unwraps to ErrDescriptor.
+type DescriptorError struct {
+	Rule string // RuleDescriptorValid, RuleJobEngines or RuleJobBytesCap
+	Msg  string
+}
+
+func (e *DescriptorError) Error() string  { return ErrDescriptor.Error() + ": " + e.Msg }
+func (e *DescriptorError) Unwrap() error  { return ErrDescriptor }
+func (e *DescriptorError) RuleID() string { return e.Rule }
+
+// AccessError is a descriptor whose bytes the memory refused for a reason other than bounds: a
+// never-written source byte (uninitialised-read checking), the HBM cap, PSUM's 4-byte write rule.
+// Unlike BoundsError it does not carry the firmware's "Failed bounds check" wording; its rule is
+// the memory's (Err's RuleID).
+type AccessError struct {
+	Engine, Desc int
+	Side         string
+	Lo, Hi       uint64
+	Err          MemoryError
+}
+
+func (e *AccessError) Error() string {
+	return fmt.Sprintf("descriptor %d on DMA[%d]: %s bytes [0x%x, 0x%x): %v", e.Desc, e.Engine, e.Side, e.Lo, e.Hi, e.Err)
+}
+
+func (e *AccessError) Unwrap() error  { return e.Err }
+func (e *AccessError) RuleID() string { return e.Err.RuleID() }
+
+// MemoryError is what a memory's refusal may implement (mem.Error does): the rule it broke and
+// whether that rule is a bounds rule. A refusal that is not out of bounds is reported as an
+// AccessError; every other refusal as a BoundsError.
+type MemoryError interface {
+	error
+	RuleID() string
+	OutOfBounds() bool
+}
+
+// refusal turns a BoundsError whose memory refused the range for a reason other than bounds
+// into an AccessError.
+func refusal(err error) error {
+	be, ok := err.(*BoundsError)
+	if !ok || be.Reg >= 0 || be.Err == nil {
+		return err
+	}
+	var me MemoryError
+	if errors.As(be.Err, &me) && !me.OutOfBounds() {
+		return &AccessError{Engine: be.Engine, Desc: be.Desc, Side: be.Side, Lo: be.Lo, Hi: be.Hi, Err: me}
+	}
+	return err
+}
+
+// wrapError is an address walk that wraps the 64-bit address space.
+type wrapError string
+
+func (e wrapError) Error() string  { return string(e) }
+func (e wrapError) RuleID() string { return RuleAddrNoWrap }
+
+// Rule ids of the DMA engines' errors (RuleID methods). A memory refusal keeps the memory's
+// rule (mem.RuleIDs). Each is registered in Provenance.
+const (
+	RuleBoundsCheck     = "dma_bounds_check"     // a BOUND_CHECK_REG bound failed
+	RuleRangeInMemory   = "dma_range_in_memory"  // the memory refused a range without naming a rule
+	RuleAddrNoWrap      = "dma_addr_no_wrap"     // an address walk wraps the 64-bit space
+	RuleIndexInBound    = "dma_index_in_bound"   // a gather/scatter index is out of bound with idx_bound_is_err
+	RuleDescriptorValid = "dma_descriptor_valid" // a malformed descriptor
+	RuleJobEngines      = "dma_job_engines"      // a job names more engines than the generation has
+	RuleJobBytesCap     = "dma_job_bytes_cap"    // a job moves more bytes than Engines.MaxJobBytes
+)
+
+// RuleIDs lists every rule id the DMA engines' own errors carry.
+func RuleIDs() []string {
+	return []string{RuleBoundsCheck, RuleRangeInMemory, RuleAddrNoWrap, RuleIndexInBound, RuleDescriptorValid, RuleJobEngines, RuleJobBytesCap}
+}
+
+// RuleID is the rule the failed check stands for: the bound register's, the memory's own rule
+// when the memory refused the range, or the address-wrap rule.
+func (e *BoundsError) RuleID() string {
+	if e.Reg >= 0 {
+		return RuleBoundsCheck
+	}
+	var r interface{ RuleID() string }
+	if errors.As(e.Err, &r) {
+		return r.RuleID()
+	}
+	return RuleRangeInMemory
+}
+
+// RuleID is RuleIndexInBound.
+func (e *IndexError) RuleID() string { return RuleIndexInBound }
 
 // Validate checks the descriptor's own shape (not memory): counts, element sizes, cast sizes,
 // xbar tile limits. It is called by the executor before a job runs.

@@ -144,7 +144,7 @@ func (e *Engines) Check(mem Memory, job *Job) error {
 
 func (e *Engines) checkAll(r *runner, job *Job) ([][]*prepared, error) {
 	if len(job.Queues) > e.Count {
-		return nil, fmt.Errorf("%w: job uses %d engines, %v has %d", ErrDescriptor, len(job.Queues), e.Gen, e.Count)
+		return nil, &DescriptorError{Rule: RuleJobEngines, Msg: fmt.Sprintf("job uses %d engines, %v has %d", len(job.Queues), e.Gen, e.Count)}
 	}
 	var total uint64
 	for q := range job.Queues {
@@ -153,7 +153,7 @@ func (e *Engines) checkAll(r *runner, job *Job) ([][]*prepared, error) {
 		}
 	}
 	if max := e.MaxJobBytes; max > 0 && total > max {
-		return nil, fmt.Errorf("%w: job moves %d bytes, more than the model's cap of %d (Engines.MaxJobBytes)", ErrDescriptor, total, max)
+		return nil, &DescriptorError{Rule: RuleJobBytesCap, Msg: fmt.Sprintf("job moves %d bytes, more than the model's cap of %d (Engines.MaxJobBytes)", total, max)}
 	}
 	prep := make([][]*prepared, len(job.Queues))
 	for q := range job.Queues {

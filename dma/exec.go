@@ -119,7 +119,7 @@ func (r *runner) checkSide(eng, idx int, name string, s Side, n [MaxLevels]uint3
 	ahi, ok2 := addrAt(s.Addr, hi)
 	if !ok1 || !ok2 {
 		return &BoundsError{Engine: eng, Desc: idx, Side: name, Lo: alo, Hi: ahi, Reg: -1, Sem: sem, SemInc: inc,
-			Err: fmt.Errorf("the walk wraps the 64-bit address space")}
+			Err: wrapError("the walk wraps the 64-bit address space")}
 	}
 	if err := r.checkBound(eng, idx, name, s.Bound, s.BoundBase, alo, ahi, sem, inc); err != nil {
 		return err
@@ -197,6 +197,11 @@ type row struct {
 
 // check runs every pre-flight test of one descriptor and returns what execution needs.
 func (r *runner) check(d *Descriptor, eng, idx, sem, inc int) (*prepared, error) {
+	p, err := r.check1(d, eng, idx, sem, inc)
+	return p, refusal(err)
+}
+
+func (r *runner) check1(d *Descriptor, eng, idx, sem, inc int) (*prepared, error) {
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("descriptor %d on DMA[%d]: %w", idx, eng, err)
 	}
@@ -280,7 +285,7 @@ func (r *runner) checkIndirect(d *Descriptor, eng, idx, sem, inc int) (*prepared
 		rw.src, ok1 = addrAt(d.Src.Addr, int64(si)*d.Src.Step[0]*ses)
 		rw.dst, ok2 = addrAt(d.Dst.Addr, int64(di)*d.Dst.Step[0]*des)
 		if !ok1 || !ok2 {
-			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src", Lo: rw.src, Hi: rw.src, Reg: -1, Sem: sem, SemInc: inc, Err: fmt.Errorf("row %d wraps the address space", i)}
+			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src", Lo: rw.src, Hi: rw.src, Reg: -1, Sem: sem, SemInc: inc, Err: wrapError(fmt.Sprintf("row %d wraps the address space", i))}
 		}
 		if !rw.skip {
 			if err := r.checkBound(eng, idx, "src", d.Src.Bound, d.Src.BoundBase, rw.src, rw.src+uint64(ses), sem, inc); err != nil {
@@ -337,7 +342,7 @@ func (r *runner) checkGatherXpose(d *Descriptor, eng, idx, sem, inc int) (*prepa
 		var ok bool
 		src.Addr, ok = addrAt(d.Src.Addr, int64(v[0])*d.Src.Step[1]*2)
 		if !ok {
-			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src", Lo: src.Addr, Hi: src.Addr, Reg: -1, Sem: sem, SemInc: inc, Err: fmt.Errorf("row %d wraps the address space", v[0])}
+			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src", Lo: src.Addr, Hi: src.Addr, Reg: -1, Sem: sem, SemInc: inc, Err: wrapError(fmt.Sprintf("row %d wraps the address space", v[0]))}
 		}
 		src.Step = [MaxLevels]int64{d.Src.Step[0]}
 		if err := r.checkSide(eng, idx, "src", src, [MaxLevels]uint32{uint32(g.Cols), 1, 1, 1}, false, sem, inc); err != nil {

@@ -8,6 +8,9 @@ func Provenance() []isa.Provenance {
 	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
 		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
 	}
+	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
+	}
 	return []isa.Provenance{
 		b("dma.descriptor_nest", "A descriptor is GENERATE RD + GENERATE WR + one DIMPUSH per loop level (up to 4, innermost first in the struct, pushed outer to inner); "+
 			"element (i0..i3) moves from src.addr + sum(i_k*src.step[k])*src.elem_size to the same expression on dst. Loop counts are 32-bit (the DIMPUSH log prints %u).",
@@ -41,5 +44,27 @@ func Provenance() []isa.Provenance {
 			"a waiter can rely on the instruction's own sem_increment whatever the fan-out"),
 		b("dma.xbar_4byte", "The crossbar also transposes 4-byte elements in 16x64 tiles (DIRECT2D_XPOSE tile_src_cols 1..64 for 4-byte dtypes); 1-byte elements have no xbar path.",
 			"FACTS §C.5", isa.MedInferred, "the DIRECT2D_XPOSE field limits"),
+
+		// The rules the engines' errors name (RuleIDs).
+		r(RuleBoundsCheck, "With its BOUND_CHECK_REG enabled, every byte a descriptor side touches lies in [start, start + R[bc_reg]) (see dma.bound_check); "+
+			"a failure is the firmware's \"S: DGE: Failed bounds check. $S[%i]+=%i.\"",
+			"FACTS §C.6, §C.7", isa.MedInferred, []string{"src_bound_reg", "dst_bound_reg"},
+			"the register holds a byte bound measured from the start address (PSEUDO_DMA_EXT carries src/dst_bound_size_bytes)"),
+		r(RuleRangeInMemory, "Every byte a descriptor touches exists in the memory the engines run against; used when that memory refuses a range without naming "+
+			"a rule of its own (tpbsim's memory names one: hbm_addr_in_range, dma_addr_in_range, addr_in_active_area, ...).",
+			"tpbsim; FACTS §C.7", isa.Invented, []string{"src_start_addr", "dst_start_addr"}, "a fallback for memories other than package mem"),
+		r(RuleAddrNoWrap, "A descriptor's address walk (start + sum(i_k*step_k)*elem_size, or a gathered row's address) stays inside the 64-bit address space.",
+			"tpbsim", isa.Invented, []string{"src_start_addr", "dst_start_addr", "step_elem"}, "a wrapping walk has no meaningful target; reported as a bounds failure"),
+		r(RuleIndexInBound, "With idx_bound_is_err (INDIRECT1D) or without bc_disable_oob_error_notif (GATHER_XPOSE), every index is below its bound: the indirected side's "+
+			"num_elem and, when enabled, the index bound register (see dma.indirect1d, dma.gather_xpose.mapping).",
+			"FACTS §C.3, §C.4, §C.6", isa.MedInferred, []string{"flags.idx_bound_is_err", "src_idx_bound_reg", "dst_idx_bound_reg"},
+			"FACTS gives the hard-error / soft-skip switch; the extents are the natural index bounds"),
+		r(RuleDescriptorValid, "A descriptor is well formed: non-zero counts, elem_size 1..64 KiB, casts between sizes that divide, crossbar tiles within 16 x 128 (2-byte) or 16 x 64 (4-byte).",
+			"seed 003 §4.5-§4.6; FACTS §C.2, §C.5, §C.7", isa.MedInferred, []string{"num_elem", "elem_size", "tile_src_rows", "tile_src_cols"},
+			"the descriptor limits are the struct fields' widths and the xbar tile geometry"),
+		r(RuleJobEngines, "A job's descriptor queues name only DMA engines the generation has.", "FACTS §C.7 (MEMCOPY_DMA_CFG DMA bitfield)", isa.HighInferred, nil,
+			"a queue for a missing engine cannot run; the DGE planner never makes one"),
+		r(RuleJobBytesCap, "One job moves at most Engines.MaxJobBytes bytes (when set): a model limit, not a hardware rule.", "tpbsim", isa.Invented, nil,
+			"keeps a crafted program from running for hours on the host"),
 	}
 }
