@@ -75,7 +75,7 @@ func memFail(op isa.Opcode, field string, err error) *Error {
 		me.Field = field
 		return &Error{Opcode: op, Rule: me.Rule, Field: field, Detail: fmt.Sprintf("%s at 0x%x", me.Detail, me.Addr), Err: me}
 	}
-	return &Error{Opcode: op, Rule: "memory", Field: field, Detail: err.Error(), Err: err}
+	return &Error{Opcode: op, Rule: RuleMemoryAccess, Field: field, Detail: err.Error(), Err: err}
 }
 
 // TransposeImpl selects the StreamTranspose implementation.
@@ -131,21 +131,21 @@ type Effect struct {
 // *Error.
 func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, error) {
 	if inst == nil {
-		return Effect{}, fail(0, ErrInvalid, "inst", "", "nil instruction")
+		return Effect{}, fail(0, ErrInvalid, RuleInstGiven, "", "nil instruction")
 	}
 	op := inst.Hdr().Opcode
 	eff := Effect{Opcode: op}
 	if m == nil {
-		return eff, fail(op, ErrInvalid, "memory", "", "nil memory")
+		return eff, fail(op, ErrInvalid, RuleMemoryGiven, "", "nil memory")
 	}
 	if !g.Valid() {
-		return eff, fail(op, ErrInvalid, "generation", "", "invalid generation %v", g)
+		return eff, fail(op, ErrInvalid, RuleGenerationMatches, "", "invalid generation %v", g)
 	}
 	if m.Gen() != g {
-		return eff, fail(op, ErrInvalid, "generation", "", "memory is %v, instruction runs as %v", m.Gen(), g)
+		return eff, fail(op, ErrInvalid, RuleGenerationMatches, "", "memory is %v, instruction runs as %v", m.Gen(), g)
 	}
 	if !op.InGen(g) {
-		return eff, fail(op, ErrInvalid, "has_valid_neuron_header", "header.opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
+		return eff, fail(op, ErrInvalid, RuleOpcodeOnGeneration, "header.opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
 	}
 	switch in := inst.(type) {
 	case *isa.LoadMaskSelect:
@@ -159,13 +159,13 @@ func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, e
 		}
 		return d.execS4D4TR(m, in, g, eff)
 	}
-	return eff, fail(op, ErrUnsupported, "dve_opcode", "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
+	return eff, fail(op, ErrUnsupported, RuleOpcodeModelled, "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
 }
 
 func (d *DVE) loadMask(in *isa.LoadMaskSelect, eff Effect) (Effect, error) {
 	for i, v := range in.Immediate {
 		if v >= 64 && v != 0xFF {
-			return eff, fail(in.Header.Opcode, ErrInvalid, "load_mask_select_valid_entry", fmt.Sprintf("immediate[%d]", i),
+			return eff, fail(in.Header.Opcode, ErrInvalid, RuleLoadMaskSelectValidMask, fmt.Sprintf("immediate[%d]", i),
 				"mask entry %d; legal: < 64 or 255", v)
 		}
 	}
@@ -187,14 +187,14 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 	op := in.Header.Opcode
 	esIn, esOut := in.InDtype.Size(), in.OutDtype.Size()
 	if esIn == 0 || !in.InDtype.InGen(g) || in.InDtype.Bits()%8 != 0 || in.InDtype.IsCPTC() {
-		return eff, fail(op, ErrInvalid, "is_valid_dtype", "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
+		return eff, fail(op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
 	}
 	if esOut == 0 || !in.OutDtype.InGen(g) || in.OutDtype.Bits()%8 != 0 || in.OutDtype.IsCPTC() {
-		return eff, fail(op, ErrInvalid, "is_valid_dtype", "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
+		return eff, fail(op, ErrInvalid, RuleIsValidDtype, "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
 	}
 	nac := int(in.NumActiveChannels)
 	if nac < 1 || nac > g.Geometry().DVENumChannels {
-		return eff, fail(op, ErrInvalid, "has_valid_active_channel_range", "num_active_channels", "%d; legal 1..%d", nac, g.Geometry().DVENumChannels)
+		return eff, fail(op, ErrInvalid, RuleHasValidActiveChannelRange, "num_active_channels", "%d; legal 1..%d", nac, g.Geometry().DVENumChannels)
 	}
 	src, err := m.Pattern(in.SrcMemPattern, esIn, nac, false)
 	if err != nil {
@@ -235,7 +235,7 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 		}
 		return eff, errOrNil(err)
 	default:
-		return eff, fail(op, ErrUnsupported, "dve_opcode", "header.opcode", "%v is not executed by the DVE model", op)
+		return eff, fail(op, ErrUnsupported, RuleOpcodeModelled, "header.opcode", "%v is not executed by the DVE model", op)
 	}
 	if err != nil {
 		return eff, err
@@ -259,7 +259,7 @@ func errOrNil(e error) error {
 // requireSameCount enforces s4d4_tr_same_src_dst_count.
 func requireSameCount(o *operands) error {
 	if o.src.Elements() != o.dst.Elements() {
-		return fail(o.op, ErrInvalid, "s4d4_tr_same_src_dst_count", "dst_mem_pattern.num_elem",
+		return fail(o.op, ErrInvalid, RuleSameSrcDstCount, "dst_mem_pattern.num_elem",
 			"dst walks %d elements, src %d; they must be equal", o.dst.Elements(), o.src.Elements())
 	}
 	return nil

@@ -2,11 +2,51 @@ package dve
 
 import "github.com/tpbsim/tpbsim/isa"
 
+// Rule ids a DVE *Error can carry. The ISA's own predicates (isa.Registry) keep their names; the
+// executor's own rules are registered in Provenance. A memory error keeps the memory's rule
+// (mem.RuleIDs).
+const (
+	// the ISA's rules, re-checked by the executor
+	RuleOpcodeOnGeneration         = "opcode_on_generation"
+	RuleIsValidDtype               = "is_valid_dtype"
+	RuleHasValidActiveChannelRange = "has_valid_active_channel_range"
+	RuleSameSrcDstCount            = "s4d4_tr_same_src_dst_count"
+	RuleSameSrcDstType             = "s4d4_tr_same_src_dst_type"
+	RuleIsValidSubdim              = "is_valid_subdim"
+	RuleTensorReduceDstCount       = "tensor_reduce_dst_count"
+	RuleHasMultiple32Channels      = "has_multiple_32_channels"
+	RuleTransposeSrcElementCount   = "has_transpose_src_element_count_t4d"
+	RuleLoadMaskSelectValidMask    = "load_mask_select_valid_mask"
+	// the executor's own
+	RuleInstGiven               = "dve_inst_given"
+	RuleMemoryGiven             = "dve_memory_given"
+	RuleMemoryAccess            = "dve_memory_access"
+	RuleGenerationMatches       = "dve_generation_matches"
+	RuleOpcodeModelled          = "dve_opcode_modelled"
+	RuleALUOpModelled           = "dve_alu_op_modelled"
+	RuleBitvecIntegerDtype      = "bitvec_integer_dtype"
+	RuleIntALUOpIntegerDtype    = "int_aluop_integer_dtype"
+	RuleTransposeCellWidth      = "transpose_cell_width"
+	RuleStreamShuffleMaskLoaded = "stream_shuffle_mask_loaded"
+	RuleSameOrFewerCount        = "same_or_fewer_element_count_t4d"
+)
+
+// RuleIDs lists every rule id a DVE error can carry besides the memory's.
+func RuleIDs() []string {
+	return []string{RuleOpcodeOnGeneration, RuleIsValidDtype, RuleHasValidActiveChannelRange, RuleSameSrcDstCount, RuleSameSrcDstType,
+		RuleIsValidSubdim, RuleTensorReduceDstCount, RuleHasMultiple32Channels, RuleTransposeSrcElementCount, RuleLoadMaskSelectValidMask,
+		RuleInstGiven, RuleMemoryGiven, RuleMemoryAccess, RuleGenerationMatches, RuleOpcodeModelled, RuleALUOpModelled,
+		RuleBitvecIntegerDtype, RuleIntALUOpIntegerDtype, RuleTransposeCellWidth, RuleStreamShuffleMaskLoaded, RuleSameOrFewerCount}
+}
+
 // Provenance lists every INFERRED or INVENTED behaviour of the DVE executor, for the rule and
 // provenance registry (`tpbsim explain`). It returns a fresh slice on each call.
 func Provenance() []isa.Provenance {
 	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
 		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
+	}
+	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
 	}
 	return []isa.Provenance{
 		b("dve.transpose_mapping", "StreamTranspose: for each channel c the src walk yields a stream S_c of E elements; within channel group g and element tile t, "+
@@ -59,5 +99,29 @@ func Provenance() []isa.Provenance {
 			"issue 3 item 5 (trace)", isa.Invented, "A strided pattern can touch millions of runs; a bounding box per operand is what a trace can show."),
 		b("dve.parallel", "Large StreamTransposes (> 256 KiB) split work across channel groups and tile ranges on up to GOMAXPROCS goroutines; results are identical to the serial path.",
 			"issue 3 item 8", isa.Invented, "Host performance only; no architectural effect."),
+
+		// The executor's own rules (RuleIDs); the ISA's predicates are in isa.Registry.
+		r(RuleInstGiven, "DVE.Execute needs an instruction (a caller error, not an ISA rule).", "tpbsim", isa.Invented, nil,
+			"the executor reports a nil instruction instead of panicking"),
+		r(RuleMemoryGiven, "DVE.Execute needs a memory to run against (a caller error, not an ISA rule).", "tpbsim", isa.Invented, nil,
+			"the executor reports a nil memory instead of panicking"),
+		r(RuleMemoryAccess, "The memory refused an operand access for a reason without a memory rule of its own (memory errors normally keep their own rule, e.g. pattern_in_active_area).",
+			"tpbsim", isa.Invented, []string{"src_mem_pattern", "dst_mem_pattern"}, "a fallback so every executor error names a registered rule"),
+		r(RuleGenerationMatches, "The instruction runs as a valid generation, the one the memory was built for (its geometry).", "tpbsim; FACTS §B.5", isa.Invented, nil,
+			"one machine is one generation; mixing geometries would silently misplace partitions"),
+		r(RuleOpcodeModelled, "The DVE executor runs the S4D4_TR family and LOAD_MASK_SELECT; another opcode (or a struct it does not decode) is not executable by tpbsim.",
+			"tpbsim; FACTS §D.2", isa.Invented, []string{"header.opcode"}, "only the opcodes whose semantics FACTS and the seeds give are executed"),
+		r(RuleALUOpModelled, "The reduce / scan op is one the DVE model computes for this opcode (arithmetic or bitvec band as the opcode requires).",
+			"FACTS §A.2, §D.4", isa.MedInferred, []string{"op"}, "ops outside the documented bands have no known semantics"),
+		r(RuleBitvecIntegerDtype, "A bitvec reduce or scan needs integer in and out dtypes: it works on the raw bits (see dve.bitvec_shift).",
+			"FACTS §A.2, §D.4", isa.MedInferred, []string{"in_dtype", "out_dtype"}, "bit operations on float encodings are not documented; the integer band is"),
+		r(RuleIntALUOpIntegerDtype, "An integer-band ALU op (ADD_INT, MAX_INT, ...) needs integer in and out dtypes (see dve.int_band_ops).",
+			"FACTS §A.2", isa.MedInferred, []string{"op", "in_dtype", "out_dtype"}, "the _INT ops name an integer datapath; float operands have no documented meaning there"),
+		r(RuleTransposeCellWidth, "A transpose moves 1-, 2- or 4-byte cells; other element widths are not executed.",
+			"seed 000 §5; FACTS §D.5", isa.MedInferred, []string{"in_dtype"}, "the 32x32 transpose is documented for these widths only"),
+		r(RuleStreamShuffleMaskLoaded, "STREAM_SHUFFLE needs a LOAD_MASK_SELECT executed earlier on the same DVE (see dve.shuffle_no_mask); without one it fails and writes nothing.",
+			"FACTS §D.5, §G.6", isa.Invented, []string{"header.opcode"}, "the mask register's reset value is unknown; failing names the missing instruction instead of inventing a mask"),
+		r(RuleSameOrFewerCount, "STREAM_TRANSPOSE writes at most the elements it reads: count(dst) <= count(src) (the header predicate behind s4d4_tr_transpose_src_dst_count, re-checked by the executor).",
+			"seed 000 §4.2, common.h:1862", isa.HighObserved, []string{"src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"}, ""),
 	}
 }
