@@ -17,14 +17,14 @@ type Config struct {
 
 func immAddr8(a isa.Addr8, field string) (uint64, error) {
 	if a.RawMarker() != isa.Addr8MarkerIMM {
-		return 0, fmt.Errorf("%w: %s marker 0x%02x: register / table ADDR8 forms are resolved by the machine, not the DGE model", ErrUnsupported, field, a.RawMarker())
+		return 0, unsupErr(RuleAddrImmediate, "%s marker 0x%02x: register / table ADDR8 forms are resolved by the machine, not the DGE model", field, a.RawMarker())
 	}
 	return a.Address(), nil
 }
 
 func immAddr4(a isa.Addr4, field string) (uint64, error) {
 	if a.Marker()&0xE0 != 0 {
-		return 0, fmt.Errorf("%w: %s marker 0x%02x: only immediate ADDR4 index addresses are modelled", ErrUnsupported, field, a.Marker())
+		return 0, unsupErr(RuleAddrImmediate, "%s marker 0x%02x: only immediate ADDR4 index addresses are modelled", field, a.Marker())
 	}
 	return isa.DMALocalBase + uint64(a.ByteAddr()), nil
 }
@@ -67,7 +67,7 @@ func PlanInst(g isa.Generation, inst isa.Inst, cfg Config, opt Options) (*Plan, 
 	case *isa.DMADirect2DXpose:
 		return planDirect2DXpose(g, in, cfg, opt)
 	}
-	return nil, fmt.Errorf("%w: %T is not a DGE DMA instruction", ErrUnsupported, inst)
+	return nil, unsupErr(RuleDMAInstruction, "%T is not a DGE DMA instruction", inst)
 }
 
 func planDirect2D(g isa.Generation, in *isa.DMADirect2D, cfg Config, opt Options) (*Plan, error) {
@@ -116,7 +116,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	}
 	mode := in.Flags.IndirectMode()
 	if mode > isa.SrcDstIndirection {
-		return nil, fmt.Errorf("%w: INDIRECT1D indirect_mode %v", ErrRequest, mode)
+		return nil, reqErr(RuleIndirectMode, "INDIRECT1D indirect_mode %v", mode)
 	}
 	var sidx, didx uint64
 	if mode != isa.DstIndirection {
@@ -145,7 +145,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	lg.add("P0: DGE INDIRECT")
 	engines := engineList(cfg.DMACfg, g)
 	if len(engines) == 0 {
-		return nil, reqErr("MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
+		return nil, reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
 	}
 	n := 1
 	if mode == isa.SrcIndirection && in.ComputeOp == isa.DGEComputeNONE {
@@ -204,7 +204,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 
 func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt Options) (*Plan, error) {
 	if !g.AtLeast(isa.CAYMAN) {
-		return nil, fmt.Errorf("%w: DmaGatherTranspose is only available in Neuron+ (V3+), not on %v (seed 003 §3.3)", ErrUnsupported, g)
+		return nil, unsupErr(RuleOpcodeOnGeneration, "DmaGatherTranspose is only available in Neuron+ (V3+), not on %v (seed 003 §3.3)", g)
 	}
 	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
 	if err != nil {
@@ -223,28 +223,28 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	P := int(in.IdxNumActiveChannels)
 	switch {
 	case lo != hi || lo.Size() != 2:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE dtype %v/%v: the xbar takes one 2-byte dtype (has_valid_gather_transpose_dtype)", ErrRequest, lo, hi)
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE dtype %v/%v: the xbar takes one 2-byte dtype (has_valid_gather_transpose_dtype)", lo, hi)
 	case in.Flags.GatherDim() != isa.IndirectDimY:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE gather_dim %v: must be Y", ErrRequest, in.Flags.GatherDim())
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE gather_dim %v: must be Y", in.Flags.GatherDim())
 	case n%16 != 0 || n == 0:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE src_num_elem[1] = %d: must be a non-zero multiple of 16", ErrRequest, n)
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE src_num_elem[1] = %d: must be a non-zero multiple of 16", n)
 	case n != int(in.DstNumElem[0]):
-		return nil, fmt.Errorf("%w: GATHER_XPOSE src_num_elem[1] = %d != dst_num_elem[0] = %d", ErrRequest, n, in.DstNumElem[0])
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE src_num_elem[1] = %d != dst_num_elem[0] = %d", n, in.DstNumElem[0])
 	case f < 1 || f > dma.XbarCols:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE src_num_elem[0] = %d: the row must be 1..128 elements", ErrRequest, f)
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE src_num_elem[0] = %d: the row must be 1..128 elements", f)
 	case int(in.ElemSize) != 2*f:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE elem_size = %d: tpbsim reads elem_size as the gathered row's bytes, 2*src_num_elem[0] = %d (INFERRED)", ErrRequest, in.ElemSize, 2*f)
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE elem_size = %d: tpbsim reads elem_size as the gathered row's bytes, 2*src_num_elem[0] = %d (INFERRED)", in.ElemSize, 2*f)
 	case int(in.DstNumElem[1]) != f:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", ErrRequest, in.DstNumElem[1], f)
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", in.DstNumElem[1], f)
 	case P < 16 || P > 128 || P%16 != 0:
-		return nil, fmt.Errorf("%w: GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", ErrRequest, P)
+		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", P)
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE GATHER TRANSPOSE")
 	lg.add(fmt.Sprintf("S: tensor_reshape_transpose: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", dma.XbarRows, f, 2))
 	engines := engineList(cfg.DMACfg, g)
 	if len(engines) == 0 {
-		return nil, reqErr("MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
+		return nil, reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
 	}
 	tiles := n / 16
 	nd := min(len(engines), tiles)
@@ -299,7 +299,7 @@ const (
 
 func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
 	if g == isa.SUNDA {
-		return nil, fmt.Errorf("%w: SUNDA has no transpose descriptor (seed 003 §3.4)", ErrUnsupported)
+		return nil, unsupErr(RuleOpcodeOnGeneration, "DMA_TRANSPOSE (0xBD) is not in the SUNDA ISA: SUNDA has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)")
 	}
 	src, err := immAddr8(isa.Addr8(binary.LittleEndian.Uint64(in.Raw[xposeSrcOff:])), "src_start_addr (INVENTED offset 16)")
 	if err != nil {
@@ -311,11 +311,11 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 	}
 	es := in.InDtype.Size()
 	if in.InDtype != in.OutDtype || dma.XbarColsFor(es) == 0 {
-		return nil, fmt.Errorf("%w: DMA_TRANSPOSE dtypes %v -> %v: the xbar takes one 2- or 4-byte dtype", ErrRequest, in.InDtype, in.OutDtype)
+		return nil, reqErr(RuleXposeDtype, "DMA_TRANSPOSE dtypes %v -> %v: the xbar takes one 2- or 4-byte dtype", in.InDtype, in.OutDtype)
 	}
 	rows, cols := int(in.TileSrcRows), int(in.TileSrcCols)
 	if rows < 1 || rows > dma.XbarRows || cols < 1 || cols > dma.XbarColsFor(es) {
-		return nil, fmt.Errorf("%w: DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", ErrRequest, rows, cols, dma.XbarColsFor(es))
+		return nil, reqErr(RuleXposeTile, "DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", rows, cols, dma.XbarColsFor(es))
 	}
 	dstStep := int64(int32(binary.LittleEndian.Uint32(in.Raw[xposeDstStepOff:])))
 	if dstStep == 0 {

@@ -276,7 +276,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	rgS, rgD := regionOf(r.Src.Base, g), regionOf(r.Dst.Base, g)
 	engines := engineList(r.DMACfg, g)
 	if len(engines) == 0 {
-		return nil, reqErr("MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", r.DMACfg, g, g.Geometry().DMAEngineCount)
+		return nil, reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", r.DMACfg, g, g.Geometry().DMAEngineCount)
 	}
 	avail := len(engines)
 	p.DMAAvail = avail

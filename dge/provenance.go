@@ -9,6 +9,9 @@ func Provenance() []isa.Provenance {
 	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
 		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
 	}
+	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
+		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
+	}
 	return []isa.Provenance{
 		b("dge.log_formats", "Every firmware line is printed with its recovered printf format: Analyzed tensor, Assessed (simple) tensor pair params, tensor_reshape_transpose tile_src_rows/cols, "+
 			"BEFORE/AFTER working state, gen_spray_info, make_gather_pattern, push REGWRITE/GENERATE/DIMPUSH, Generating %i descriptors; ring_ndesc = %i, P%i: DGE DIRECT2D/INDIRECT/GATHER TRANSPOSE. "+
@@ -54,5 +57,54 @@ func Provenance() []isa.Provenance {
 		b("dge.direct2d_units", "A DIRECT2D whose src and dst elem_size differ without a cast is lowered in units of gcd(src_elem_size, dst_elem_size) bytes (only total bytes must match).",
 			"FACTS §C.2 (src_num*src_elem == dst_num*dst_elem)", isa.MedInferred, "the validator checks byte totals only"),
 		b("dge.gather_xpose_semaphore", "GATHER_XPOSE and DMA_TRANSPOSE have no sem_increment field: completion adds 1 to their semaphore.", "FACTS §C.4, §C.5", isa.LowInferred, "one completion event per instruction"),
+		b("dge.dma_transpose_generations", "DMA_TRANSPOSE (0xBD) exists from CAYMAN: the isa opcode table marks it absent on SUNDA, so `check --gen SUNDA` reports "+
+			"opcode_on_generation and `run --gen SUNDA` refuses the program with the same rule before anything runs. (A dge request — `tpbsim dge` — still "+
+			"lowers a SUNDA transpose to the element-strided fallback: that is tpbsim's lowering, not the 0xBD instruction.)",
+			"FACTS §C.1, §C.5 (silent on SUNDA), §C.7 (SUNDA: no DGE emitter, no transpose); seed 003 §3.4, §6.1", isa.MedInferred,
+			"0xBD is the crossbar transpose descriptor (dge_op kind DMA_TRANSPOSE, tile_src_rows == 16); SUNDA has none of the machinery it names "+
+				"(no tensor_reshape_transpose, no DGE emitter, no gather_xpose.h), so an instruction naming it cannot be what SUNDA runs; running it as an "+
+				"element-strided copy would invent an instruction the generation does not show"),
+
+		// The rules the DGE's errors name (RuleIDs).
+		r(RuleGeneration, "A request names a valid generation.", "tpbsim", isa.Invented, nil, "a caller error, reported instead of guessed"),
+		r(RuleViewValid, "Each view is a dge_shape the planner can walk: elem_size 1..64 KiB, every num_elem >= 1, steps within +-2^40 elements, at most 2^40 elements; "+
+			"a CLI layout fits the region's partitions and its partition stride is a multiple of the element size.",
+			"seed 003 §4.5 (dge_shape); FACTS §C.7", isa.MedInferred, []string{"src", "dst", "elem_size", "num_elem", "step_elem"},
+			"the firmware's dge_shape is u16 elem_size, num_elem and i32 steps; tpbsim widens them so the ISA structs' 32-bit fields fit, and caps the size so planning arithmetic stays exact"),
+		r(RuleElementCounts, "The source and destination views hold the same number of elements.", "FACTS §C.2 (src_num*src_elem == dst_num*dst_elem)", isa.HighInferred,
+			[]string{"src_num_elem", "dst_num_elem"}, "a reshape moves every element once"),
+		r(RulePermValid, "A permutation has at most 4 axes, is a permutation of 0..n-1, and source dims beyond it are 1.", "seed 003 §4.5 (transpose = permute the strides)", isa.MedInferred,
+			[]string{"perm"}, "the dge_shape has four dims"),
+		r(RuleDtypes, "in and out dtypes are both given or both omitted, are whole-byte types of the generation, and src/dst elem_size hold the same value count "+
+			"(without a cast the element sizes are equal).", "FACTS §C.2 (are_valid_memcpy_dtypes)", isa.MedInferred, []string{"in_dtype", "out_dtype", "elem_size"},
+			"the CCE path converts value by value"),
+		r(RuleComputeOp, "compute_op is NONE, ADD, MULTIPLY, MAX or MIN, and a reduce-on-copy names its dtypes.", "FACTS §C.6 (DGE_COMPUTE_OP)", isa.HighInferred,
+			[]string{"compute_op", "in_dtype", "out_dtype"}, "the op computes on values, so it needs their types"),
+		r(RuleSemaphore, "semaphore is -1 (none) or 0..255, sem_increment 0..255.", "FACTS §B.2, §C.2", isa.HighInferred, []string{"semaphore", "sem_increment"},
+			"256 semaphores; sem_increment is an 8-bit field"),
+		r(RuleDMACfg, "MEMCOPY_DMA_CFG enables at least one of the generation's DMA engines (0 means all).", "FACTS §C.7 (#DMA Avail source)", isa.MedInferred, []string{"MEMCOPY_DMA_CFG"},
+			"with no engine available nothing can move; 0 as 'all' is tpbsim's default"),
+		r(RuleSrcDstDisjoint, "A DMA's source and destination byte ranges do not overlap, unless the request is an exact identity: a plain copy (no cast, no compute_op) "+
+			"whose permuted source walk visits the destination's addresses in the same order (a no-op, accepted). The check is exact on the byte footprints "+
+			"(interleaved strided views are disjoint) up to 2^20 runs per side, beyond which an overlap of the bounding ranges is refused. Requests, DIRECT2D and "+
+			"DMA_TRANSPOSE are checked when planned, so `dge plan`, `dge run` and the machine all refuse them; INDIRECT1D and GATHER_XPOSE footprints depend on "+
+			"index values and are not checked.",
+			"tpbsim (DMA engines give no ordering guarantee across descriptors; FACTS §C.7 spray over engines)", isa.Invented, []string{"src_start_addr", "dst_start_addr"},
+			"the sources say nothing about overlapping DMAs; the descriptors of one request run on several engines in no defined order, so an overlap has no defined result"),
+		r(RuleAddrImmediate, "The DGE model lowers immediate ADDR8 addresses and immediate ADDR4 index addresses only; register and table forms are resolved by hardware registers tpbsim does not model.",
+			"FACTS §C.6 (ADDR8 markers)", isa.Invented, []string{"src_start_addr", "dst_start_addr", "src_idx_start_addr", "dst_idx_start_addr"},
+			"guessing a register value would silently move the wrong bytes"),
+		r(RuleDMAInstruction, "dge.PlanInst lowers DMA_DIRECT2D, DMA_INDIRECT1D, DMA_TRANSPOSE and DMA_GATHER_TRANSPOSE; other structs are not DGE DMA instructions.",
+			"FACTS §C.1", isa.HighInferred, []string{"header.opcode"}, "the four dge_op kinds"),
+		r(RuleIndirectMode, "INDIRECT1D indirect_mode is SRC, DST or SRC_DST indirection.", "FACTS §C.3", isa.HighInferred, []string{"flags.indirect_mode"},
+			"the other codes have no documented data movement"),
+		r(RuleGatherXposeShape, "GATHER_XPOSE lowers as NKI's gather transpose: one 2-byte dtype, gather_dim Y, src_num_elem[1] a non-zero multiple of 16 equal to dst_num_elem[0], "+
+			"a row of 1..128 elements equal to dst_num_elem[1], elem_size = 2 x row, 16..128 index partitions in multiples of 16 (the DGE's re-check of the gather_xpose_* rules).",
+			"FACTS §C.4; NKI.md gather transpose", isa.MedInferred, []string{"src_num_elem", "dst_num_elem", "elem_size", "idx_num_active_channels"},
+			"the struct-field mapping follows the validator's equalities (dma.gather_xpose.mapping)"),
+		r(RuleXposeDtype, "DMA_TRANSPOSE moves one 2- or 4-byte dtype (in == out) through the crossbar.", "FACTS §C.5", isa.HighInferred, []string{"in_dtype", "out_dtype"},
+			"the xbar tiles are defined for 2- and 4-byte elements only"),
+		r(RuleXposeTile, "DMA_TRANSPOSE's tile is 1..16 rows by 1..128 columns (2-byte) or 1..64 (4-byte).", "FACTS §C.5", isa.MedInferred, []string{"tile_src_rows", "tile_src_cols"},
+			"the field limits of DIRECT2D_XPOSE; the validator separately requires tile_src_rows == 16"),
 	}
 }

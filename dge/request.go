@@ -123,8 +123,24 @@ var ErrRequest = errors.New("dge: invalid request")
 // register-mode address, ...).
 var ErrUnsupported = errors.New("dge: unsupported on this generation")
 
-func reqErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrRequest, fmt.Sprintf(format, args...))
+// Error is the error of a request or DMA instruction the DGE refuses: the rule it breaks (one of
+// RuleIDs, or an ISA rule the DGE re-checks) and the sentinel (ErrRequest or ErrUnsupported).
+type Error struct {
+	Rule string
+	Err  error
+	Msg  string
+}
+
+func (e *Error) Error() string  { return e.Err.Error() + ": rule " + e.Rule + ": " + e.Msg }
+func (e *Error) Unwrap() error  { return e.Err }
+func (e *Error) RuleID() string { return e.Rule }
+
+func reqErr(rule, format string, args ...any) error {
+	return &Error{Rule: rule, Err: ErrRequest, Msg: fmt.Sprintf(format, args...)}
+}
+
+func unsupErr(rule, format string, args ...any) error {
+	return &Error{Rule: rule, Err: ErrUnsupported, Msg: fmt.Sprintf(format, args...)}
 }
 
 // maxElements bounds a request's element count (2^40) so planning arithmetic stays exact.
@@ -132,73 +148,73 @@ const maxElements = 1 << 40
 
 func (r *Request) validate() error {
 	if !r.Gen.Valid() {
-		return reqErr("generation %v", r.Gen)
+		return reqErr(RuleGeneration, "generation %v", r.Gen)
 	}
 	for _, side := range []struct {
 		name string
 		v    View
 	}{{"src", r.Src}, {"dst", r.Dst}} {
 		if side.v.ElemSize == 0 || side.v.ElemSize > 64<<10 {
-			return reqErr("%s.elem_size = %d (legal 1..65536)", side.name, side.v.ElemSize)
+			return reqErr(RuleViewValid, "%s.elem_size = %d (legal 1..65536)", side.name, side.v.ElemSize)
 		}
 		for k, n := range side.v.NumElem {
 			if n == 0 {
-				return reqErr("%s.num_elem[%d] = 0", side.name, k)
+				return reqErr(RuleViewValid, "%s.num_elem[%d] = 0", side.name, k)
 			}
 			if s := side.v.StepElem[k]; s > 1<<40 || s < -(1<<40) {
-				return reqErr("%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
+				return reqErr(RuleViewValid, "%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
 			}
 		}
 		if side.v.Elements() > maxElements {
-			return reqErr("%s has %d elements (max 2^40)", side.name, side.v.Elements())
+			return reqErr(RuleViewValid, "%s has %d elements (max 2^40)", side.name, side.v.Elements())
 		}
 	}
 	if r.Src.Elements() != r.Dst.Elements() {
-		return reqErr("src has %d elements, dst %d", r.Src.Elements(), r.Dst.Elements())
+		return reqErr(RuleElementCounts, "src has %d elements, dst %d", r.Src.Elements(), r.Dst.Elements())
 	}
 	if len(r.Perm) > 4 {
-		return reqErr("perm has %d axes (max 4)", len(r.Perm))
+		return reqErr(RulePermValid, "perm has %d axes (max 4)", len(r.Perm))
 	}
 	if len(r.Perm) > 0 {
 		seen := [4]bool{}
 		for _, p := range r.Perm {
 			if p < 0 || p >= len(r.Perm) || seen[p] {
-				return reqErr("perm %v is not a permutation of 0..%d", r.Perm, len(r.Perm)-1)
+				return reqErr(RulePermValid, "perm %v is not a permutation of 0..%d", r.Perm, len(r.Perm)-1)
 			}
 			seen[p] = true
 		}
 		for k := len(r.Perm); k < 4; k++ {
 			if r.Src.NumElem[k] != 1 {
-				return reqErr("perm %v has %d axes but src.num_elem[%d] = %d", r.Perm, len(r.Perm), k, r.Src.NumElem[k])
+				return reqErr(RulePermValid, "perm %v has %d axes but src.num_elem[%d] = %d", r.Perm, len(r.Perm), k, r.Src.NumElem[k])
 			}
 		}
 	}
 	if (r.In == 0) != (r.Out == 0) {
-		return reqErr("in and out dtypes must both be given or both omitted")
+		return reqErr(RuleDtypes, "in and out dtypes must both be given or both omitted")
 	}
 	if r.In != 0 {
 		for _, d := range []isa.DType{r.In, r.Out} {
 			if !d.InGen(r.Gen) || d.Size() == 0 || d.Bits()%8 != 0 {
-				return reqErr("dtype %v is not a whole-byte element type on %v", d, r.Gen)
+				return reqErr(RuleDtypes, "dtype %v is not a whole-byte element type on %v", d, r.Gen)
 			}
 		}
 		if r.Src.ElemSize%uint32(r.In.Size()) != 0 || r.Dst.ElemSize%uint32(r.Out.Size()) != 0 ||
 			r.Src.ElemSize/uint32(r.In.Size()) != r.Dst.ElemSize/uint32(r.Out.Size()) {
-			return reqErr("src elem_size %d (%v) and dst elem_size %d (%v) hold different value counts", r.Src.ElemSize, r.In, r.Dst.ElemSize, r.Out)
+			return reqErr(RuleDtypes, "src elem_size %d (%v) and dst elem_size %d (%v) hold different value counts", r.Src.ElemSize, r.In, r.Dst.ElemSize, r.Out)
 		}
 	} else if r.Src.ElemSize != r.Dst.ElemSize {
-		return reqErr("src elem_size %d != dst elem_size %d without a cast", r.Src.ElemSize, r.Dst.ElemSize)
+		return reqErr(RuleDtypes, "src elem_size %d != dst elem_size %d without a cast", r.Src.ElemSize, r.Dst.ElemSize)
 	}
 	if r.ComputeOp > isa.DGEComputeMIN {
-		return reqErr("compute_op %v", r.ComputeOp)
+		return reqErr(RuleComputeOp, "compute_op %v", r.ComputeOp)
 	}
 	if r.ComputeOp != isa.DGEComputeNONE && r.In == 0 {
-		return reqErr("compute_op %v needs in/out dtypes", r.ComputeOp)
+		return reqErr(RuleComputeOp, "compute_op %v needs in/out dtypes", r.ComputeOp)
 	}
 	if r.Semaphore > 255 || r.SemIncrement < 0 || r.SemIncrement > 255 {
-		return reqErr("semaphore %d / sem_increment %d", r.Semaphore, r.SemIncrement)
+		return reqErr(RuleSemaphore, "semaphore %d / sem_increment %d", r.Semaphore, r.SemIncrement)
 	}
-	return nil
+	return r.checkDisjoint()
 }
 
 // permuted returns the source view with its dims reordered so that walking it in dim order
@@ -232,15 +248,15 @@ func isIdentity(perm []int) bool {
 // the partition stride) and the rest of each row is contiguous from the byte offset.
 func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (View, error) {
 	if len(shape) == 0 || len(shape) > 4 {
-		return View{}, reqErr("shape %v: want 1 to 4 axes", shape)
+		return View{}, reqErr(RuleViewValid, "shape %v: want 1 to 4 axes", shape)
 	}
 	for _, d := range shape {
 		if d <= 0 || d > 1<<32-1 {
-			return View{}, reqErr("shape %v: every axis must be 1..2^32-1", shape)
+			return View{}, reqErr(RuleViewValid, "shape %v: every axis must be 1..2^32-1", shape)
 		}
 	}
 	if elemSize == 0 {
-		return View{}, reqErr("elem_size 0")
+		return View{}, reqErr(RuleViewValid, "elem_size 0")
 	}
 	v := RowMajor(base, elemSize, shape)
 	rg := regionOf(base, g)
@@ -248,7 +264,7 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 		return v, nil
 	}
 	if rg.stride%elemSize != 0 {
-		return View{}, reqErr("partition stride %d is not a multiple of elem_size %d", rg.stride, elemSize)
+		return View{}, reqErr(RuleViewValid, "partition stride %d is not a multiple of elem_size %d", rg.stride, elemSize)
 	}
 	geo := g.Geometry()
 	nparts := geo.StateBufNumPartitions
@@ -257,7 +273,7 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 	}
 	first := int((rg.local - rg.base) / rg.stride)
 	if first+shape[0] > nparts {
-		return View{}, reqErr("shape %v at partition %d: the first axis runs over partitions and %d + %d passes the %d partitions", shape, first, first, shape[0], nparts)
+		return View{}, reqErr(RuleViewValid, "shape %v at partition %d: the first axis runs over partitions and %d + %d passes the %d partitions", shape, first, first, shape[0], nparts)
 	}
 	k := len(shape) - 1 // view dim of numpy axis 0
 	v.StepElem[k] = int64(rg.stride / elemSize)
@@ -284,15 +300,15 @@ func PermutedShape(shape, perm []int) []int {
 func TensorRequest(g isa.Generation, src, dst uint64, shape, perm []int, d isa.DType) (Request, error) {
 	es := uint32(d.Size())
 	if es == 0 || d.Bits()%8 != 0 {
-		return Request{}, reqErr("dtype %v has no whole-byte element", d)
+		return Request{}, reqErr(RuleDtypes, "dtype %v has no whole-byte element", d)
 	}
 	if len(perm) > 0 && len(perm) != len(shape) {
-		return Request{}, reqErr("perm %v has %d axes, shape %v has %d", perm, len(perm), shape, len(shape))
+		return Request{}, reqErr(RulePermValid, "perm %v has %d axes, shape %v has %d", perm, len(perm), shape, len(shape))
 	}
 	seen := map[int]bool{}
 	for _, p := range perm {
 		if p < 0 || p >= len(perm) || seen[p] {
-			return Request{}, reqErr("perm %v is not a permutation of 0..%d", perm, len(perm)-1)
+			return Request{}, reqErr(RulePermValid, "perm %v is not a permutation of 0..%d", perm, len(perm)-1)
 		}
 		seen[p] = true
 	}

@@ -153,7 +153,9 @@ var opcodeTable = map[Opcode]OpcodeInfo{
 	0x49: {"MEMSET", StructD4_MR, EngineDVE, SUNDA, MAVERICK, "fill a dst pattern with set_value (FACTS §F.4)"},
 	0xB8: {"DMAMEMCPY", StructDMA_DIRECT2D, EngineTPB_SP, SUNDA, MAVERICK, "2-D strided DMA copy, optional cast and compute_op (FACTS §C.2)"},
 	0xBB: {"DMA_INDIRECT", StructDMA_INDIRECT1D, EngineTPB_SP, SUNDA, MAVERICK, "1-D DMA with gather/scatter indices (FACTS §C.3)"},
-	0xBD: {"DMA_TRANSPOSE", StructDMA_DIRECT2D_XPOSE, EngineTPB_SP, SUNDA, MAVERICK, "plain crossbar DMA transpose; partial layout (FACTS §C.5)"},
+	// 0xBD from CAYMAN: INFERRED (Provenance dge.dma_transpose_generations): SUNDA has no DGE
+	// transpose machinery and no transpose-reshape descriptor header (seed 003 §6.1, FACTS §C.7).
+	0xBD: {"DMA_TRANSPOSE", StructDMA_DIRECT2D_XPOSE, EngineTPB_SP, CAYMAN, MAVERICK, "plain crossbar DMA transpose (CAYMAN+, INFERRED); partial layout (FACTS §C.5)"},
 	0xF1: {"DMA_GATHER_TRANSPOSE", StructDMA_GATHER_XPOSE, EnginePOOL, CAYMAN, MAVERICK, "gather rows by uint32 index then 16x128 crossbar transpose into SBUF (seed 003 §3.3)"},
 	0xB9: {"DMA_MEMCPY2", StructNone, EngineTPB_SP, MAVERICK, MAVERICK, "MAVERICK inline-descriptor copy (FACTS §C.1)"},
 	0xBA: {"DMA_IMMEDIATE", StructNone, EngineTPB_SP, MAVERICK, MAVERICK, "MAVERICK inline immediate DMA (FACTS §C.1)"},

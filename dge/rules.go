@@ -1,0 +1,30 @@
+package dge
+
+// Rule ids of the DGE's errors (*Error.Rule). Each is registered in Provenance, except
+// RuleOpcodeOnGeneration, the ISA's own rule (isa.Registry), which the DGE re-checks. A descriptor
+// the dma package refuses keeps the dma rule (dma.RuleIDs).
+const (
+	RuleGeneration         = "dge_generation_valid"
+	RuleViewValid          = "dge_view_valid"
+	RuleElementCounts      = "dge_element_counts_match"
+	RulePermValid          = "dge_perm_valid"
+	RuleDtypes             = "dge_dtypes_valid"
+	RuleComputeOp          = "dge_compute_op_valid"
+	RuleSemaphore          = "dge_semaphore_valid"
+	RuleDMACfg             = "dge_dma_cfg_enables_engine"
+	RuleSrcDstDisjoint     = "dge_src_dst_disjoint"
+	RuleAddrImmediate      = "dge_addr_immediate"
+	RuleDMAInstruction     = "dge_dma_instruction"
+	RuleIndirectMode       = "dge_indirect_mode_valid"
+	RuleGatherXposeShape   = "dge_gather_xpose_shape"
+	RuleXposeDtype         = "dge_xpose_dtype"
+	RuleXposeTile          = "dge_xpose_tile"
+	RuleOpcodeOnGeneration = "opcode_on_generation"
+)
+
+// RuleIDs lists every rule id a DGE *Error can carry.
+func RuleIDs() []string {
+	return []string{RuleGeneration, RuleViewValid, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
+		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
+		RuleXposeDtype, RuleXposeTile, RuleOpcodeOnGeneration}
+}
