@@ -3,12 +3,13 @@ package sim
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
 // engineOps is the engine check, the first step of the runtime's validator (FACTS §F.2: "engine
 // check (opcode legal on this engine)"), read from the engine surfaces of FACTS §D.2 (INFERRED,
-// Provenance sim.engine_surface): the DVE runs the whole S4D4_TR family and LOAD_MASK_SELECT;
+// rule opcode_legal_on_engine): the DVE runs the whole S4D4_TR family and LOAD_MASK_SELECT;
 // POOL (GpSimd) runs Copy, Cast and the reduces, and issues DMA instructions through the software
 // DGE, including DMA_GATHER_TRANSPOSE; ACT runs Copy and Cast and issues DMA; SP issues DMA.
 func engineAllows(e isa.Engine, op isa.Opcode) bool {
@@ -67,7 +68,7 @@ func (m *Machine) check(p *Program) error {
 		name := q.Engine.String()
 		if queueSlot(q.Engine) < 0 {
 			errs = append(errs, &InstError{Kind: ErrUnsupported, Engine: name, Index: -1, Offset: -1, File: p.File,
-				Rule: "engine_modelled", Msg: fmt.Sprintf("tpbsim does not model the %v queue (%d instructions)", q.Engine, len(q.Insts))})
+				Rule: RuleEngineModelled, Msg: fmt.Sprintf("tpbsim does not model the %v queue (%d instructions)", q.Engine, len(q.Insts))})
 			continue
 		}
 		for _, in := range q.Insts {
@@ -86,11 +87,11 @@ func (m *Machine) check(p *Program) error {
 
 func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 	if in.Inst == nil {
-		return &InstError{Kind: ErrInvalid, Rule: "has_valid_neuron_header", Msg: "no instruction"}
+		return &InstError{Kind: ErrInvalid, Rule: RuleHasValidNeuronHeader, Msg: "no instruction"}
 	}
 	op := opcodeOf(in.Inst)
 	if !engineAllows(eng, op) {
-		return &InstError{Kind: ErrInvalid, Rule: "opcode_legal_on_engine",
+		return &InstError{Kind: ErrInvalid, Rule: RuleOpcodeLegalOnEngine,
 			Fields: []Field{{Path: "header.opcode", Value: fmt.Sprintf("%v (0x%02x)", op, uint8(op)), Legal: "on " + enginesFor(op)}},
 			Msg:    fmt.Sprintf("the %v queue does not execute it", eng)}
 	}
@@ -108,16 +109,16 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 		return ie
 	}
 	if !executable(op) {
-		return &InstError{Kind: ErrUnsupported, Rule: "opcode_executable",
+		return &InstError{Kind: ErrUnsupported, Rule: RuleOpcodeExecutable,
 			Msg: fmt.Sprintf("tpbsim names %v but does not execute it", op)}
 	}
 	if isDMA(op) {
 		if _, err := m.dma.plan(m.gen, in.Inst); err != nil {
-			return &InstError{Kind: dmaErrKind(err), Rule: "dge_plan", Err: err}
+			return &InstError{Kind: dmaErrKind(err), Rule: ruleOf(err, dma.RuleDescriptorValid), Err: err}
 		}
 	}
 	if n := streamElems(in.Inst); n > m.cfg.MaxElements {
-		return &InstError{Kind: ErrLimit, Rule: "sim.max_elements",
+		return &InstError{Kind: ErrLimit, Rule: RuleMaxElements,
 			Msg: fmt.Sprintf("streams %d elements per channel; tpbsim's limit is %d", n, m.cfg.MaxElements)}
 	}
 	if eng == isa.EnginePOOL {
@@ -127,7 +128,7 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 				a    isa.Addr4
 			}{{"src_mem_pattern.start_addr", x.SrcMemPattern.StartAddr}, {"dst_mem_pattern.start_addr", x.DstMemPattern.StartAddr}} {
 				if m.inPSUM(f.a) {
-					return &InstError{Kind: ErrInvalid, Rule: "gpsimd_cannot_access_psum",
+					return &InstError{Kind: ErrInvalid, Rule: RuleGpSimdCannotAccessPSUM,
 						Fields: []Field{{Path: f.path, Value: fmt.Sprintf("0x%08x", uint32(f.a)), Legal: "an SBUF address"}},
 						Msg:    "GpSimd engine cannot access PSUM"}
 				}
@@ -153,11 +154,11 @@ func (m *Machine) checkEvents(ev isa.Events) *InstError {
 	switch {
 	case w == isa.WaitNone, w.IsSemImm(), w == isa.WaitUnordered && m.gen == isa.MAVERICK:
 	case w.Known() && w != isa.WaitInvalid:
-		return &InstError{Kind: ErrUnsupported, Rule: "sim.executable_wait_mode",
+		return &InstError{Kind: ErrUnsupported, Rule: RuleExecutableWaitMode,
 			Fields: []Field{{Path: "events.wait_mode", Value: w.String(), Legal: "NONE or WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_IMM"}},
 			Msg:    "register and event wait forms are not modelled"}
 	default:
-		return &InstError{Kind: ErrInvalid, Rule: "has_valid_neuron_events",
+		return &InstError{Kind: ErrInvalid, Rule: RuleHasValidNeuronEvents,
 			Fields: []Field{{Path: "events.wait_mode", Value: fmt.Sprintf("0x%02x", uint8(w)), Legal: "a WAIT_MODE value"}}}
 	}
 	u := ev.UpdateMode
@@ -168,11 +169,11 @@ func (m *Machine) checkEvents(ev isa.Events) *InstError {
 		return nil
 	}
 	if u.Known() && u != isa.UpdateInvalid {
-		return &InstError{Kind: ErrUnsupported, Rule: "sim.executable_update_mode",
+		return &InstError{Kind: ErrUnsupported, Rule: RuleExecutableUpdateMode,
 			Fields: []Field{{Path: "events.update_mode", Value: u.String(), Legal: "NONE or SEM_{INC,DEC,ADD_IMM,SUB_IMM,WR_IMM}_{READ,COMPLETE}"}},
 			Msg:    "register update forms are not modelled"}
 	}
-	return &InstError{Kind: ErrInvalid, Rule: "has_valid_neuron_events",
+	return &InstError{Kind: ErrInvalid, Rule: RuleHasValidNeuronEvents,
 		Fields: []Field{{Path: "events.update_mode", Value: fmt.Sprintf("0x%02x", uint8(u)), Legal: "an UPDATE_MODE value"}}}
 }
 

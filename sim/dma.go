@@ -55,18 +55,29 @@ func dmaErrKind(err error) error {
 	return ErrInvalid
 }
 
+// ruleOf is the rule a DGE, DMA or memory error names (its RuleID), else fallback.
+func ruleOf(err error, fallback string) string {
+	var r interface{ RuleID() string }
+	if errors.As(err, &r) {
+		if id := r.RuleID(); id != "" {
+			return id
+		}
+	}
+	return fallback
+}
+
 func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 	m := r.m
 	plan, err := m.dma.plan(m.gen, in.Inst)
 	if err != nil {
-		return nil, r.instErr(e, in, dmaErrKind(err), "dge_plan", "", err)
+		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleDescriptorValid), "", err)
 	}
 	job := plan.Job
 	startPS := r.now + DMAIssuePS
 	job.Start = (startPS + 999) / 1000 // the engines count in ns
 	res, err := m.dma.engines.Run(m.newDMAMem(), &job)
 	if err != nil {
-		return nil, r.instErr(e, in, dmaErrKind(err), "dma_bounds_check", "", err)
+		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleRangeInMemory), "", err)
 	}
 	end := startPS
 	for _, rec := range res.Records {
@@ -137,7 +148,7 @@ func (d *dmaMem) CheckRange(a, n uint64, write bool) error {
 	}
 	total := uint64(len(d.pending) + len(fresh))
 	if alloc, capB := d.HBMBytesAllocated(), d.Options().HBMCapBytes; alloc+total*mem.HBMPageSize > capB {
-		return &mem.Error{Rule: "hbm_cap", Addr: a, Err: mem.ErrHBMCap,
+		return &mem.Error{Rule: mem.RuleHBMCap, Addr: a, Err: mem.ErrHBMCap,
 			Detail: fmt.Sprintf("the DMA would allocate %d new HBM pages; %d of %d bytes already allocated", total, alloc, capB)}
 	}
 	for _, pg := range fresh {

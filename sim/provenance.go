@@ -1,6 +1,43 @@
 package sim
 
-import "github.com/tpbsim/tpbsim/isa"
+import (
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/dve"
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+)
+
+// Rule ids the machine's own errors name (InstError.Rule). The ISA's (isa.Validate) keep
+// isa.Registry's ids; executor, DGE, DMA and memory errors keep their packages' ids.
+const (
+	RuleOpcodeLegalOnEngine    = "opcode_legal_on_engine"
+	RuleHasValidNeuronHeader   = "has_valid_neuron_header" // isa's
+	RuleHasValidNeuronEvents   = "has_valid_neuron_events" // isa's
+	RuleGpSimdCannotAccessPSUM = "gpsimd_cannot_access_psum"
+	RuleMaxElements            = "sim.max_elements"
+	RuleExecutableWaitMode     = "sim.executable_wait_mode"
+	RuleExecutableUpdateMode   = "sim.executable_update_mode"
+	RuleEngineModelled         = "engine_modelled"
+	RuleOpcodeHasEngine        = "opcode_has_engine"
+	RuleOpcodeExecutable       = "opcode_executable"
+)
+
+// RuleIDs lists every rule id a run can print: the machine's own, every rule of isa.Validate
+// (isa.Registry), and those of the executor, the DGE, the DMA engines and the memory.
+func RuleIDs() []string {
+	out := []string{RuleOpcodeLegalOnEngine, RuleHasValidNeuronHeader, RuleHasValidNeuronEvents, RuleGpSimdCannotAccessPSUM,
+		RuleMaxElements, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable}
+	for _, p := range isa.Registry() {
+		if p.Kind == "rule" {
+			out = append(out, p.ID)
+		}
+	}
+	out = append(out, dve.RuleIDs()...)
+	out = append(out, dge.RuleIDs()...)
+	out = append(out, dma.RuleIDs()...)
+	return append(out, mem.RuleIDs()...)
+}
 
 // Provenance lists the machine's modelled behaviours and the choices it made where the seeds and
 // FACTS are silent (INVENTED) or only suggestive (INFERRED).
@@ -33,10 +70,11 @@ func Provenance() []isa.Provenance {
 				"as the runtime validates a program at load; every failing instruction is reported.",
 			Source: "FACTS §F.2 (runtime entry order: engine check -> header -> events -> per-opcode)", Confidence: isa.MedInferred,
 			Reason: "a program that cannot run should leave memory untouched and list all its problems at once"},
-		{ID: "opcode_legal_on_engine", Kind: "rule",
-			Text: "DVE: the S4D4_TR family and LOAD_MASK_SELECT; POOL: COPY, CAST, the (transpose-)reduces and DMA (software DGE, " +
-				"including DMA_GATHER_TRANSPOSE); ACT: COPY, CAST and DMA; SP: DMA. A bare instruction list runs each instruction " +
-				"on the queue of isa.Opcode.Engine.",
+		{ID: RuleOpcodeLegalOnEngine, Kind: "rule",
+			Text: "The machine's engine check, on the queue an instruction is issued from: DVE: the S4D4_TR family, LOAD_MASK_SELECT and MEMSET; " +
+				"POOL: COPY, CAST, the (transpose-)reduces and DMA (software DGE, including DMA_GATHER_TRANSPOSE); ACT: COPY, CAST and DMA; " +
+				"SP: DMA. A bare instruction list runs each instruction on the queue of isa.Opcode.Engine. Not isa's opcode_on_engine, which " +
+				"asks for the opcode's one home engine (isa.ValidateFor): the machine lets COPY, CAST and DMA issue from several queues.",
 			Source: "FACTS §D.2 engine surface column, §F.2 engine check, §C.1", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
 			Reason: "the engine surfaces are the wiki's; the exact per-engine opcode lists of the runtime are not known"},
 		{ID: "gpsimd_cannot_access_psum", Kind: "rule",
@@ -66,5 +104,22 @@ func Provenance() []isa.Provenance {
 				"DMA descriptor (engine, queue, bytes, src, dst).",
 			Source: "shared/spec/NKI.md (the profiler's DMA packet vocabulary)", Confidence: isa.Invented,
 			Reason: "the format users already open in ui.perfetto.dev, with the hardware profiler's DMA field names"},
+		{ID: RuleExecutableUpdateMode, Kind: "behaviour",
+			Text: "Register update forms (SEM_WR_REG_COMPLETE, ...) are valid ISA but need registers tpbsim does not model: such an " +
+				"instruction is reported as not executable.",
+			Source: "FACTS §B.2", Confidence: isa.Invented,
+			Reason: "the register file is not modelled; applying the update as NONE would fake a result"},
+		{ID: RuleEngineModelled, Kind: "rule",
+			Text:   "A program's queues are DVE, POOL, ACT or SP: tpbsim does not model the other engines (PE, ...), so a queue for one is not executable.",
+			Source: "tpbsim (DESIGN.md §1)", Confidence: isa.Invented, Fields: []string{"engine"},
+			Reason: "the PE array and the other engines have no modelled semantics; refusing names what is missing"},
+		{ID: RuleOpcodeHasEngine, Kind: "rule",
+			Text:   "In a bare instruction list each opcode runs on the queue of its engine (isa.Opcode.Engine), which must be one tpbsim models (DVE, POOL, ACT, SP).",
+			Source: "tpbsim; FACTS §C.1, §D.2 (engine column)", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
+			Reason: "a raw list carries no queue; the opcode table's engine is the only placement the sources give"},
+		{ID: RuleOpcodeExecutable, Kind: "rule",
+			Text:   "tpbsim executes the S4D4_TR family, LOAD_MASK_SELECT and the four DGE DMA instructions; a valid instruction of another struct (MATMUL, MEMSET, ...) is not executable.",
+			Source: "tpbsim (DESIGN.md §1)", Confidence: isa.Invented, Fields: []string{"header.opcode"},
+			Reason: "only these opcodes have semantics in the seeds and FACTS; running the others as no-ops would fake results"},
 	}
 }
