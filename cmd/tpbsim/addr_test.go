@@ -172,11 +172,11 @@ func TestOutputsWholeOrNothing(t *testing.T) {
 		{name: "dge dump to a folder", args: func(d string) []string {
 			return append(dge, "--dump", "sbuf:0:0=4x4:fp16:"+filepath.Join(d, "sub"))
 		}, code: 2, msg: "a directory"},
-		{name: "dge verify mismatch writes nothing", args: func(d string) []string {
-			// the destination overlaps the source: the reference differs
+		{name: "dge refused request writes nothing", args: func(d string) []string {
+			// the destination overlaps the source: refused before anything runs
 			return []string{"dge", "run", "--src", "sbuf:0:0", "--shape", "32,32", "--dst", "sbuf:0:16", "--perm", "1,0", "--dtype", "fp16", "--verify",
 				"--dump", "sbuf:0:0=4x4:fp16:" + filepath.Join(d, "keep.bin"), "--trace", filepath.Join(d, "t.json")}
-		}, code: 1, msg: "verify"},
+		}, code: 1, msg: "dge_src_dst_disjoint"},
 		{name: "dge trace to stdout", args: func(string) []string { return append(dge, "--trace", "-") },
 			stdout: "{"},
 		{name: "dge dump past the partitions", args: func(d string) []string {
