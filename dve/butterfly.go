@@ -1,13 +1,16 @@
 package dve
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // The faithful StreamTranspose model (seed 000 §5.2-§5.4): one 32-channel x 32-element tile is
 // loaded into vector registers, one channel per register, and transposed in log2(32) = 5 stages
 // of the dual-output select DSEL. Stage s swaps lane blocks of width 1<<s between the register
 // pairs (r[i+k], r[i+k+(1<<s)]): one DSEL consumes the pair and writes both outputs (vu, vt) in
 // one issue, steered by a fixed selector (the CONST_TBL_tab_shflimm-style immediate). The lane
-// width follows the dtype (§5.4):
+// width follows the dtype (§5.4); a register is 512 bits in every form:
 //
 //	2NX8   64 x 8-bit lanes   1-byte cells: each register holds a channel's cells of TWO element
 //	                          tiles (lanes 0..31 tile t, 32..63 tile t+1); the selector works
@@ -20,6 +23,13 @@ import "encoding/binary"
 //
 // The exact selector constants and schedule are hidden in the FLIX-desynced firmware body
 // (seed 000 §2.5): this is the textbook butterfly, INFERRED-HIGH (Provenance dve.transpose_butterfly).
+//
+// Execution: a register is eight uint64 words (lanes packed little-endian, as they sit in
+// memory). Each selector table is compiled once (compileDsel) into a word program that computes
+// every output word as an OR of masked, shifted source words; the program is derived from the
+// table alone and reproduces the lane-level DSEL (dsel, kept as the reference semantics) exactly
+// for ANY table, which TestCompiledDselMatchesLanes checks. The butterfly tables compile to one
+// or two terms per output word.
 
 // lane is the element type of a lane width.
 type lane interface{ ~uint8 | ~uint16 | ~uint32 }
@@ -28,9 +38,9 @@ type lane interface{ ~uint8 | ~uint16 | ~uint32 }
 // vt[l] = cat[t[l]], where cat = vs (lanes 0..n-1) followed by vr (lanes n..2n-1).
 type dselCtrl struct{ u, t []uint8 }
 
-// dsel is the dual-output two-source lane select (B21 DSEL: {vu(o), vt(o), vs(i), vr(i), sr(i)}).
-// Outputs may alias inputs: the sources are first copied into cat, the 2N-lane view the
-// selector indexes.
+// dsel is the dual-output two-source lane select (B21 DSEL: {vu(o), vt(o), vs(i), vr(i), sr(i)})
+// lane by lane: the reference semantics of the compiled form. Outputs may alias inputs: the
+// sources are first copied into cat, the 2N-lane view the selector indexes.
 func dsel[T lane](vu, vt, vs, vr []T, c *dselCtrl, cat *[128]T) {
 	n := len(vs)
 	copy(cat[:n], vs)
@@ -67,24 +77,197 @@ func swapCtrl(n int) *dselCtrl {
 	return c
 }
 
+// vreg is one 512-bit vector register: 8 words, lane l of a w-bit form at bits
+// (l*w)%64 .. of word l*w/64.
+type vreg [8]uint64
+
+// dselTerm is one term of a compiled DSEL output word: (cat[src] >> shr << shl) & mask.
+type dselTerm struct {
+	src, shr, shl uint8
+	mask          uint64
+}
+
+// dselProg is a DSEL selector compiled to word operations: output word w (vu words 0..7, then
+// vt words 8..15) is the OR of terms[start[w]:start[w+1]]. When the table's selection is one
+// of two cheaper word forms, found from the terms and proven equal on lane-numbered registers
+// (both sides are lane selections, so agreeing on distinct lane values is agreeing on every
+// input), run takes that form instead:
+//
+//	progSwap  vu[w], vt[w] = a delta swap of vs[w], vr[w]: t = (vs[w]>>k ^ vr[w]) & keep;
+//	          vt[w] = vr[w]^t; vu[w] = vs[w]^t<<k (a lane-block exchange inside words)
+//	progPerm  every output word is one whole source word: out[w] = cat[perm[w]]
+type dselProg struct {
+	start [17]uint16
+	terms []dselTerm
+	kind  uint8
+	k     uint8
+	keep  uint64
+	perm  [16]uint8
+}
+
+const (
+	progGeneric = iota
+	progSwap
+	progPerm
+)
+
+// compileDsel compiles selector c for lanes of laneBits bits (n = 512/laneBits lanes): output
+// lanes that take their cell from the same source word at the same bit distance share a term.
+func compileDsel(c *dselCtrl, laneBits int) *dselProg {
+	n := 512 / laneBits
+	lpw := 64 / laneBits
+	laneMask := uint64(1)<<laneBits - 1
+	if laneBits == 64 {
+		laneMask = ^uint64(0)
+	}
+	p := &dselProg{}
+	for w := 0; w < 16; w++ {
+		p.start[w] = uint16(len(p.terms))
+		sel := c.u
+		if w >= 8 {
+			sel = c.t
+		}
+		type key struct{ src, shr, shl uint8 }
+		var order []key
+		masks := map[key]uint64{}
+		for k := 0; k < lpw; k++ {
+			l := (w%8)*lpw + k // output lane
+			s := int(sel[l]) % (2 * n)
+			sw, sk := s/lpw, s%lpw
+			kk := key{src: uint8(sw)}
+			if sk > k {
+				kk.shr = uint8((sk - k) * laneBits)
+			} else {
+				kk.shl = uint8((k - sk) * laneBits)
+			}
+			if _, ok := masks[kk]; !ok {
+				order = append(order, kk)
+			}
+			masks[kk] |= laneMask << (k * laneBits)
+		}
+		for _, kk := range order {
+			p.terms = append(p.terms, dselTerm{src: kk.src, shr: kk.shr, shl: kk.shl, mask: masks[kk]})
+		}
+	}
+	p.start[16] = uint16(len(p.terms))
+	p.specialise(laneBits)
+	return p
+}
+
+// specialise picks a cheaper form of the compiled selection when one reproduces it.
+func (p *dselProg) specialise(laneBits int) {
+	// Reference: the generic program on registers whose lanes hold their own cat index.
+	var vs, vr, wu, wt, cu, ct vreg
+	n := 512 / laneBits
+	for l := 0; l < 2*n; l++ {
+		r, ll := &vs, l
+		if l >= n {
+			r, ll = &vr, l-n
+		}
+		r[ll*laneBits/64] |= uint64(l) << (ll * laneBits % 64)
+	}
+	p.run(&wu, &wt, &vs, &vr)
+	perm := true
+	for _, t := range p.terms {
+		perm = perm && t.shr == 0 && t.shl == 0 && t.mask == ^uint64(0)
+	}
+	if perm && len(p.terms) == 16 {
+		p.kind = progPerm
+		for w := range p.perm {
+			p.perm[w] = p.terms[w].src
+		}
+	} else if t := p.terms[p.start[0]:p.start[1]]; len(t) == 2 && t[1].src == 8 && t[1].shl > 0 {
+		p.kind, p.k, p.keep = progSwap, t[1].shl, t[1].mask>>t[1].shl
+	} else {
+		return
+	}
+	p.run(&cu, &ct, &vs, &vr)
+	if cu != wu || ct != wt {
+		p.kind = progGeneric
+	}
+}
+
+// run executes the compiled DSEL: vu, vt = select(vs ++ vr). Outputs may alias inputs.
+func (p *dselProg) run(vu, vt, vs, vr *vreg) {
+	switch p.kind {
+	case progSwap:
+		k, keep := p.k&63, p.keep
+		for w := range vs {
+			a, b := vs[w], vr[w]
+			t := (a>>k ^ b) & keep
+			vu[w], vt[w] = a^t<<k, b^t
+		}
+		return
+	case progPerm:
+		var cat [16]uint64
+		*(*vreg)(cat[:8]) = *vs
+		*(*vreg)(cat[8:]) = *vr
+		for w := 0; w < 8; w++ {
+			vu[w] = cat[p.perm[w]&15]
+			vt[w] = cat[p.perm[w+8]&15]
+		}
+		return
+	}
+	var cat [16]uint64
+	*(*vreg)(cat[:8]) = *vs
+	*(*vreg)(cat[8:]) = *vr
+	var out [16]uint64
+	terms := p.terms
+	for w := range out {
+		x := uint64(0)
+		for _, t := range terms[p.start[w]:p.start[w+1]] {
+			x |= cat[t.src&15] >> (t.shr & 63) << (t.shl & 63) & t.mask
+		}
+		out[w] = x
+	}
+	*vu = *(*vreg)(out[:8])
+	*vt = *(*vreg)(out[8:])
+}
+
 var (
 	ctrl2NX8  = [5]*dselCtrl{butterflyCtrl(64, 1), butterflyCtrl(64, 2), butterflyCtrl(64, 4), butterflyCtrl(64, 8), butterflyCtrl(64, 16)}
 	ctrlNX16  = [5]*dselCtrl{butterflyCtrl(32, 1), butterflyCtrl(32, 2), butterflyCtrl(32, 4), butterflyCtrl(32, 8), butterflyCtrl(32, 16)}
 	ctrlN2X32 = [4]*dselCtrl{butterflyCtrl(16, 1), butterflyCtrl(16, 2), butterflyCtrl(16, 4), butterflyCtrl(16, 8)}
 	ctrlSwap  = swapCtrl(16)
+
+	prog2NX8, progNX16 [5]*dselProg
+	progN2X32          [4]*dselProg
+	progRegSwap        = compileDsel(ctrlSwap, 32)
 )
 
-// butterflyStages runs the 5 DSEL stages over 32 registers (2NX8 and NX16 forms).
-func butterflyStages[T lane](r *[32][]T, ctrl *[5]*dselCtrl) {
-	var cat [128]T // the select network's 2N-lane source view (vs then vr)
+func init() {
 	for s := 0; s < 5; s++ {
+		prog2NX8[s] = compileDsel(ctrl2NX8[s], 8)
+		progNX16[s] = compileDsel(ctrlNX16[s], 16)
+	}
+	for s := 0; s < 4; s++ {
+		progN2X32[s] = compileDsel(ctrlN2X32[s], 32)
+	}
+}
+
+// butterflyStages runs stages [0, len(progs)) of DSEL over 32 registers: stage s pairs r[i+k]
+// with r[i+k+(1<<s)].
+func butterflyStages(r *[32]vreg, progs []*dselProg) {
+	for s, p := range progs {
 		stride := 1 << s
 		for i := 0; i < 32; i += 2 * stride {
-			for k := 0; k < stride; k++ {
-				a, b := r[i+k], r[i+k+stride]
-				dsel(a, b, a, b, ctrl[s], &cat)
+			for k := i; k < i+stride; k++ {
+				a, b := &r[k], &r[k+stride]
+				p.run(a, b, a, b)
 			}
 		}
+	}
+}
+
+func loadReg(r *vreg, b *[64]byte) {
+	for i := range r {
+		r[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+}
+
+func storeReg(b *[64]byte, r *vreg) {
+	for i, w := range r {
+		binary.LittleEndian.PutUint64(b[8*i:], w)
 	}
 }
 
@@ -92,89 +275,92 @@ func butterflyStages[T lane](r *[32][]T, ctrl *[5]*dselCtrl) {
 // bytes) into out with the same layout, tile by tile through the register model.
 func butterflyTranspose(out, src []byte, nac, E, es int) {
 	row := E * es
+	srcRows, dstRows := make([][]byte, nac), make([][]byte, nac)
+	for c := range srcRows {
+		srcRows[c], dstRows[c] = src[c*row:(c+1)*row], out[c*row:(c+1)*row]
+	}
+	butterflyRows(1, dstRows, srcRows, E, es)
+}
+
+// bflyWork is the number of consecutive register passes one goroutine takes at a time.
+const bflyWork = 16
+
+var bflyPool = sync.Pool{New: func() any { return new([2][32]vreg) }}
+
+// loadRow loads register r from the 64 bytes at off of row, zero past the row's end.
+func loadRow(r *vreg, row []byte, off int) {
+	if off+64 <= len(row) {
+		loadReg(r, (*[64]byte)(row[off:]))
+		return
+	}
+	var buf [64]byte
+	copy(buf[:], row[min(off, len(row)):])
+	loadReg(r, &buf)
+}
+
+// storeRow stores register r to the 64 bytes at off of row, dropping what passes its end.
+func storeRow(row []byte, off int, r *vreg) {
+	if off+64 <= len(row) {
+		storeReg((*[64]byte)(row[off:]), r)
+		return
+	}
+	if off < len(row) {
+		var buf [64]byte
+		storeReg(&buf, r)
+		copy(row[off:], buf[:])
+	}
+}
+
+// butterflyRows transposes through the register model on up to procs goroutines (over channel
+// groups and runs of register passes, which are independent): src[c] holds channel c's E
+// cells of es bytes, dst[c] receives the first len(dst[c])/es cells of its output stream.
+func butterflyRows(procs int, dst, src [][]byte, E, es int) {
 	tiles := E / 32
-	for g := 0; g < nac/32; g++ {
-		sIn := func(j int) []byte { return src[(32*g+j)*row : (32*g+j+1)*row] }
-		sOut := func(i int) []byte { return out[(32*g+i)*row : (32*g+i+1)*row] }
-		switch es {
-		case 1: // 2NX8: two tiles per register set
-			var regs [32][]uint8
-			for c := range regs {
-				regs[c] = make([]uint8, 64)
-			}
-			for t := 0; t < tiles; t += 2 {
+	passes := tiles // register passes per group: 2NX8 takes two tiles per pass
+	if es == 1 {
+		passes = (tiles + 1) / 2
+	}
+	chunks := (passes + bflyWork - 1) / bflyWork
+	groups := len(src) / 32
+	parallel(procs, groups*chunks, func(i int) {
+		g, c := i/chunks, i%chunks
+		sIn, sOut := src[32*g:32*g+32], dst[32*g:32*g+32]
+		regs := bflyPool.Get().(*[2][32]vreg)
+		defer bflyPool.Put(regs)
+		lo, hi := &regs[0], &regs[1]
+		for ps := c * bflyWork; ps < min(passes, (c+1)*bflyWork); ps++ {
+			switch es {
+			case 1: // 2NX8: lanes 0..31 tile 2ps, lanes 32..63 tile 2ps+1 (zero past the end)
 				for c := 0; c < 32; c++ {
-					in := sIn(c)
-					copy(regs[c][:32], in[32*t:32*t+32])
-					if t+1 < tiles {
-						copy(regs[c][32:], in[32*(t+1):32*(t+1)+32])
-					} else {
-						clear(regs[c][32:])
-					}
+					loadRow(&lo[c], sIn[c], 64*ps)
 				}
-				butterflyStages(&regs, &ctrl2NX8)
+				butterflyStages(lo, prog2NX8[:])
 				for i := 0; i < 32; i++ {
-					o := sOut(i)
-					copy(o[32*t:32*t+32], regs[i][:32])
-					if t+1 < tiles {
-						copy(o[32*(t+1):32*(t+1)+32], regs[i][32:])
-					}
+					storeRow(sOut[i], 64*ps, &lo[i])
 				}
-			}
-		case 2: // NX16
-			var regs [32][]uint16
-			for c := range regs {
-				regs[c] = make([]uint16, 32)
-			}
-			for t := 0; t < tiles; t++ {
+			case 2: // NX16
 				for c := 0; c < 32; c++ {
-					in := sIn(c)[64*t:]
-					for l := range regs[c] {
-						regs[c][l] = binary.LittleEndian.Uint16(in[2*l:])
-					}
+					loadRow(&lo[c], sIn[c], 64*ps)
 				}
-				butterflyStages(&regs, &ctrlNX16)
+				butterflyStages(lo, progNX16[:])
 				for i := 0; i < 32; i++ {
-					o := sOut(i)[64*t:]
-					for l, v := range regs[i] {
-						binary.LittleEndian.PutUint16(o[2*l:], v)
-					}
+					storeRow(sOut[i], 64*ps, &lo[i])
 				}
-			}
-		default: // N_2X32: lo/hi registers per tile row
-			var lo, hi [32][]uint32
-			var cat [128]uint32
-			for c := range lo {
-				lo[c], hi[c] = make([]uint32, 16), make([]uint32, 16)
-			}
-			for t := 0; t < tiles; t++ {
+			default: // N_2X32: lo/hi registers per tile row
 				for c := 0; c < 32; c++ {
-					in := sIn(c)[128*t:]
-					for l := 0; l < 16; l++ {
-						lo[c][l] = binary.LittleEndian.Uint32(in[4*l:])
-						hi[c][l] = binary.LittleEndian.Uint32(in[64+4*l:])
-					}
+					loadRow(&lo[c], sIn[c], 128*ps)
+					loadRow(&hi[c], sIn[c], 128*ps+64)
 				}
-				for s := 0; s < 4; s++ {
-					stride := 1 << s
-					for i := 0; i < 32; i += 2 * stride {
-						for k := 0; k < stride; k++ {
-							dsel(lo[i+k], lo[i+k+stride], lo[i+k], lo[i+k+stride], ctrlN2X32[s], &cat)
-							dsel(hi[i+k], hi[i+k+stride], hi[i+k], hi[i+k+stride], ctrlN2X32[s], &cat)
-						}
-					}
-				}
+				butterflyStages(lo, progN2X32[:])
+				butterflyStages(hi, progN2X32[:])
 				for k := 0; k < 16; k++ { // stage 4: 16-lane blocks are whole registers
-					dsel(hi[k], lo[k+16], hi[k], lo[k+16], ctrlSwap, &cat)
+					progRegSwap.run(&hi[k], &lo[k+16], &hi[k], &lo[k+16])
 				}
 				for i := 0; i < 32; i++ {
-					o := sOut(i)[128*t:]
-					for l := 0; l < 16; l++ {
-						binary.LittleEndian.PutUint32(o[4*l:], lo[i][l])
-						binary.LittleEndian.PutUint32(o[64+4*l:], hi[i][l])
-					}
+					storeRow(sOut[i], 128*ps, &lo[i])
+					storeRow(sOut[i], 128*ps+64, &hi[i])
 				}
 			}
 		}
-	}
+	})
 }

@@ -47,26 +47,16 @@ func (d *DVE) streamTranspose(m *mem.Memory, in *isa.S4D4TR, o *operands) error 
 	}
 	es := o.esIn
 	track := m.Options().TrackUninit
+	procs := d.procs(o.nac * E * es)
+	directSrc := o.src.Contiguous() && !track && !o.src.Span().Overlaps(o.dst.Span())
+	directDst := o.dst.Contiguous() && !track
 	if d.Transpose == TransposeButterfly {
-		sbuf, err := gatherAll(m, o)
-		if err != nil {
-			return err
-		}
-		obuf := make([]byte, o.nac*E*es)
-		butterflyTranspose(obuf, sbuf, o.nac, E, es)
-		for c := 0; c < o.nac; c++ {
-			m.ScatterN(o.dst, c, obuf[c*E*es:(c+1)*E*es], D)
-		}
-		return nil
+		return d.butterflyStream(m, o, E, D, procs, directSrc, directDst)
 	}
 
 	groups := o.nac / 32
 	srcRows := make([][32][]byte, groups)
 	dstRows := make([][32][]byte, groups)
-	directSrc := o.src.Contiguous() && !track && !o.src.Span().Overlaps(o.dst.Span())
-	directDst := o.dst.Contiguous() && !track
-	procs := d.procs(o.nac * E * es)
-
 	if directSrc {
 		off := o.src.Offset()
 		for c := 0; c < o.nac; c++ {
@@ -113,6 +103,46 @@ func (d *DVE) streamTranspose(m *mem.Memory, in *isa.S4D4TR, o *operands) error 
 	return nil
 }
 
+// butterflyStream runs StreamTranspose through the butterfly model, reading and writing
+// partition memory directly when the walks allow it, like the fast path.
+func (d *DVE) butterflyStream(m *mem.Memory, o *operands, E, D, procs int, directSrc, directDst bool) error {
+	es := o.esIn
+	srcRows, dstRows := make([][]byte, o.nac), make([][]byte, o.nac)
+	if directSrc {
+		off := o.src.Offset()
+		for c := range srcRows {
+			srcRows[c] = m.Partition(o.src.Start.Region, o.src.Partition(c))[off : off+E*es]
+		}
+	} else {
+		sbuf, err := gatherAll(m, o)
+		if err != nil {
+			return err
+		}
+		for c := range srcRows {
+			srcRows[c] = sbuf[c*E*es : (c+1)*E*es]
+		}
+	}
+	var obuf []byte
+	if directDst {
+		off := o.dst.Offset()
+		for c := range dstRows {
+			dstRows[c] = m.Partition(o.dst.Start.Region, o.dst.Partition(c))[off : off+D*es]
+		}
+	} else {
+		obuf = make([]byte, o.nac*D*es)
+		for c := range dstRows {
+			dstRows[c] = obuf[c*D*es : (c+1)*D*es]
+		}
+	}
+	butterflyRows(procs, dstRows, srcRows, E, es)
+	if !directDst {
+		parallel(procs, o.nac, func(c int) {
+			m.ScatterN(o.dst, c, dstRows[c], D)
+		})
+	}
+	return nil
+}
+
 // parallelThreshold is the instruction size (bytes) above which a transpose uses goroutines.
 const parallelThreshold = 256 << 10
 
@@ -154,61 +184,10 @@ func parallel(procs, n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// stageThreshold is the instruction size (bytes per side) above which the tiles are staged
-// through cache-resident buffers: src and dst no longer fit in cache, and reading 32 rows and
-// writing 32 others at once defeats the hardware prefetchers.
-const stageThreshold = 2 << 20
-
-// stageRowBytes is the bytes of each row one staging round moves; stageSkew pads the staged
-// rows so they fall in different cache sets.
-const (
-	stageRowBytes = 4096
-	stageSkew     = 5 * 64
-)
-
-var stagePool = sync.Pool{New: func() any {
-	b := make([]byte, 2*32*(stageRowBytes+stageSkew))
-	return &b
-}}
-
-// transposeStaged is transposeTiles for large instructions: each round copies stageRowBytes of
-// every src row into a contiguous buffer (32 sequential reads), transposes buffer to buffer in
-// cache, and copies the result rows out (32 sequential writes).
-func transposeStaged(dst, src *[32][]byte, es, t0, t1, D int) {
-	full := min(t1, D/32) // tiles wholly inside the dst
-	per := stageRowBytes / (32 * es)
-	bp := stagePool.Get().(*[]byte)
-	defer stagePool.Put(bp)
-	buf := *bp
-	var sb, db [32][]byte
-	rs := stageRowBytes + stageSkew
-	for i := 0; i < 32; i++ {
-		sb[i] = buf[i*rs : i*rs+stageRowBytes]
-		db[i] = buf[(32+i)*rs : (32+i)*rs+stageRowBytes]
-	}
-	for c0 := t0; c0 < full; c0 += per {
-		c1 := min(full, c0+per)
-		lo, hi := c0*32*es, c1*32*es
-		for j := 0; j < 32; j++ {
-			copy(sb[j], src[j][lo:hi])
-		}
-		transposeTiles(&db, &sb, es, 0, c1-c0, (c1-c0)*32)
-		for i := 0; i < 32; i++ {
-			copy(dst[i][lo:hi], db[i][:hi-lo])
-		}
-	}
-	if full < t1 {
-		transposeTiles(dst, src, es, max(full, t0), t1, D)
-	}
-}
-
 // transposeParallel splits (group, tile range) work items over procs goroutines.
 func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 	groups := len(src)
-	kernel := transposeTiles
-	if groups*32*D*es > stageThreshold {
-		kernel = transposeStaged
-	}
+	kernel := transposeChunks
 	if procs <= 1 {
 		for g := 0; g < groups; g++ {
 			kernel(&dst[g], &src[g], es, 0, tiles, D)
