@@ -6,12 +6,8 @@ import "github.com/tpbsim/tpbsim/isa"
 // enums, the spray, the fast path and credit mechanics, the log lines without a recovered
 // format), with confidence and reason (DESIGN.md §3).
 func Provenance() []isa.Provenance {
-	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
-	}
-	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
-	}
+	b := isa.Behaviour
+	r := isa.Rule
 	return []isa.Provenance{
 		b("dge.log_formats", "Every firmware line is printed with its recovered printf format: Analyzed tensor, Assessed (simple) tensor pair params, tensor_reshape_transpose tile_src_rows/cols, "+
 			"BEFORE/AFTER working state, gen_spray_info, make_gather_pattern, push REGWRITE/GENERATE/DIMPUSH, Generating %i descriptors; ring_ndesc = %i, P%i: DGE DIRECT2D/INDIRECT/GATHER TRANSPOSE. "+

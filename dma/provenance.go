@@ -5,12 +5,8 @@ import "github.com/tpbsim/tpbsim/isa"
 // Provenance lists the behaviours of the DMA engines the seeds and FACTS do not pin down, with
 // their confidence and the reason for the choice (DESIGN.md §3 rule/provenance registry).
 func Provenance() []isa.Provenance {
-	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
-	}
-	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
-	}
+	b := isa.Behaviour
+	r := isa.Rule
 	return []isa.Provenance{
 		b("dma.descriptor_nest", "A descriptor is GENERATE RD + GENERATE WR + one DIMPUSH per loop level (up to 4, innermost first in the struct, pushed outer to inner); "+
 			"element (i0..i3) moves from src.addr + sum(i_k*src.step[k])*src.elem_size to the same expression on dst. Loop counts are 32-bit (the DIMPUSH log prints %u).",

@@ -42,12 +42,8 @@ func RuleIDs() []string {
 // Provenance lists every INFERRED or INVENTED behaviour of the DVE executor, for the rule and
 // provenance registry (`tpbsim explain`). It returns a fresh slice on each call.
 func Provenance() []isa.Provenance {
-	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
-	}
-	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
-	}
+	b := isa.Behaviour
+	r := isa.Rule
 	return []isa.Provenance{
 		b("dve.transpose_mapping", "StreamTranspose: for each channel c the src walk yields a stream S_c of E elements; within channel group g and element tile t, "+
 			"O[32g+i][32t+j] = S[32g+j][32t+i]; the dst walk consumes O_c in order and elements past it are dropped. Cells are raw bytes of the dtype width.",

@@ -53,3 +53,13 @@ func (p Provenance) Format() string {
 	}
 	return b.String()
 }
+
+// Behaviour builds a behaviour entry of the registry (a modelled choice, not a validity rule).
+func Behaviour(id, text, source string, c Confidence, reason string) Provenance {
+	return Provenance{ID: id, Kind: "behaviour", Text: text, Source: source, Confidence: c, Reason: reason}
+}
+
+// Rule builds a rule entry of the registry: a check whose id errors carry, with the fields it reads.
+func Rule(id, text, source string, c Confidence, fields []string, reason string) Provenance {
+	return Provenance{ID: id, Kind: "rule", Text: text, Source: source, Confidence: c, Fields: fields, Reason: reason}
+}

@@ -5,12 +5,8 @@ import "github.com/tpbsim/tpbsim/isa"
 // Provenance lists every INFERRED or INVENTED behaviour of the memory model, for the rule and
 // provenance registry (`tpbsim explain`). It returns a fresh slice on each call.
 func Provenance() []isa.Provenance {
-	b := func(id, text, src string, c isa.Confidence, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: why}
-	}
-	r := func(id, text, src string, c isa.Confidence, fields []string, why string) isa.Provenance {
-		return isa.Provenance{ID: id, Kind: "rule", Text: text, Source: src, Confidence: c, Fields: fields, Reason: why}
-	}
+	b := isa.Behaviour
+	r := isa.Rule
 	return []isa.Provenance{
 		b("mem.geometry", "SBUF = 128 partitions x STATE_BUF_PARTITION_SIZE stride, of which STATE_BUF_PARTITION_ACTIVE_SIZE bytes are usable; "+
 			"PSUM at 0x2000000 = 128 x 32 KiB stride, 16 KiB active; MAVERICK has no PSUM (PSUM_BUF_SZ = 0). "+
