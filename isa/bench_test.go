@@ -84,22 +84,58 @@ func BenchmarkEncode(b *testing.B) {
 	b.ReportMetric(float64(benchWords)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
 }
 
-func BenchmarkDecodeValidate(b *testing.B) {
-	s := benchStream(benchWords)
+// benchValidate decodes and validates stream s (one op = the whole stream) with a reused
+// Decoder, Validator and violation slice, and reports words/s and violations per word.
+func benchValidate(b *testing.B, s []byte) {
+	words := len(s) / 64
 	var d Decoder
 	var vs []Violation
 	var x Validator
+	nv := 0
 	b.SetBytes(int64(len(s)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
+		nv = 0
 		for off := 0; off < len(s); off += 64 {
 			i, _ := d.Decode(s[off : off+64])
 			vs = x.Append(vs[:0], i, CAYMAN)
+			nv += len(vs)
 		}
 	}
-	b.ReportMetric(float64(benchWords)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
+	b.ReportMetric(float64(words)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
+	b.ReportMetric(float64(nv)/float64(words), "violations/word")
 }
+
+// BenchmarkDecodeValidate is the mixed stream of benchStream (1 word in 32 random, invalid).
+func BenchmarkDecodeValidate(b *testing.B) { benchValidate(b, benchStream(benchWords)) }
+
+// invalidStream is n words, every one invalid on CAYMAN in the way a buggy emitter breaks
+// them: a valid word (every modelled struct) with one field byte (not the opcode) overwritten.
+func invalidStream(n int) []byte {
+	r := rand.New(rand.NewSource(10))
+	var words [][64]byte
+	for _, op := range S4D4TROpcodes(CAYMAN) {
+		words = append(words, Encode(s4base(op)))
+	}
+	for _, name := range []string{"d2", "di", "dx", "gx", "lms", "memset"} {
+		words = append(words, Encode(bases()[name]()))
+	}
+	var d Decoder
+	out := make([]byte, 0, n*64)
+	for len(out) < n*64 {
+		w := words[r.Intn(len(words))]
+		w[1+r.Intn(63)] = byte(r.Intn(256))
+		if i, _ := d.Decode(w[:]); len(Validate(i, CAYMAN)) == 0 {
+			continue
+		}
+		out = append(out, w[:]...)
+	}
+	return out
+}
+
+// BenchmarkDecodeValidateInvalid is an all-invalid stream (one corrupted field per word).
+func BenchmarkDecodeValidateInvalid(b *testing.B) { benchValidate(b, invalidStream(benchWords/4)) }
 
 // BenchmarkDecodeValidateValid is the all-valid stream (the common case for a compiler's output).
 func BenchmarkDecodeValidateValid(b *testing.B) {
@@ -115,18 +151,7 @@ func BenchmarkDecodeValidateValid(b *testing.B) {
 		w := words[k%len(words)]
 		s = append(s, w[:]...)
 	}
-	var d Decoder
-	var vs []Violation
-	var x Validator
-	b.ReportAllocs()
-	b.ResetTimer()
-	for n := 0; n < b.N; n++ {
-		for off := 0; off < len(s); off += 64 {
-			i, _ := d.Decode(s[off : off+64])
-			vs = x.Append(vs[:0], i, CAYMAN)
-		}
-	}
-	b.ReportMetric(float64(benchWords)*float64(b.N)/b.Elapsed().Seconds(), "words/s")
+	benchValidate(b, s)
 }
 
 func TestDecodeValidateAllocs(t *testing.T) {

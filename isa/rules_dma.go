@@ -7,25 +7,25 @@ import "fmt"
 var lmsChecks = []check[LoadMaskSelect]{
 	{"load_mask_select_param_ram_offset_zero", func(v *vctx, i *LoadMaskSelect) {
 		if i.ParamRAMOffset != 0 {
-			v.fail("param_ram_offset", fmt.Sprint(i.ParamRAMOffset), "0")
+			v.failT("param_ram_offset", v.udec(uint64(i.ParamRAMOffset)), lit("0"))
 		}
 	}},
 	{"load_mask_select_imm_ptr_select_zero", func(v *vctx, i *LoadMaskSelect) {
 		if i.ImmPtrSelect != 0 {
-			v.fail("imm_ptr_select", fmt.Sprint(i.ImmPtrSelect), "0")
+			v.fail("imm_ptr_select", decStrings[i.ImmPtrSelect], "0")
 		}
 	}},
 	{"load_mask_select_reserved_zero", func(v *vctx, i *LoadMaskSelect) {
 		for k, b := range i.Reserved0 {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved0[%d]", k), hexs(uint64(b)), "0")
+				v.fail(pathReserved0[k], hexStrings[b], "0")
 			}
 		}
 	}},
 	{"load_mask_select_valid_mask", func(v *vctx, i *LoadMaskSelect) {
 		for k, b := range i.Immediate {
 			if b >= 64 && b != 255 {
-				v.fail(fmt.Sprintf("immediate[%d]", k), fmt.Sprint(b), "0..63 or 255 (leave the channel untouched)")
+				v.fail(pathImmediate[k], decStrings[b], "0..63 or 255 (leave the channel untouched)")
 			}
 		}
 	}},
@@ -39,23 +39,23 @@ var memsetChecks = []check[Memset]{
 	}},
 	{"has_valid_active_channel_range", func(v *vctx, i *Memset) {
 		if i.NumActiveChannels == 0 || int(i.NumActiveChannels) > v.geo.DVENumChannels {
-			v.fail("num_active_channels", fmt.Sprint(i.NumActiveChannels), fmt.Sprintf("1..%d", v.geo.DVENumChannels))
+			v.failT("num_active_channels", lit(decStrings[i.NumActiveChannels]), v.num("1..", int64(v.geo.DVENumChannels), ""))
 		}
 	}},
 	{"memset_serialization_mode", func(v *vctx, i *Memset) {
 		if i.SerializationMode != MemsetSerial {
-			v.fail("serialization_mode", fmt.Sprint(i.SerializationMode), fmt.Sprintf("Serial (%d)", MemsetSerial))
+			v.fail("serialization_mode", decStrings[i.SerializationMode], memsetSerialLegal)
 		}
 	}},
 	{"memset_set_value_fits_dtype", func(v *vctx, i *Memset) {
 		switch i.Dtype.Size() {
 		case 1:
 			if i.SetValue>>8 != 0 {
-				v.fail("set_value", hexs(uint64(i.SetValue)), "high 24 bits zero for a 1-byte dtype")
+				v.failT("set_value", v.hex(uint64(i.SetValue)), lit("high 24 bits zero for a 1-byte dtype"))
 			}
 		case 2:
 			if i.SetValue>>16 != 0 {
-				v.fail("set_value", hexs(uint64(i.SetValue)), "high 16 bits zero for a 2-byte dtype")
+				v.failT("set_value", v.hex(uint64(i.SetValue)), lit("high 16 bits zero for a 2-byte dtype"))
 			}
 		}
 	}},
@@ -64,7 +64,8 @@ var memsetChecks = []check[Memset]{
 			return
 		}
 		if c := i.DstMemPattern.ElementCount(); uint64(i.DstElementCount) != c {
-			v.fail("dst_element_count", fmt.Sprint(i.DstElementCount), fmt.Sprintf("%d (the dst pattern's element count)", c))
+			legal := v.unum("", c, " (the dst pattern's element count)")
+			v.failT("dst_element_count", v.udec(uint64(i.DstElementCount)), legal)
 		}
 	}},
 	{"start_addr_active_channels", func(v *vctx, i *Memset) {
@@ -79,6 +80,8 @@ var memsetChecks = []check[Memset]{
 // the enum's values are not in the sources; provenance "memset_serialization_mode").
 const MemsetSerial = 0
 
+var memsetSerialLegal = fmt.Sprintf("Serial (%d)", MemsetSerial)
+
 // ---- shared DMA checks --------------------------------------------------------------------
 
 // validAddr8 is the INFERRED body of is_valid_addr8 (FACTS §C.6): known marker combinations
@@ -87,14 +90,14 @@ func validAddr8(v *vctx, field string, a Addr8) {
 	m := a.RawMarker()
 	switch {
 	case m&0x03 != 0:
-		v.fail(field, hexs(uint64(a)), "marker bits 56..57 zero (marker mask 0xFC)")
+		v.failT(field, v.hex(uint64(a)), lit("marker bits 56..57 zero (marker mask 0xFC)"))
 	case m&Addr8MarkerVAR_ID != 0:
-		v.fail(field, hexs(uint64(a)), "no VAR_ID marker (0x10): compiler pseudo addresses only")
+		v.failT(field, v.hex(uint64(a)), lit("no VAR_ID marker (0x10): compiler pseudo addresses only"))
 	case m&0x0C != 0 && m&Addr8MarkerADDR_TBL_SHAPE_IMM == 0:
-		v.fail(field, hexs(uint64(a)), "ADDR_TBL_OFFSET markers (0x08, 0x04) only with an address table (0x20)")
+		v.failT(field, v.hex(uint64(a)), lit("ADDR_TBL_OFFSET markers (0x08, 0x04) only with an address table (0x20)"))
 	case m&0xA0 == Addr8MarkerADDR_REG:
 		if r := uint8(a); r >= uint8(v.geo.NumAddrRegisters) {
-			v.fail(field, fmt.Sprintf("reg:%d", r), fmt.Sprintf("register < %d", v.geo.NumAddrRegisters))
+			v.failT(field, lit(regStrings[r]), v.num("register < ", int64(v.geo.NumAddrRegisters), ""))
 		}
 	case m&0xBF == 0: // immediate address (IMM or SHAPE_REG)
 		ad := a.Address()
@@ -106,39 +109,58 @@ func validAddr8(v *vctx, field string, a Addr8) {
 				return
 			}
 		}
-		v.fail(field, hexs(ad), fmt.Sprintf("HBM below 0x%x or an SBUF/PSUM address in tpbsim's on-chip window", DMALocalBase))
+		v.failT(field, v.hex(ad), lit(addr8Legal))
 	}
 }
+
+var addr8Legal = fmt.Sprintf("HBM below 0x%x or an SBUF/PSUM address in tpbsim's on-chip window", DMALocalBase)
 
 func shapeRegDMA(a Addr8) bool { return a.RawMarker()&Addr8MarkerSHAPE_REG != 0 }
 
 func validShapeReg(v *vctx, field string, a Addr8, stepField string, step0 int32) {
 	if shapeRegDMA(a) && (step0 < 0 || int(step0) >= v.geo.NumDGEShapeRegisters) {
-		v.fail(stepField, fmt.Sprint(step0), fmt.Sprintf("a shape register index 0..%d (shape from register)", v.geo.NumDGEShapeRegisters-1))
+		legal := v.num("a shape register index 0..", int64(v.geo.NumDGEShapeRegisters-1), " (shape from register)")
+		v.failT(stepField, v.dec(int64(step0)), legal)
 	}
 }
 
-func validDMAConfigs(v *vctx, field string, c DMAConfigs) {
+func validDMAConfigs(v *vctx, c DMAConfigs) {
+	const field = "dma_configs"
 	if c.PriorityClass() > 4 {
-		v.fail(field+".priority_class", fmt.Sprint(c.PriorityClass()), "0..4")
+		v.fail(field+".priority_class", decStrings[c.PriorityClass()], "0..4")
 	}
 	if c.Reserved() != 0 {
-		v.fail(field+".reserved", fmt.Sprint(c.Reserved()), "0")
+		v.fail(field+".reserved", decStrings[c.Reserved()], "0")
 	}
 }
+
+// boundPaths are the field paths of one BOUND_CHECK_REG (static: no allocation per violation).
+type boundPaths struct{ field, notif, reg string }
+
+func makeBoundPaths(f string) boundPaths {
+	return boundPaths{f, f + ".bc_disable_oob_error_notif", f + ".bc_reg"}
+}
+
+var (
+	srcBoundPaths    = makeBoundPaths("src_bound_reg")
+	dstBoundPaths    = makeBoundPaths("dst_bound_reg")
+	srcIdxBoundPaths = makeBoundPaths("src_idx_bound_reg")
+	dstIdxBoundPaths = makeBoundPaths("dst_idx_bound_reg")
+)
 
 // validBoundReg is the INFERRED body of has_valid_bound_check_reg / has_valid_idx_bound_check_reg:
 // a disabled bound carries no register or flag; in wide-offset mode bc_reg+1 must exist.
-func validBoundReg(v *vctx, field string, b BoundCheckReg, wide, noFlags bool) {
+func validBoundReg(v *vctx, p *boundPaths, b BoundCheckReg, wide, noFlags bool) {
+	field := p.field
 	if !b.Enabled() && b != 0 {
-		v.fail(field, hexs(uint64(b)), "0 when bc_enabled is clear")
+		v.failT(field, v.hex(uint64(b)), lit("0 when bc_enabled is clear"))
 		return
 	}
 	if noFlags && b.DisableOOBErrorNotif() {
-		v.fail(field+".bc_disable_oob_error_notif", "1", "0 (the index bound takes no flags)")
+		v.fail(p.notif, "1", "0 (the index bound takes no flags)")
 	}
 	if wide && b.Enabled() && int(b.Reg()) >= v.geo.NumAddrRegisters-1 {
-		v.fail(field+".bc_reg", fmt.Sprint(b.Reg()), fmt.Sprintf("< %d (bc_reg+1 holds the high word in wide-offset mode)", v.geo.NumAddrRegisters-1))
+		v.failT(p.reg, lit(decStrings[b.Reg()]), v.num("< ", int64(v.geo.NumAddrRegisters-1), " (bc_reg+1 holds the high word in wide-offset mode)"))
 	}
 }
 
@@ -153,7 +175,7 @@ func validMemcpyDtypes(v *vctx, in, out DType) {
 
 func validComputeOp(v *vctx, c DGEComputeOp) {
 	if c > DGEComputeMIN {
-		v.fail("compute_op", fmt.Sprint(uint8(c)), "NONE, ADD, MULTIPLY, MAX or MIN (0..4)")
+		v.fail("compute_op", decStrings[uint8(c)], "NONE, ADD, MULTIPLY, MAX or MIN (0..4)")
 	}
 }
 
@@ -166,7 +188,7 @@ func elemSize(n uint16) uint64 {
 
 func checkIndices(v *vctx, n uint8) {
 	if n != 128 {
-		v.fail("idx_num_active_channels", fmt.Sprint(n), "128")
+		v.fail("idx_num_active_channels", decStrings[n], "128")
 	}
 }
 
@@ -187,27 +209,28 @@ var d2Checks = []check[DMADirect2D]{
 			a    Addr8
 			num  [2]uint16
 			step int32
-		}{{"src", i.SrcStartAddr, i.SrcNumElem, i.SrcStepElem[1]}, {"dst", i.DstStartAddr, i.DstNumElem, i.DstStepElem[1]}} {
+			nums []string
+		}{{"src", i.SrcStartAddr, i.SrcNumElem, i.SrcStepElem[1], pathSrcNumElem}, {"dst", i.DstStartAddr, i.DstNumElem, i.DstStepElem[1], pathDstNumElem}} {
 			if !shapeRegDMA(s.a) {
 				continue
 			}
 			for k, n := range s.num {
 				if n != 0 {
-					v.fail(fmt.Sprintf("%s_num_elem[%d]", s.p, k), fmt.Sprint(n), "0 (shape from register)")
+					v.failT(s.nums[k], v.udec(uint64(n)), lit("0 (shape from register)"))
 				}
 			}
 			if s.step != 0 {
-				v.fail(s.p+"_step_elem[1]", fmt.Sprint(s.step), "0 (shape from register)")
+				v.failT(s.p+"_step_elem[1]", v.dec(int64(s.step)), lit("0 (shape from register)"))
 			}
 		}
 	}},
 	{"are_valid_memcpy_dtypes", func(v *vctx, i *DMADirect2D) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
 	{"has_valid_bound_check_reg", func(v *vctx, i *DMADirect2D) {
-		validBoundReg(v, "src_bound_reg", i.SrcBoundReg, i.SrcStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
-		validBoundReg(v, "dst_bound_reg", i.DstBoundReg, i.DstStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
+		validBoundReg(v, &srcBoundPaths, i.SrcBoundReg, i.SrcStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
+		validBoundReg(v, &dstBoundPaths, i.DstBoundReg, i.DstStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
 	}},
 	{"is_valid_dge_compute_op", func(v *vctx, i *DMADirect2D) { validComputeOp(v, i.ComputeOp) }},
-	{"is_valid_dma_configs", func(v *vctx, i *DMADirect2D) { validDMAConfigs(v, "dma_configs", i.DMAConfigs) }},
+	{"is_valid_dma_configs", func(v *vctx, i *DMADirect2D) { validDMAConfigs(v, i.DMAConfigs) }},
 	{"is_valid_dma_memcpy_direct_without_cce", func(v *vctx, i *DMADirect2D) {
 		if i.InDtype != i.OutDtype || i.ComputeOp != DGEComputeNONE || shapeRegDMA(i.SrcStartAddr) || shapeRegDMA(i.DstStartAddr) {
 			return // the CCE path applies
@@ -215,7 +238,8 @@ var d2Checks = []check[DMADirect2D]{
 		sb := uint64(i.SrcNumElem[0]) * uint64(i.SrcNumElem[1]) * elemSize(i.SrcElemSize)
 		db := uint64(i.DstNumElem[0]) * uint64(i.DstNumElem[1]) * elemSize(i.DstElemSize)
 		if sb != db {
-			v.fail("dst_num_elem", fmt.Sprintf("%d bytes", db), fmt.Sprintf("%d bytes (src_num_elem x src_elem_size)", sb))
+			legal := v.unum("", sb, " bytes (src_num_elem x src_elem_size)")
+			v.failT("dst_num_elem", v.unum("", db, " bytes"), legal)
 		}
 	}},
 	{"is_valid_dma_cce", func(v *vctx, i *DMADirect2D) {
@@ -223,10 +247,12 @@ var d2Checks = []check[DMADirect2D]{
 			return // plain memcpy path
 		}
 		if s := i.InDtype.Size(); s > 0 && elemSize(i.SrcElemSize) != uint64(s) {
-			v.fail("src_elem_size", fmt.Sprint(i.SrcElemSize), fmt.Sprintf("%d (the in_dtype size, CCE path)", s))
+			legal := v.num("", int64(s), " (the in_dtype size, CCE path)")
+			v.failT("src_elem_size", v.udec(uint64(i.SrcElemSize)), legal)
 		}
 		if s := i.OutDtype.Size(); s > 0 && elemSize(i.DstElemSize) != uint64(s) {
-			v.fail("dst_elem_size", fmt.Sprint(i.DstElemSize), fmt.Sprintf("%d (the out_dtype size, CCE path)", s))
+			legal := v.num("", int64(s), " (the out_dtype size, CCE path)")
+			v.failT("dst_elem_size", v.udec(uint64(i.DstElemSize)), legal)
 		}
 		if shapeRegDMA(i.SrcStartAddr) || shapeRegDMA(i.DstStartAddr) {
 			return
@@ -234,7 +260,8 @@ var d2Checks = []check[DMADirect2D]{
 		sc := uint64(i.SrcNumElem[0]) * uint64(i.SrcNumElem[1])
 		dc := uint64(i.DstNumElem[0]) * uint64(i.DstNumElem[1])
 		if sc != dc {
-			v.fail("dst_num_elem", fmt.Sprintf("%d elements", dc), fmt.Sprintf("%d (elementwise CCE: same element count)", sc))
+			legal := v.unum("", sc, " (elementwise CCE: same element count)")
+			v.failT("dst_num_elem", v.unum("", dc, " elements"), legal)
 		}
 		for _, a := range []struct {
 			f  string
@@ -242,7 +269,8 @@ var d2Checks = []check[DMADirect2D]{
 			sz int
 		}{{"src_start_addr", i.SrcStartAddr, i.InDtype.Size()}, {"dst_start_addr", i.DstStartAddr, i.OutDtype.Size()}} {
 			if a.a.RawMarker()&0xBF == 0 && a.sz > 0 && a.a.Address()%uint64(a.sz) != 0 {
-				v.fail(a.f, hexs(a.a.Address()), fmt.Sprintf("a multiple of %d (CCE alignment)", a.sz))
+				legal := v.num("a multiple of ", int64(a.sz), " (CCE alignment)")
+				v.failT(a.f, v.hex(a.a.Address()), legal)
 			}
 		}
 	}},
@@ -268,10 +296,10 @@ var diChecks = []check[DMAIndirect1D]{
 	}},
 	{"zero_num_elem_shape_reg_mode", func(v *vctx, i *DMAIndirect1D) {
 		if shapeRegDMA(i.SrcStartAddr) && i.SrcNumElem != 0 {
-			v.fail("src_num_elem", fmt.Sprint(i.SrcNumElem), "0 (shape from register)")
+			v.failT("src_num_elem", v.udec(uint64(i.SrcNumElem)), lit("0 (shape from register)"))
 		}
 		if shapeRegDMA(i.DstStartAddr) && i.DstNumElem != 0 {
-			v.fail("dst_num_elem", fmt.Sprint(i.DstNumElem), "0 (shape from register)")
+			v.failT("dst_num_elem", v.udec(uint64(i.DstNumElem)), lit("0 (shape from register)"))
 		}
 	}},
 	{"check_dma_indirect_indices", func(v *vctx, i *DMAIndirect1D) { checkIndices(v, i.IdxNumActiveChannels) }},
@@ -282,7 +310,7 @@ var diChecks = []check[DMAIndirect1D]{
 			a  Addr4
 		}{{srcLeg(i.Flags), "src_idx_start_addr", i.SrcIdxStartAddr}, {dstLeg(i.Flags), "dst_idx_start_addr", i.DstIdxStartAddr}} {
 			if l.on && !l.a.IsAddrReg() && l.a.ByteAddr()%4 != 0 {
-				v.fail(l.f, hexs(uint64(l.a.ByteAddr())), "4-byte aligned (UINT32 indices)")
+				v.failT(l.f, v.hex(uint64(l.a.ByteAddr())), lit("4-byte aligned (UINT32 indices)"))
 			}
 		}
 	}},
@@ -297,7 +325,10 @@ var diChecks = []check[DMAIndirect1D]{
 			}
 			loc, ok := LocateOnChip(l.a.ByteAddr(), v.g)
 			if uint32(l.a)&^TPBPartitionAddrMask != 0 || !ok || loc.Space != SpaceSBUF || loc.Partition != 0 || loc.Offset >= uint64(v.geo.StateBufPartitionActive) {
-				v.fail(l.f, LocateAddr4(l.a, v.g).String(), fmt.Sprintf("sbuf:0:OFF with OFF < 0x%x, or a register", v.geo.StateBufPartitionActive))
+				m := v.mark()
+				v.s("sbuf:0:OFF with OFF < ").hx(uint64(v.geo.StateBufPartitionActive)).s(", or a register")
+				legal := v.since(m)
+				v.failT(l.f, v.loc(LocateAddr4(l.a, v.g)), legal)
 			}
 		}
 	}},
@@ -306,20 +337,23 @@ var diChecks = []check[DMAIndirect1D]{
 	{"is_valid_dma_indirect_operation", func(v *vctx, i *DMAIndirect1D) {
 		if i.InDtype == i.OutDtype && i.ComputeOp == DGEComputeNONE {
 			if i.SrcElemSize != i.DstElemSize {
-				v.fail("dst_elem_size", fmt.Sprint(i.DstElemSize), fmt.Sprintf("%d (== src_elem_size without CCE)", i.SrcElemSize))
+				legal := v.unum("", uint64(i.SrcElemSize), " (== src_elem_size without CCE)")
+				v.failT("dst_elem_size", v.udec(uint64(i.DstElemSize)), legal)
 			}
 			return
 		}
 		if s := i.InDtype.Size(); s > 0 && elemSize(i.SrcElemSize)%uint64(s) != 0 {
-			v.fail("src_elem_size", fmt.Sprint(i.SrcElemSize), fmt.Sprintf("a multiple of %d (in_dtype size, CCE path)", s))
+			legal := v.num("a multiple of ", int64(s), " (in_dtype size, CCE path)")
+			v.failT("src_elem_size", v.udec(uint64(i.SrcElemSize)), legal)
 		}
 		if s, t := i.InDtype.Size(), i.OutDtype.Size(); s > 0 && t > 0 && elemSize(i.SrcElemSize)/uint64(s)*uint64(t) != elemSize(i.DstElemSize) {
-			v.fail("dst_elem_size", fmt.Sprint(i.DstElemSize), fmt.Sprintf("%d (same element count as src, CCE path)", elemSize(i.SrcElemSize)/uint64(s)*uint64(t)))
+			legal := v.unum("", elemSize(i.SrcElemSize)/uint64(s)*uint64(t), " (same element count as src, CCE path)")
+			v.failT("dst_elem_size", v.udec(uint64(i.DstElemSize)), legal)
 		}
 	}},
 	{"has_valid_idx_bound_check_reg", func(v *vctx, i *DMAIndirect1D) {
-		validBoundReg(v, "src_idx_bound_reg", i.SrcIdxBoundReg, false, false)
-		validBoundReg(v, "dst_idx_bound_reg", i.DstIdxBoundReg, false, false)
+		validBoundReg(v, &srcIdxBoundPaths, i.SrcIdxBoundReg, false, false)
+		validBoundReg(v, &dstIdxBoundPaths, i.DstIdxBoundReg, false, false)
 	}},
 	{"has_valid_indirect_dim_by_mode", func(v *vctx, i *DMAIndirect1D) {
 		switch i.Flags.IndirectMode() {
@@ -333,7 +367,7 @@ var diChecks = []check[DMAIndirect1D]{
 			}
 		case SrcDstIndirection:
 		default:
-			v.fail("flags.indirect_mode", fmt.Sprint(uint8(i.Flags.IndirectMode())), "SRC_INDIRECTION, DST_INDIRECTION or SRC_DST_INDIRECTION")
+			v.fail("flags.indirect_mode", decStrings[uint8(i.Flags.IndirectMode())], "SRC_INDIRECTION, DST_INDIRECTION or SRC_DST_INDIRECTION")
 		}
 	}},
 	{"indirect_dim_check", func(v *vctx, i *DMAIndirect1D) {
@@ -346,20 +380,20 @@ var diChecks = []check[DMAIndirect1D]{
 	}},
 	{"has_dma_indirect_valid_index_count", func(v *vctx, i *DMAIndirect1D) {
 		if srcLeg(i.Flags) && !shapeRegDMA(i.SrcStartAddr) && i.SrcNumElem > 4096 {
-			v.fail("src_num_elem", fmt.Sprint(i.SrcNumElem), "<= 4096 indices")
+			v.failT("src_num_elem", v.udec(uint64(i.SrcNumElem)), lit("<= 4096 indices"))
 		}
 		if dstLeg(i.Flags) && !shapeRegDMA(i.DstStartAddr) && i.DstNumElem > 4096 {
-			v.fail("dst_num_elem", fmt.Sprint(i.DstNumElem), "<= 4096 indices")
+			v.failT("dst_num_elem", v.udec(uint64(i.DstNumElem)), lit("<= 4096 indices"))
 		}
 	}},
 	{"dma_indirect_reserved_zero", func(v *vctx, i *DMAIndirect1D) {
 		for k, b := range i.Reserved {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved[%d]", k), hexs(uint64(b)), "0")
+				v.fail(pathReserved[k], hexStrings[b], "0")
 			}
 		}
 	}},
-	{"is_valid_dma_configs", func(v *vctx, i *DMAIndirect1D) { validDMAConfigs(v, "dma_configs", i.DMAConfigs) }},
+	{"is_valid_dma_configs", func(v *vctx, i *DMAIndirect1D) { validDMAConfigs(v, i.DMAConfigs) }},
 }
 
 // ---- DMA_GATHER_XPOSE (FACTS §C.4) --------------------------------------------------------
@@ -379,7 +413,7 @@ var gxChecks = []check[DMAGatherXpose]{
 				return
 			}
 		}
-		v.fail("dst_start_addr", LocateAddr8(a, v.g).String(), "an SBUF address")
+		v.failT("dst_start_addr", v.loc(LocateAddr8(a, v.g)), lit("an SBUF address"))
 	}},
 	{"is_valid_gather_transpose_dtype", func(v *vctx, i *DMAGatherXpose) {
 		lo, hi := i.Dtype.Lo(), i.Dtype.Hi()
@@ -392,22 +426,22 @@ var gxChecks = []check[DMAGatherXpose]{
 	}},
 	{"gather_xpose_elem_size", func(v *vctx, i *DMAGatherXpose) {
 		if i.ElemSize < 2 || i.ElemSize > 256 || i.ElemSize%2 != 0 {
-			v.fail("elem_size", fmt.Sprint(i.ElemSize), "even, 2..256")
+			v.failT("elem_size", v.udec(uint64(i.ElemSize)), lit("even, 2..256"))
 		}
 	}},
 	{"gather_xpose_src_aligned", func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcStartAddr.RawMarker()&0xBF == 0 && i.SrcStartAddr.Address()%2 != 0 {
-			v.fail("src_start_addr", hexs(i.SrcStartAddr.Address()), "2-byte aligned")
+			v.failT("src_start_addr", v.hex(i.SrcStartAddr.Address()), lit("2-byte aligned"))
 		}
 	}},
 	{"gather_xpose_dst_aligned", func(v *vctx, i *DMAGatherXpose) {
 		if i.DstStartAddr.RawMarker()&0xBF == 0 && i.DstStartAddr.Address()%32 != 0 {
-			v.fail("dst_start_addr", hexs(i.DstStartAddr.Address()), "32-byte aligned")
+			v.failT("dst_start_addr", v.hex(i.DstStartAddr.Address()), lit("32-byte aligned"))
 		}
 	}},
 	{"gather_xpose_src_idx_aligned", func(v *vctx, i *DMAGatherXpose) {
 		if !i.SrcIdxStartAddr.IsAddrReg() && i.SrcIdxStartAddr.ByteAddr()%4 != 0 {
-			v.fail("src_idx_start_addr", hexs(uint64(i.SrcIdxStartAddr.ByteAddr())), "4-byte aligned (UINT32 indices)")
+			v.failT("src_idx_start_addr", v.hex(uint64(i.SrcIdxStartAddr.ByteAddr())), lit("4-byte aligned (UINT32 indices)"))
 		}
 	}},
 	{"gather_xpose_gather_dim_y", func(v *vctx, i *DMAGatherXpose) {
@@ -417,39 +451,40 @@ var gxChecks = []check[DMAGatherXpose]{
 	}},
 	{"gather_xpose_flags_reserved_zero", func(v *vctx, i *DMAGatherXpose) {
 		if i.Flags.Reserved() != 0 {
-			v.fail("flags.reserved", fmt.Sprint(i.Flags.Reserved()), "0")
+			v.fail("flags.reserved", decStrings[i.Flags.Reserved()], "0")
 		}
 	}},
 	{"gather_xpose_src_rows_multiple_16", func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcNumElem[1]%16 != 0 {
-			v.fail("src_num_elem[1]", fmt.Sprint(i.SrcNumElem[1]), "a multiple of 16")
+			v.failT("src_num_elem[1]", v.udec(uint64(i.SrcNumElem[1])), lit("a multiple of 16"))
 		}
 	}},
 	{"gather_xpose_index_count", func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcNumElem[1] != i.DstNumElem[0] {
-			v.fail("dst_num_elem[0]", fmt.Sprint(i.DstNumElem[0]), fmt.Sprintf("%d (== src_num_elem[1], the number of indices)", i.SrcNumElem[1]))
+			legal := v.unum("", uint64(i.SrcNumElem[1]), " (== src_num_elem[1], the number of indices)")
+			v.failT("dst_num_elem[0]", v.udec(uint64(i.DstNumElem[0])), legal)
 		}
 	}},
 	{"gather_xpose_dst_step", func(v *vctx, i *DMAGatherXpose) {
 		if i.DstStepElem1%32 != 0 && i.DstNumElem[1] != 1 {
-			v.fail("dst_step_elem_1", fmt.Sprint(i.DstStepElem1), "a multiple of 32, or dst_num_elem[1] == 1")
+			v.failT("dst_step_elem_1", v.dec(int64(i.DstStepElem1)), lit("a multiple of 32, or dst_num_elem[1] == 1"))
 		}
 	}},
 	{"check_dma_indirect_indices", func(v *vctx, i *DMAGatherXpose) { checkIndices(v, i.IdxNumActiveChannels) }},
 	{"has_valid_idx_bound_check_reg_no_flags", func(v *vctx, i *DMAGatherXpose) {
-		validBoundReg(v, "src_idx_bound_reg", i.SrcIdxBoundReg, false, true)
+		validBoundReg(v, &srcIdxBoundPaths, i.SrcIdxBoundReg, false, true)
 	}},
 	{"has_valid_bound_check_reg", func(v *vctx, i *DMAGatherXpose) {
-		validBoundReg(v, "dst_bound_reg", i.DstBoundReg, i.DstStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
+		validBoundReg(v, &dstBoundPaths, i.DstBoundReg, i.DstStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
 	}},
 	{"gather_xpose_reserved_zero", func(v *vctx, i *DMAGatherXpose) {
 		for k, b := range i.Reserved {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved[%d]", k), hexs(uint64(b)), "0")
+				v.fail(pathReserved[k], hexStrings[b], "0")
 			}
 		}
 	}},
-	{"is_valid_dma_configs", func(v *vctx, i *DMAGatherXpose) { validDMAConfigs(v, "dma_configs", i.DMAConfigs) }},
+	{"is_valid_dma_configs", func(v *vctx, i *DMAGatherXpose) { validDMAConfigs(v, i.DMAConfigs) }},
 }
 
 // ---- DMA_DIRECT2D_XPOSE (FACTS §C.5, known fields only) -----------------------------------
@@ -458,7 +493,7 @@ var dxChecks = []check[DMADirect2DXpose]{
 	{"are_valid_memcpy_dtypes", func(v *vctx, i *DMADirect2DXpose) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
 	{"dma_xpose_tile_src_rows", func(v *vctx, i *DMADirect2DXpose) {
 		if i.TileSrcRows != 16 {
-			v.fail("tile_src_rows", fmt.Sprint(i.TileSrcRows), "16")
+			v.fail("tile_src_rows", decStrings[i.TileSrcRows], "16")
 		}
 	}},
 	{"dma_xpose_tile_src_cols", func(v *vctx, i *DMADirect2DXpose) {
@@ -473,8 +508,10 @@ var dxChecks = []check[DMADirect2DXpose]{
 			return
 		}
 		if i.TileSrcCols == 0 || int(i.TileSrcCols) > max {
-			v.fail("tile_src_cols", fmt.Sprint(i.TileSrcCols), fmt.Sprintf("1..%d for a %d-byte out_dtype", max, i.OutDtype.Size()))
+			m := v.mark()
+			v.s("1..").d(int64(max)).s(" for a ").d(int64(i.OutDtype.Size())).s("-byte out_dtype")
+			v.failT("tile_src_cols", lit(decStrings[i.TileSrcCols]), v.since(m))
 		}
 	}},
-	{"is_valid_dma_configs", func(v *vctx, i *DMADirect2DXpose) { validDMAConfigs(v, "dma_configs", i.DMAConfigs) }},
+	{"is_valid_dma_configs", func(v *vctx, i *DMADirect2DXpose) { validDMAConfigs(v, i.DMAConfigs) }},
 }

@@ -1,7 +1,5 @@
 package isa
 
-import "fmt"
-
 // The S4D4_TR rule lists, one per opcode, composed from the predicates of seed 000 §4.2 and
 // FACTS §D.3/§D.4. The order within a list follows the header's conjunction.
 
@@ -11,18 +9,18 @@ var (
 	s4ReservedZero = s4check{"s4d4_tr_reserved_zero", func(v *vctx, i *S4D4TR) {
 		for k, b := range i.Reserved1 {
 			if b != 0 {
-				v.fail(fmt.Sprintf("reserved1[%d]", k), hexs(uint64(b)), "0")
+				v.fail(pathReserved1[k], hexStrings[b], "0")
 			}
 		}
 	}}
 	s4MaskValid = s4check{"mask_enable_valid", func(v *vctx, i *S4D4TR) {
 		if i.MaskEnable > 1 {
-			v.fail("mask_enable", fmt.Sprint(i.MaskEnable), "0 or 1")
+			v.fail("mask_enable", decStrings[i.MaskEnable], "0 or 1")
 		}
 	}}
 	s4MaskZero = s4check{"mask_enable_zero", func(v *vctx, i *S4D4TR) {
 		if i.MaskEnable != 0 {
-			v.fail("mask_enable", fmt.Sprint(i.MaskEnable), "0 (only STREAM_TRANSPOSE has a partial-tile mask)")
+			v.fail("mask_enable", decStrings[i.MaskEnable], "0 (only STREAM_TRANSPOSE has a partial-tile mask)")
 		}
 	}}
 	s4DType = s4check{"is_valid_dtype", func(v *vctx, i *S4D4TR) {
@@ -43,7 +41,9 @@ var (
 	}}
 	s4SameType = s4check{"s4d4_tr_same_src_dst_type", func(v *vctx, i *S4D4TR) {
 		if i.OutDtype != i.InDtype {
-			v.fail("out_dtype", fmtEnum(KDType, uint64(i.OutDtype)), "== in_dtype ("+fmtEnum(KDType, uint64(i.InDtype))+")")
+			m := v.mark()
+			v.s("== in_dtype (").s(fmtEnum(KDType, uint64(i.InDtype))).s(")")
+			v.failT("out_dtype", lit(fmtEnum(KDType, uint64(i.OutDtype))), v.since(m))
 		}
 	}}
 	s4ZeroSubdim = s4check{"is_zero_subdim", func(v *vctx, i *S4D4TR) {
@@ -58,7 +58,7 @@ var (
 	}}
 	s4ChannelRange = s4check{"has_valid_active_channel_range", func(v *vctx, i *S4D4TR) {
 		if i.NumActiveChannels == 0 || int(i.NumActiveChannels) > v.geo.PoolingNumChannels {
-			v.fail("num_active_channels", fmt.Sprint(i.NumActiveChannels), fmt.Sprintf("1..%d", v.geo.PoolingNumChannels))
+			v.failT("num_active_channels", lit(decStrings[i.NumActiveChannels]), v.num("1..", int64(v.geo.PoolingNumChannels), ""))
 		}
 	}}
 	s4ActiveChannels = s4check{"start_addr_active_channels", func(v *vctx, i *S4D4TR) {
@@ -74,7 +74,7 @@ var (
 			return
 		}
 		if d, s := i.DstMemPattern.ElementCount(), i.SrcMemPattern.ElementCount(); d > s {
-			v.fail("dst_mem_pattern.num_elem", fmt.Sprintf("%d elements", d), fmt.Sprintf("<= %d (the src element count)", s))
+			v.failT("dst_mem_pattern.num_elem", v.unum("", d, " elements"), v.unum("<= ", s, " (the src element count)"))
 		}
 	}}
 	s4SameCount = s4check{"s4d4_tr_same_src_dst_count", func(v *vctx, i *S4D4TR) {
@@ -82,7 +82,7 @@ var (
 			return
 		}
 		if d, s := i.DstMemPattern.ElementCount(), i.SrcMemPattern.ElementCount(); d != s {
-			v.fail("dst_mem_pattern.num_elem", fmt.Sprintf("%d elements", d), fmt.Sprintf("%d (the src element count)", s))
+			v.failT("dst_mem_pattern.num_elem", v.unum("", d, " elements"), v.unum("", s, " (the src element count)"))
 		}
 	}}
 	s4OpBypass = s4check{"s4d4_tr_op_bypass", func(v *vctx, i *S4D4TR) {
@@ -92,29 +92,31 @@ var (
 	}}
 	s4OpEnum = s4check{"is_valid_enum", func(v *vctx, i *S4D4TR) {
 		if !i.Op.InGen(v.g) {
-			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "an ALU_OP defined on "+v.g.String())
+			m := v.mark()
+			v.s("an ALU_OP defined on ").s(v.g.String())
+			v.failT("op", lit(fmtEnum(KALUOp, uint64(i.Op))), v.since(m))
 		}
 	}}
 	s4Mult32 = s4check{"has_multiple_32_channels", func(v *vctx, i *S4D4TR) {
 		switch i.NumActiveChannels {
 		case 32, 64, 96, 128:
 		default:
-			v.fail("num_active_channels", fmt.Sprint(i.NumActiveChannels), "32, 64, 96 or 128")
+			v.fail("num_active_channels", decStrings[i.NumActiveChannels], "32, 64, 96 or 128")
 		}
 	}}
 	s4SrcCount32 = s4check{"has_transpose_src_element_count_t4d", func(v *vctx, i *S4D4TR) {
 		if c := i.SrcMemPattern.ElementCount(); c%32 != 0 {
-			v.fail("src_mem_pattern.num_elem", fmt.Sprintf("%d elements", c), "a multiple of 32")
+			v.failT("src_mem_pattern.num_elem", v.unum("", c, " elements"), lit("a multiple of 32"))
 		}
 	}}
 	s4ZeroNegated = s4check{"has_zero_negated_field", func(v *vctx, i *S4D4TR) {
 		if i.Negated != 0 {
-			v.fail("negated", fmt.Sprint(i.Negated), "0")
+			v.fail("negated", decStrings[i.Negated], "0")
 		}
 	}}
 	s4ReduceNegated = s4check{"has_valid_reduce_negated", func(v *vctx, i *S4D4TR) {
 		if i.Negated > 1 {
-			v.fail("negated", fmt.Sprint(i.Negated), "0 or 1")
+			v.fail("negated", decStrings[i.Negated], "0 or 1")
 		}
 	}}
 	s4ReduceArithOp = s4check{"tensor_reduce_valid_alu_op", func(v *vctx, i *S4D4TR) {
@@ -139,7 +141,7 @@ var (
 				continue
 			}
 			if loc, ok := LocateOnChip(p.a.ByteAddr(), v.g); ok && loc.Space == SpacePSUM {
-				v.fail(p.name+".start_addr", loc.String(), "SBUF (the Pool integer reduce arm reads and writes SBUF only)")
+				v.failT(startAddrPath(p.name), v.loc(loc), lit("SBUF (the Pool integer reduce arm reads and writes SBUF only)"))
 			}
 		}
 	}}
@@ -160,8 +162,10 @@ var (
 			want *= uint64(i.SrcMemPattern.NumElem[d])
 		}
 		if got := i.DstMemPattern.ElementCount(); got != want {
-			v.fail("dst_mem_pattern.num_elem", fmt.Sprintf("%d elements", got),
-				fmt.Sprintf("%d (src element count with the %v dims reduced away)", want, i.OpDim))
+			m := v.mark()
+			v.ud(want).s(" (src element count with the ").s(i.OpDim.String()).s(" dims reduced away)")
+			legal := v.since(m)
+			v.failT("dst_mem_pattern.num_elem", v.unum("", got, " elements"), legal)
 		}
 	}}
 	s4CumArithOp = s4check{"tensor_cumulative_valid_alu_op", func(v *vctx, i *S4D4TR) {
@@ -194,17 +198,17 @@ var (
 	s4BF16Align = s4check{"bf16_reduce_src_aligned", func(v *vctx, i *S4D4TR) {
 		a := i.SrcMemPattern.StartAddr
 		if !a.IsAddrReg() && a.ByteAddr()%4 != 0 {
-			v.fail("src_mem_pattern.start_addr", hexs(uint64(a.ByteAddr())), "4-byte aligned")
+			v.failT("src_mem_pattern.start_addr", v.hex(uint64(a.ByteAddr())), lit("4-byte aligned"))
 		}
 	}}
 	s4BF16Even = s4check{"bf16_reduce_even_num_elem0", func(v *vctx, i *S4D4TR) {
 		if i.SrcMemPattern.NumElem[0]%2 != 0 {
-			v.fail("src_mem_pattern.num_elem[0]", fmt.Sprint(i.SrcMemPattern.NumElem[0]), "even")
+			v.failT("src_mem_pattern.num_elem[0]", v.udec(uint64(i.SrcMemPattern.NumElem[0])), lit("even"))
 		}
 	}}
 	s4BF16Step = s4check{"bf16_reduce_unit_step0", func(v *vctx, i *S4D4TR) {
 		if i.SrcMemPattern.StepElem[0] != 1 {
-			v.fail("src_mem_pattern.step_elem[0]", fmt.Sprint(i.SrcMemPattern.StepElem[0]), "1")
+			v.failT("src_mem_pattern.step_elem[0]", v.dec(int64(i.SrcMemPattern.StepElem[0])), lit("1"))
 		}
 	}}
 )

@@ -1,9 +1,6 @@
 package isa
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Violation is one broken rule of one instruction (DESIGN.md §3): the rule id (the ISA header's
 // predicate name, or tpbsim's name for a rule whose header name is unknown — see the registry),
@@ -18,7 +15,7 @@ type Violation struct {
 
 // String renders "rule: field = value, legal: legal".
 func (v Violation) String() string {
-	return fmt.Sprintf("%s: %s = %s, legal: %s", v.Rule, v.Field, v.Value, v.Legal)
+	return v.Rule + ": " + v.Field + " = " + v.Value + ", legal: " + v.Legal
 }
 
 // Error makes a Violation usable as an error (it wraps ErrInvalid).
@@ -39,12 +36,16 @@ type vctx struct {
 	g    Generation
 	geo  *Geometry
 	lay  *StructLayout
+	offs map[string]int // fieldOffsets[lay.Kind]
 	rule string
 	out  []Violation
+	buf  []byte    // dynamic violation text of this call (vtext.go); kept for reuse
+	pend []pending // violations whose Value / Legal are spans of buf
 }
 
+// fail appends a violation with static texts (failT takes texts of the scratch buffer).
 func (v *vctx) fail(field, value, legal string) {
-	v.out = append(v.out, Violation{Rule: v.rule, Field: field, Value: value, Legal: legal, Offset: v.lay.Offset(field)})
+	v.out = append(v.out, Violation{Rule: v.rule, Field: field, Value: value, Legal: legal, Offset: v.offset(field)})
 }
 
 // check is one rule of a rule list: its id and the function that tests it.
@@ -72,8 +73,9 @@ func ValidateAppend(dst []Violation, inst Inst, g Generation) []Violation {
 	return x.Append(dst, inst, g)
 }
 
-// Validator validates without allocating when the instruction is valid (reuse dst[:0] and one
-// Validator per goroutine on hot paths; ValidateAppend allocates its working state).
+// Validator validates without allocating when the instruction is valid, and with one allocation
+// (the text of its violations) when it is not: reuse dst[:0] and one Validator per goroutine on
+// hot paths (ValidateAppend allocates its working state).
 type Validator struct{ v vctx }
 
 // Append is Validate appending to dst.
@@ -85,22 +87,22 @@ func (x *Validator) Append(dst []Violation, inst Inst, g Generation) []Violation
 		g = DefaultGeneration
 	}
 	h := inst.Hdr()
-	x.v = vctx{g: g, geo: &geometries[g], lay: LayoutOf(h.Opcode), out: dst}
 	v := &x.v
+	v.g, v.geo, v.lay, v.out = g, &geometries[g], LayoutOf(h.Opcode), dst
+	v.offs = fieldOffsets[v.lay.Kind]
 	if !h.Opcode.Known() {
 		v.rule = "has_valid_neuron_header"
-		v.fail("opcode", fmt.Sprintf("0x%02x", uint8(h.Opcode)), "an opcode of the ISA (tpbsim names: tpbsim explain opcodes)")
-		return v.out
+		v.fail("opcode", hex2Strings[h.Opcode], "an opcode of the ISA (tpbsim names: tpbsim explain opcodes)")
+		return x.done()
 	}
 	if !h.Opcode.InGen(g) {
-		in, _ := h.Opcode.Info()
 		v.rule = "opcode_on_generation"
-		v.fail("opcode", h.Opcode.String(), fmt.Sprintf("present on %v..%v only", in.First, in.Last))
-		return v.out
+		v.fail("opcode", h.Opcode.String(), opcodeGenLegal[h.Opcode])
+		return x.done()
 	}
 	v.rule = "has_valid_neuron_header"
 	if h.InstWordLen != InstWordLen && !(h.Opcode == 0xE3 && h.InstWordLen == InstWordLen|1 && g >= MARIANA) {
-		v.fail("inst_word_len", fmt.Sprint(h.InstWordLen), "16 (dwords = 64 bytes)")
+		v.fail("inst_word_len", decStrings[h.InstWordLen], "16 (dwords = 64 bytes)")
 	}
 	v.rule = "has_valid_neuron_events"
 	validEvents(v, inst.Evt())
@@ -120,8 +122,25 @@ func (x *Validator) Append(dst []Violation, inst Inst, g Generation) []Violation
 	case *DMADirect2DXpose:
 		run(v, i, dxChecks)
 	}
-	return v.out
+	return x.done()
 }
+
+// done materialises the texts of this call and drops the caller's slice from the Validator.
+func (x *Validator) done() []Violation {
+	out := x.v.finish()
+	x.v.out = nil
+	return out
+}
+
+// opcodeGenLegal[op] is the legal text of opcode_on_generation for op.
+var opcodeGenLegal = func() (t [256]string) {
+	for op := range t {
+		if in, ok := Opcode(op).Info(); ok {
+			t[op] = fmt.Sprintf("present on %v..%v only", in.First, in.Last)
+		}
+	}
+	return
+}()
 
 // ValidateFor is Validate plus the runtime's engine check: the opcode must be one the engine
 // executes (FACTS §F.2). EngineNone skips the engine check.
@@ -171,11 +190,9 @@ func validUpdateMode(m UpdateMode) bool {
 
 func validEvents(v *vctx, e Events) {
 	if !validWaitMode(e.WaitMode, v.g) {
-		legal := "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}"
+		legal := "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}, WAIT_FOR_EVT_* (0x06, 0x07, 0x0E, 0x0F)"
 		if v.g == MAVERICK {
-			legal += ", SEM_*_REG_OFFSET (0x91..0x95), UNORDERED"
-		} else {
-			legal += ", WAIT_FOR_EVT_* (0x06, 0x07, 0x0E, 0x0F)"
+			legal = "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}, SEM_*_REG_OFFSET (0x91..0x95), UNORDERED"
 		}
 		v.fail("events.wait_mode", fmtEnum(KWaitMode, uint64(e.WaitMode)), legal)
 	}
@@ -185,33 +202,7 @@ func validEvents(v *vctx, e Events) {
 	}
 }
 
-func fmtEnum(k ValueKind, x uint64) string {
-	var s string
-	switch k {
-	case KWaitMode:
-		s = WaitMode(x).String()
-	case KUpdateMode:
-		s = UpdateMode(x).String()
-	case KDType:
-		s = DType(x).String()
-	case KALUOp:
-		s = ALUOp(x).String()
-	case KSubdim:
-		s = TensorSubdim(x).String()
-	case KComputeOp:
-		s = DGEComputeOp(x).String()
-	default:
-		return fmt.Sprint(x)
-	}
-	if strings.ContainsRune(s, '(') {
-		return fmt.Sprintf("0x%02x", x)
-	}
-	return s
-}
-
 // ---- shared memory checks -----------------------------------------------------------------
-
-func hexs(x uint64) string { return fmt.Sprintf("0x%x", x) }
 
 // tensor4dValid is tensor4d_valid(t, dtype, write, allowPSUM, allowSBUF): the placement gate
 // tensor_start_addr_valid of FACTS §B.3 plus tpbsim's footprint check (every byte the pattern
@@ -221,15 +212,15 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	sa := startAddrPath(name)
 	if a.IsAddrReg() {
 		if uint32(a)&0x7FFFFF00 != 0 {
-			v.fail(sa, hexs(uint64(a)), "register mode: bits 8..30 zero")
+			v.failT(sa, v.hex(uint64(a)), lit("register mode: bits 8..30 zero"))
 		} else if a.RegNum() >= uint8(v.geo.NumAddrRegisters) {
-			v.fail(sa, fmt.Sprintf("reg:%d", a.RegNum()), fmt.Sprintf("register < %d", v.geo.NumAddrRegisters))
+			v.failT(sa, lit(regStrings[a.RegNum()]), v.num("register < ", int64(v.geo.NumAddrRegisters), ""))
 		}
 		return // resolved at run time
 	}
 	if a.IsIndirect() {
 		if v.g < MARIANA {
-			v.fail(sa, hexs(uint64(a)), "no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D")
+			v.failT(sa, v.hex(uint64(a)), lit("no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D"))
 		}
 		return // MEM_PATTERN4D indirect form: not checked statically
 	}
@@ -238,33 +229,33 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	if al == 0 {
 		v.fail(dtField, fmtEnum(KDType, uint64(dt)), "a dtype with an address alignment class (addr_aligned_dtype)")
 	} else if ad%uint32(al) != 0 {
-		v.fail(sa, hexs(uint64(ad)), fmt.Sprintf("a multiple of %d (%v alignment)", al, dt))
+		m := v.mark()
+		v.s("a multiple of ").d(int64(al)).s(" (").s(dt.String()).s(" alignment)")
+		legal := v.since(m)
+		v.failT(sa, v.hex(uint64(ad)), legal)
 	}
 	loc, ok := LocateOnChip(ad, v.g)
 	if !ok {
-		legal := fmt.Sprintf("SBUF [0, 0x%x)", v.geo.StateBufSize)
-		if v.geo.PSUMSize > 0 {
-			legal += fmt.Sprintf(" or PSUM [0x%x, 0x%x)", v.geo.PSUMOffset, v.geo.PSUMOffset+uint32(v.geo.PSUMNumPartitions)*v.geo.PSUMPartitionSize)
-		} else {
-			legal += fmt.Sprintf(" (no PSUM on %v: PSUM_BUF_SZ = 0)", v.g)
-		}
-		v.fail(sa, hexs(uint64(ad)), legal)
+		v.failT(sa, v.hex(uint64(ad)), lit(onChipLegal[v.g]))
 		return
 	}
 	active := v.geo.StateBufPartitionActive
 	if loc.Space == SpacePSUM {
 		active = v.geo.PSUMPartitionActive
 		if !allowPSUM {
-			v.fail(sa, loc.String(), "SBUF only")
+			v.failT(sa, v.loc(loc), lit("SBUF only"))
 		}
 		if write && dt.Size() != 4 {
 			v.fail(dtField, fmtEnum(KDType, uint64(dt)), "a 4-byte dtype (INT32, UINT32, FP32, FP32R) to write PSUM")
 		}
 	} else if !allowSBUF {
-		v.fail(sa, loc.String(), "PSUM only")
+		v.failT(sa, v.loc(loc), lit("PSUM only"))
 	}
 	if loc.Offset >= uint64(active) {
-		v.fail(sa, loc.String(), fmt.Sprintf("offset < 0x%x (%v active %s partition size)", active, v.g, loc.Space))
+		m := v.mark()
+		v.s("offset < ").hx(uint64(active)).s(" (").s(v.g.String()).s(" active ").s(loc.Space.String()).s(" partition size)")
+		legal := v.since(m)
+		v.failT(sa, v.loc(loc), legal)
 		return
 	}
 	if a.ShapeFromRegister() {
@@ -273,7 +264,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	zero := false
 	for d := 0; d < 4; d++ {
 		if t.NumElem[d] == 0 {
-			v.fail(fmt.Sprintf("%s.num_elem[%d]", name, d), "0", ">= 1")
+			v.fail(numElemPath(name, d), "0", ">= 1")
 			zero = true
 		}
 	}
@@ -298,7 +289,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	bhi := off + ((hi+1)*int64(bitsz)+7)/8
 	if blo < 0 || bhi > int64(active) {
 		v.fail(name, fmt.Sprintf("bytes [%#x, %#x) of %s partitions", blo, bhi, loc.Space),
-			fmt.Sprintf("within [0, 0x%x): the %v active %s partition size", active, v.g, loc.Space))
+			footprintLegal(v.g, loc.Space))
 	}
 }
 
@@ -317,9 +308,24 @@ func startAddrActiveChannels(v *vctx, name string, a Addr4, nac uint8) {
 		n = v.geo.PSUMNumPartitions
 	}
 	if loc.Partition+int(nac) > n {
-		v.fail(startAddrPath(name), fmt.Sprintf("partition %d with %d active channels", loc.Partition, nac),
-			fmt.Sprintf("start partition <= %d (start + num_active_channels <= %d)", n-int(nac), n))
+		val := v.mark()
+		v.s("partition ").d(int64(loc.Partition)).s(" with ").d(int64(nac)).s(" active channels")
+		value := v.since(val)
+		leg := v.mark()
+		v.s("start partition <= ").d(int64(n - int(nac))).s(" (start + num_active_channels <= ").d(int64(n)).s(")")
+		v.failT(startAddrPath(name), value, v.since(leg))
 	}
+}
+
+// numElemPath is name + ".num_elem[d]" without allocating on the hot path.
+func numElemPath(name string, d int) string {
+	switch name {
+	case "src_mem_pattern":
+		return pathSrcPatternNumElem[d]
+	case "dst_mem_pattern":
+		return pathDstPatternNumElem[d]
+	}
+	return fmt.Sprintf("%s.num_elem[%d]", name, d)
 }
 
 // startAddrPath is name + ".start_addr" without allocating on the hot path.
@@ -332,3 +338,42 @@ func startAddrPath(name string) string {
 	}
 	return name + ".start_addr"
 }
+
+// onChipLegal[g] is what tensor4d_valid calls legal for an address off the chip of g.
+var onChipLegal = func() (t [numGenerations]string) {
+	for g := Generation(0); g < numGenerations; g++ {
+		geo := &geometries[g]
+		legal := fmt.Sprintf("SBUF [0, 0x%x)", geo.StateBufSize)
+		if geo.PSUMSize > 0 {
+			legal += fmt.Sprintf(" or PSUM [0x%x, 0x%x)", geo.PSUMOffset, geo.PSUMOffset+uint32(geo.PSUMNumPartitions)*geo.PSUMPartitionSize)
+		} else {
+			legal += fmt.Sprintf(" (no PSUM on %v: PSUM_BUF_SZ = 0)", g)
+		}
+		t[g] = legal
+	}
+	return
+}()
+
+// footprintLegal is what tensor4d_valid calls legal for a footprint outside the active area.
+func footprintLegal(g Generation, sp Space) string {
+	if g < numGenerations && (sp == SpaceSBUF || sp == SpacePSUM) {
+		return footprintLegals[g][sp-SpaceSBUF]
+	}
+	return makeFootprintLegal(g, sp)
+}
+
+func makeFootprintLegal(g Generation, sp Space) string {
+	active := geometries[g].StateBufPartitionActive
+	if sp == SpacePSUM {
+		active = geometries[g].PSUMPartitionActive
+	}
+	return fmt.Sprintf("within [0, 0x%x): the %v active %s partition size", active, g, sp)
+}
+
+var footprintLegals = func() (t [numGenerations][2]string) {
+	for g := Generation(0); g < numGenerations; g++ {
+		t[g][0] = makeFootprintLegal(g, SpaceSBUF)
+		t[g][1] = makeFootprintLegal(g, SpacePSUM)
+	}
+	return
+}()

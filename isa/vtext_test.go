@@ -1,0 +1,102 @@
+package isa
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// The fmt-free text builders of vtext.go must print exactly what fmt printed.
+func TestViolationTextMatchesFmt(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	v := vctx{lay: LayoutOf(0)}
+	for k := 0; k < 20000; k++ {
+		x := r.Uint64() >> uint(r.Intn(64))
+		i := int64(x) >> uint(r.Intn(8))
+		l := Location{Space: Space(r.Intn(5)), Partition: r.Intn(256) - r.Intn(2), Offset: x}
+		want := []string{fmt.Sprintf("0x%x", x), fmt.Sprint(x), fmt.Sprint(i), l.String(),
+			fmt.Sprintf("a multiple of %d (CCE alignment)", i), fmt.Sprintf("%d elements", x)}
+		got := []txt{v.hex(x), v.udec(x), v.dec(i), v.loc(l), v.num("a multiple of ", i, " (CCE alignment)"), v.unum("", x, " elements")}
+		v.out = v.out[:0]
+		for j := range got {
+			v.failT("opcode", got[j], lit("legal"))
+		}
+		for j, o := range v.finish() {
+			if o.Value != want[j] {
+				t.Fatalf("text %d: got %q, want %q", j, o.Value, want[j])
+			}
+		}
+	}
+	for _, k := range enumKinds {
+		for x := uint64(0); x < 256; x++ {
+			if a, b := fmtEnum(k, x), fmtEnumSlow(k, x); a != b || strings.ContainsRune(a, '(') {
+				t.Fatalf("fmtEnum(%v, %d) = %q, want %q", k, x, a, b)
+			}
+		}
+	}
+	for x := 0; x < 256; x++ {
+		if hex2Strings[x] != fmt.Sprintf("0x%02x", x) || regStrings[x] != fmt.Sprintf("reg:%d", x) {
+			t.Fatal(x)
+		}
+	}
+	for _, n := range []string{"src_mem_pattern", "dst_mem_pattern", "other"} {
+		for d := 0; d < 4; d++ {
+			if p := numElemPath(n, d); p != fmt.Sprintf("%s.num_elem[%d]", n, d) {
+				t.Fatal(p)
+			}
+		}
+	}
+	for k, l := range layoutArr {
+		for p, o := range fieldOffsets[k] {
+			if l.Offset(p) != o {
+				t.Fatalf("%v %s: offset %d, want %d", l.Kind, p, o, l.Offset(p))
+			}
+		}
+	}
+}
+
+// A reused Validator must not change the texts of violations it returned before, and must give
+// what Validate gives.
+func TestValidatorReuse(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	var d Decoder
+	var x Validator
+	var vs []Violation
+	var kept [][]Violation
+	var insts []Inst
+	for k := 0; k < 2000; k++ {
+		var w [64]byte
+		r.Read(w[:])
+		w[0], w[1] = byte(S4D4TROpcodes(CAYMAN)[r.Intn(len(S4D4TROpcodes(CAYMAN)))]), 16
+		if k%3 == 0 {
+			w = Encode(bases()[[]string{"d2", "di", "dx", "gx", "lms", "memset"}[r.Intn(6)]]())
+			w[1+r.Intn(63)] = byte(r.Intn(256))
+		}
+		i, _ := d.Decode(w[:])
+		vs = x.Append(vs[:0], i, CAYMAN)
+		kept = append(kept, append([]Violation(nil), vs...))
+		j, _ := Decode(w[:])
+		insts = append(insts, j)
+	}
+	for k, i := range insts {
+		want := Validate(i, CAYMAN)
+		if fmt.Sprint(want) != fmt.Sprint(kept[k]) {
+			t.Fatalf("word %d: reused validator gave\n%v\nwant\n%v", k, kept[k], want)
+		}
+	}
+}
+
+func TestValidateInvalidAllocs(t *testing.T) {
+	i := s4base(OpSTREAM_TRANSPOSE)
+	i.NumActiveChannels, i.SrcMemPattern.StartAddr, i.Reserved1[2] = 48, 0x1003, 7 // dynamic and static texts
+	var x Validator
+	vs := x.Append(nil, i, CAYMAN)
+	if len(vs) < 3 {
+		t.Fatalf("want several violations, got %v", vs)
+	}
+	n := testing.AllocsPerRun(100, func() { vs = x.Append(vs[:0], i, CAYMAN) })
+	if n > 1 {
+		t.Errorf("validating an invalid word with a reused Validator allocates %v times, want <= 1", n)
+	}
+}
