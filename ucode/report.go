@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -40,9 +41,63 @@ func blockColour(in BlockInfo) string {
 		}
 		return "#c6dbef"
 	}
-	hue := 55 - (in.Depth-1)*7
-	light := 70 - (in.Depth-1)*4
+	hue, light := activeHSL(in.Depth)
 	return fmt.Sprintf("hsl(%d,90%%,%d%%)", hue, light)
+}
+
+// activeHSL is the hue and lightness (percent) of an ACTIVE block of depth k; saturation is 90%.
+func activeHSL(k int) (hue, light int) { return 55 - (k-1)*7, 70 - (k-1)*4 }
+
+// blockLuminance is the WCAG relative luminance of blockColour(in).
+func blockLuminance(in BlockInfo) float64 {
+	var r, g, b float64
+	switch {
+	case in.Class == ClassOff:
+		r, g, b = 0xd9, 0xd9, 0xd9
+	case in.Class == ClassPassthru && in.Form == FormAllIdle:
+		r, g, b = 0x6b, 0xae, 0xd6
+	case in.Class == ClassPassthru:
+		r, g, b = 0xc6, 0xdb, 0xef
+	default:
+		hue, light := activeHSL(in.Depth)
+		r, g, b = hslToRGB(float64(hue), 0.9, float64(light)/100)
+	}
+	lin := func(c float64) float64 {
+		c /= 255
+		if c <= 0.03928 {
+			return c / 12.92
+		}
+		return math.Pow((c+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// hslToRGB converts h in degrees, s and l in [0,1] to 0..255 components (CSS Color 4).
+func hslToRGB(h, s, l float64) (r, g, b float64) {
+	f := func(n float64) float64 {
+		k := math.Mod(n+h/30, 12)
+		a := s * math.Min(l, 1-l)
+		return 255 * (l - a*math.Max(-1, math.Min(math.Min(k-3, 9-k), 1)))
+	}
+	return f(0), f(8), f(4)
+}
+
+// contrast is the WCAG contrast ratio of two relative luminances.
+func contrast(l1, l2 float64) float64 {
+	if l1 < l2 {
+		l1, l2 = l2, l1
+	}
+	return (l1 + 0.05) / (l2 + 0.05)
+}
+
+// labelColour is the colour of a block's number and depth label on the map: black or white,
+// whichever contrasts more with the block's fill (black on the deep reds fails WCAG's 4.5:1).
+func labelColour(in BlockInfo) string {
+	l := blockLuminance(in)
+	if contrast(l, 0) >= contrast(l, 1) {
+		return "#000"
+	}
+	return "#fff"
 }
 
 // WriteReport writes one self-contained HTML page (no network: inline CSS, SVG and script) for
@@ -93,7 +148,15 @@ func WriteReport(w io.Writer, s *TableSet, other *TableSet) error {
 		}
 		blocks[i] = rb
 	}
-	data, err := json.Marshal(blocks) // escapes <, >, & so it is safe inside <script>
+	meta := struct {
+		A      string        `json:"a"`
+		B      string        `json:"b,omitempty"`
+		Blocks []reportBlock `json:"blocks"`
+	}{A: s.Name, Blocks: blocks}
+	if d != nil {
+		meta.B = other.Name
+	}
+	data, err := json.Marshal(meta) // escapes <, >, & so it is safe inside <script>
 	if err != nil {
 		return err
 	}
@@ -111,19 +174,31 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;font-variant-numeric:tabular-nums}
 th{background:#f0f0f0}.mono{font-family:ui-monospace,monospace;font-size:12px}
 #wrap{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
-#panel{min-width:38em;max-width:60em}
-svg rect{cursor:pointer}svg text{font:9px monospace;pointer-events:none}
-.legend span{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em 0 1em;border:1px solid #999}
+#map{flex:none}
+#panel{flex:1 1 24em;min-width:24em;max-width:60em;overflow-x:auto}
+svg rect{cursor:pointer}svg rect.sel{stroke:#000;stroke-width:4px;stroke-dasharray:none}
+svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font-size:11px}
+.legend span{white-space:nowrap}.legend i{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em 0 1em;border:1px solid #999}
 .changed{background:#fde0ef}
 </style></head><body>
 <h1>%s</h1>
 <p>Generation: <b>%s</b> (%s). %s</p>
 `, esc(title), esc(title), esc(s.Gen.String()), esc(s.Gen.Generation().String()), esc(s.GenReason))
-	b.WriteString(`<p class="legend">Legend:<span style="background:#d9d9d9"></span>OFF<span style="background:#6baed6"></span>PASSTHRU all-idle<span style="background:#c6dbef"></span>PASSTHRU idle+zero`)
-	for k := 1; k <= LanesPerBlock; k++ {
-		fmt.Fprintf(&b, `<span style="background:%s"></span>k=%d`, blockColour(BlockInfo{Class: ClassActive, Depth: k}), k)
+	item := func(style, label string) {
+		fmt.Fprintf(&b, `<span><i style="%s"></i>%s</span> `, style, label)
 	}
-	b.WriteString(`<span style="border:3px solid #d0006f"></span>changed in diff<span style="border:2px dashed #000"></span>not left-packed</p>` + "\n")
+	b.WriteString(`<p class="legend">Legend: `)
+	item("background:#d9d9d9", "OFF")
+	item("background:#6baed6", "PASSTHRU all-idle")
+	item("background:#c6dbef", "PASSTHRU idle+zero")
+	for k := 1; k <= LanesPerBlock; k++ {
+		item("background:"+blockColour(BlockInfo{Class: ClassActive, Depth: k}), fmt.Sprintf("k=%d", k))
+	}
+	if d != nil {
+		item("border:3px solid #d0006f", "changed in diff (also marked &Delta;)")
+	}
+	item("border:2px dashed #000", "not left-packed")
+	b.WriteString("</p>\n")
 	// SVG map.
 	const cols, cw, ch = 16, 44, 30
 	rows := (len(infos) + cols - 1) / cols
@@ -138,11 +213,22 @@ svg rect{cursor:pointer}svg text{font:9px monospace;pointer-events:none}
 		if d != nil && d.ChangedBlocksA[i] {
 			stroke, sw = "#d0006f", 3
 		}
-		fmt.Fprintf(&b, `<rect data-b="%d" x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s" stroke-width="%d"%s><title>block %d: %s k=%d</title></rect>`,
-			i, x, y, cw-2, ch-2, blockColour(in), stroke, sw, dash, i, in.Class, in.Depth)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%d</text><text x="%d" y="%d">k%d</text>`+"\n", x+3, y+11, i, x+3, y+23, in.Depth)
+		changed := ""
+		if d != nil && d.ChangedBlocksA[i] {
+			changed = " (changed)"
+		}
+		fmt.Fprintf(&b, `<rect data-b="%d" tabindex="0" x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s" stroke-width="%d"%s><title>block %d: %s k=%d%s</title></rect>`,
+			i, x, y, cw-2, ch-2, blockColour(in), stroke, sw, dash, i, in.Class, in.Depth, changed)
+		lc := labelColour(in)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s">%d</text><text x="%d" y="%d" fill="%s">k%d</text>`, x+3, y+11, lc, i, x+3, y+23, lc, in.Depth)
+		if changed != "" {
+			// A shape cue besides the outline colour, which deep red blocks and red-green colour
+			// blindness both weaken.
+			fmt.Fprintf(&b, `<text class="d" x="%d" y="%d" fill="%s">&#916;</text>`, x+cw-15, y+13, lc)
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString(`</svg><div id="panel"><p>Hover over or click a block to see its lanes.</p></div></div>` + "\n")
+	b.WriteString(`</svg><div id="panel" aria-live="polite"><p>Hover over, click or tab to a block to see its lanes; a click (or Enter) pins it.</p></div></div>` + "\n")
 	// Census.
 	b.WriteString("<h2>Census</h2>\n<table>")
 	row := func(k string, v any) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(fmt.Sprint(v))) }
@@ -174,19 +260,25 @@ svg rect{cursor:pointer}svg text{font:9px monospace;pointer-events:none}
 		}
 		fmt.Fprintf(&b, "<tr><td>%d</td><td>%d</td><td>%s</td></tr>", db.K, len(db.Blocks), esc(strings.Join(ops, ", ")))
 	}
-	b.WriteString("</table>\n<h3>Per-bit set counts over active words</h3>\n<table class=\"mono\"><tr><th>bit</th>")
+	b.WriteString("</table>\n<h3>Per-bit set counts over active words</h3>\n<table class=\"mono\">")
 	top := c.HighestBit
 	if top < 0 {
 		top = 0
 	}
-	for bit := 0; bit <= top; bit++ {
-		fmt.Fprintf(&b, "<th>%d</th>", bit)
+	// 16 bits a row pair, so that a gen3/gen4 word does not push the page wider than a screen.
+	for lo := 0; lo <= top; lo += 16 {
+		hi := min(lo+15, top)
+		b.WriteString("<tr><th>bit</th>")
+		for bit := lo; bit <= hi; bit++ {
+			fmt.Fprintf(&b, "<th>%d</th>", bit)
+		}
+		b.WriteString("</tr><tr><th>count</th>")
+		for bit := lo; bit <= hi; bit++ {
+			fmt.Fprintf(&b, "<td>%d</td>", c.BitCounts[bit])
+		}
+		b.WriteString("</tr>")
 	}
-	b.WriteString("</tr><tr><th>count</th>")
-	for bit := 0; bit <= top; bit++ {
-		fmt.Fprintf(&b, "<td>%d</td>", c.BitCounts[bit])
-	}
-	b.WriteString("</tr></table>\n")
+	b.WriteString("</table>\n")
 	// Diff.
 	if d != nil {
 		fmt.Fprintf(&b, "<h2>Diff: %s vs %s</h2>\n<table>", esc(s.Name), esc(other.Name))
@@ -224,18 +316,26 @@ svg rect{cursor:pointer}svg text{font:9px monospace;pointer-events:none}
 	fmt.Fprintf(&b, `<script type="application/json" id="blocks">%s</script>
 <script>
 (function(){
-var B=JSON.parse(document.getElementById('blocks').textContent),panel=document.getElementById('panel'),pinned=-1;
+var D=JSON.parse(document.getElementById('blocks').textContent),B=D.blocks,panel=document.getElementById('panel'),pinned=-1,shown=-1;
 function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
-function show(i){var b=B[i],h='<h2>Block '+i+': '+esc(b.class)+(b.form?' ('+esc(b.form)+')':'')+', k='+b.k+(b.packed?'':' <b>NOT left-packed</b>')+'</h2>';
+function rect(i){return document.querySelector('#map rect[data-b="'+i+'"]');}
+function show(i){var b=B[i],h='<h2>Block '+i+': '+esc(b.class)+(b.form?' ('+esc(b.form)+')':'')+', k='+b.k+(b.packed?'':' <b>NOT left-packed</b>')+(b.changed?' &Delta; changed':'')+'</h2>';
+h+='<p>'+(pinned===i?'Pinned: click it again (or press Escape) to release.':'Click to pin.')+'</p>';
 if(b.ops&&b.ops.length)h+='<p>Opcodes on this row: '+esc(b.ops.join(', '))+'</p>';
 if(b.control)h+='<p>Control row: <span class="mono">'+esc(b.control)+'</span></p>';
-h+='<table class="mono"><tr><th>lane</th><th>word</th><th>kind</th><th>fields</th></tr>';
-b.lanes.forEach(function(l,L){h+='<tr'+(l.other?' class="changed"':'')+'><td>'+L+'</td><td>'+esc(l.word)+'</td><td>'+esc(l.kind)+'</td><td>'+esc(l.fields)+'</td></tr>';
-if(l.other)h+='<tr class="changed"><td></td><td>'+esc(l.other)+'</td><td>other set</td><td>'+esc(l.otherFields)+'</td></tr>';});
-panel.innerHTML=h+'</table>';}
+var set=function(n){return D.b?'<td>'+esc(n)+'</td>':'';};
+h+='<table class="mono"><tr><th>lane</th>'+(D.b?'<th>set</th>':'')+'<th>word</th><th>kind</th><th>fields</th></tr>';
+b.lanes.forEach(function(l,L){h+='<tr'+(l.other?' class="changed"':'')+'><td>'+L+'</td>'+set(D.a)+'<td>'+esc(l.word)+'</td><td>'+esc(l.kind)+'</td><td>'+esc(l.fields)+'</td></tr>';
+if(l.other)h+='<tr class="changed"><td></td>'+set(D.b)+'<td>'+esc(l.other)+'</td><td></td><td>'+esc(l.otherFields)+'</td></tr>';});
+panel.innerHTML=h+'</table>';
+if(shown>=0)rect(shown).classList.remove('sel');shown=i;rect(i).classList.add('sel');}
+function pin(i){pinned=(pinned===i)?-1:i;show(i);}
+document.addEventListener('keydown',function(e){if(e.key==='Escape'&&pinned>=0){var i=pinned;pinned=-1;show(i);}});
 document.querySelectorAll('#map rect').forEach(function(r){var i=+r.getAttribute('data-b');
 r.addEventListener('mouseenter',function(){if(pinned<0)show(i);});
-r.addEventListener('click',function(){pinned=(pinned===i)?-1:i;show(i);});});
+r.addEventListener('focus',function(){if(pinned<0)show(i);});
+r.addEventListener('click',function(){pin(i);});
+r.addEventListener('keydown',function(e){if(e.key==='Enter'||e.key===' '){e.preventDefault();pin(i);}});});
 })();
 </script>
 </body></html>
