@@ -5,6 +5,32 @@ import (
 	"sync"
 )
 
+// Measured limits (issue 3 item 8; AMD EPYC Zen 4 KVM guest, 2 shared cores, 1 MiB L2 per core,
+// 32 MiB L3; go test -bench StreamTranspose -cpu 1,2, medians of 4-6 alternating runs, run-to-run
+// spread on this shared machine +-10-50%):
+//
+//	4-byte 1 MiB:  x-copy 0.27 -> 0.36-0.39 on one core since the kernel writes dst rows directly
+//	4-byte full:   x-copy 0.17-0.20 on one core (goal 0.3 not reached), 0.28-0.32 on two
+//
+// Why full size stops near 0.2 on one core (memory traffic accounting, 14 MiB each way): copy()
+// of >= 1 MiB uses non-temporal stores, so it moves 14 MiB read + 14 MiB written = 28 MiB in
+// ~0.75 ms (~37 GB/s). A transpose cannot use them: no dst run is longer than one partition row
+// (112 KiB, partitions 256 KiB apart), and copy() only goes non-temporal at 1 MiB, so every dst
+// line is also read for ownership: 14 + 14 + 14 = 42 MiB, 1.5x copy's traffic even at copy's
+// bandwidth, i.e. x-copy <= 0.66 for perfect code. What the machine actually gives: copying
+// every src row into the staging buffer and a staging buffer out to every dst row, with no
+// kernel at all, takes 2.2-3.5 ms at full size (32 KiB runs; 4 KiB runs 3.7 ms, whole 112 KiB
+// rows 2.1 ms), i.e. x-copy 0.21-0.34 for the memory streams alone. The 4-byte kernel itself is
+// ~1 ms of instructions (two loads, six ALU ops, two stores per 8 output bytes) that the core
+// overlaps only partly with those streams, hence 3.2-4.6 ms. Tried and dropped (no gain at
+// full size, within noise or slower): 8/16 KiB rounds so the staging fits L2; writing through a
+// 32 x 0.5-4 KiB L1 tile flushed with copy(); double-buffered rounds whose kernel is interleaved
+// row by row with the previous round's write-out and the next round's read-in (the memory
+// streams run at the same speed, the kernel is not hidden); reading the next round in between
+// the direct-write blocks. Two cores: the two-core time sits at the same ~2.2-2.5 ms floor as
+// the bare memory streams, so the 2-core/1-core ratio is (floor + unhidden kernel) / floor, 1.4-
+// 1.9x in these runs depending on the load from other processes.
+
 // The staged transpose: each round copies up to stChunk bytes of every src row of a 32-channel
 // group into a cache-resident buffer at the compile-time row stride stRS (32 sequential reads),
 // transposes the tiles buffer to buffer with kernels that address all 32 rows of either side
@@ -49,6 +75,15 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 		}
 		for c0 := t0; c0 < full; c0 += per {
 			lo, hi := span(c0)
+			if es == 4 {
+				// 4-byte cells: the kernel writes the dst rows itself (tile32d), no db pass.
+				tile32d(dst, sb, lo, hi-lo)
+				nlo, nhi := span(c0 + per)
+				for j := 0; nlo < nhi && j < 32; j++ {
+					copy(sb[j*stRS:j*stRS+nhi-nlo], src[j][nlo:nhi])
+				}
+				continue
+			}
 			for col := 0; col < hi-lo; col += tb {
 				switch es {
 				case 1:
@@ -498,4 +533,26 @@ func pair32(d0, d1 *[128]byte, sv *[31*stRS + 8]byte) {
 	w0, w1 = le.Uint64(sv[30*stRS:]), le.Uint64(sv[31*stRS:])
 	le.PutUint64(d0[120:], uint64(uint32(w0))|w1<<32)
 	le.PutUint64(d1[120:], w0>>32|w1&^m32)
+}
+
+// dBlock is the bytes of every dst row tile32d writes per pass over the 32 rows: 32 KiB of
+// output, so the 32 src strips it reads (32 x 1 KiB of sb) stay in L1 across the 16 row pairs.
+const dBlock = 1024
+
+// tile32d transposes the n bytes (whole 4-byte tiles) staged in sb straight into the dst rows
+// at byte offset lo, in blocks of dBlock columns; each dst row pair is written as one run of
+// whole cache lines (pair32 fills both 128-byte pieces of a tile completely), so no dst line
+// is left partly written for the aliasing rows to evict. Against staging the result in db and
+// copying it out this saves a 1 MiB write and read of the staging buffer per round.
+func tile32d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
+	for b := 0; b < n; b += dBlock {
+		w := min(dBlock, n-b)
+		for i := 0; i < 32; i += 2 {
+			d0 := dst[i][lo+b : lo+b+w]
+			d1 := dst[i+1][lo+b : lo+b+w]
+			for c := 0; c+128 <= len(d0) && c+128 <= len(d1); c += 128 {
+				pair32((*[128]byte)(d0[c:]), (*[128]byte)(d1[c:]), (*[31*stRS + 8]byte)(sb[b+c+4*i:]))
+			}
+		}
+	}
 }
