@@ -307,6 +307,16 @@ func TestPatternErrors(t *testing.T) {
 	if !errors.As(err, &e) || e.Rule != "pattern_in_active_area" {
 		t.Errorf("negative walk before 0: %v", err)
 	}
+	// All-zero steps keep 65535^4 elements inside one byte: the count must be refused, not
+	// wrapped (it overflowed Elements() and made the DVE executor panic in makeslice).
+	huge := isa.Tensor4D{NumElem: [4]uint16{65535, 65535, 65535, 65535}}
+	_, err = m.Pattern(huge, 2, 32, false)
+	if !errors.As(err, &e) || e.Rule != RulePatternSizeModelled {
+		t.Errorf("65535^4 elements: %v", err)
+	}
+	if p, err := m.Pattern(isa.Tensor4D{NumElem: [4]uint16{65535, 65535, 1, 1}}, 8, 128, false); err != nil || p.Elements() != 65535*65535 {
+		t.Errorf("65535^2 elements on 128 channels: %v", err)
+	}
 	if len(Provenance()) == 0 {
 		t.Error("no provenance")
 	}

@@ -2,6 +2,7 @@ package mem
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tpbsim/tpbsim/isa"
 )
@@ -76,6 +77,12 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 	if write && loc.Region == PSUM && elemSize != 4 {
 		return nil, errf(ErrPSUMWrite, RulePSUMWrite4ByteDtype, uint64(p.Addr),
 			"PSUM writes need a 4-byte dtype, element size is %d", elemSize)
+	}
+	// Elements, Bytes and a channel-major buffer of every channel's bytes are ints: refuse a walk
+	// (all-zero steps fit any count in bounds) whose byte count would overflow one.
+	if n := t.ElementCount(); n > uint64(math.MaxInt)/uint64(elemSize)/uint64(max(channels, 1)) {
+		return nil, errf(ErrBounds, RulePatternSizeModelled, uint64(t.StartAddr),
+			"pattern walks %d elements of %d bytes on %d channels: more bytes than tpbsim can address", n, elemSize, channels)
 	}
 	es := int64(elemSize)
 	off := int64(loc.Offset)

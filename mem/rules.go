@@ -5,6 +5,7 @@ package mem
 // (isa.Registry) and is not registered again here.
 const (
 	RulePatternElemSize         = "pattern_elem_size_modelled"
+	RulePatternSizeModelled     = "pattern_size_modelled"
 	RuleStartAddrActiveChannels = "start_addr_active_channels"
 	RulePSUMWrite4ByteDtype     = "psum_write_4byte_dtype"
 	RulePatternInActiveArea     = "pattern_in_active_area"
@@ -21,7 +22,7 @@ const (
 
 // RuleIDs lists every rule id a memory error can carry.
 func RuleIDs() []string {
-	return []string{RulePatternElemSize, RuleStartAddrActiveChannels, RulePSUMWrite4ByteDtype, RulePatternInActiveArea,
+	return []string{RulePatternElemSize, RulePatternSizeModelled, RuleStartAddrActiveChannels, RulePSUMWrite4ByteDtype, RulePatternInActiveArea,
 		RuleAddrInActiveArea, RuleAddrInSBUFOrPSUM, RuleAddr4Immediate, RulePSUMWrite4Byte, RulePartitionInRange,
 		RuleReadInitialised, RuleDMAAddrInRange, RuleHBMAddrInRange, RuleHBMCap}
 }
