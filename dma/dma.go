@@ -6,7 +6,7 @@
 // A Descriptor is one GENERATE RD + GENERATE WR + DIMPUSH nest (seed 003 §4.6): a loop nest of up
 // to four levels, innermost first, walked on the source and on the destination. Before any byte
 // of a job moves, every descriptor is bounds-checked against its BOUND_CHECK_REG limit and against
-// the memory's active areas (FACTS §C.7 "S: DGE: Failed bounds check"); a job that fails changes
+// the memory's active areas (FACTS §C.7; seed 003 §7 "S: DGE: Failed bounds check"); a job that fails changes
 // no memory. Engines run concurrently (goroutines when the job is large). Timing is a modelled
 // cost in nanoseconds (Timing), reported per descriptor as a trace Record, and the completion
 // semaphore updates are returned as data (SemUpdate), never applied to a global.
@@ -231,7 +231,7 @@ var (
 )
 
 // BoundsError is the detail of a failed bounds check. Its message starts with the firmware's
-// "S: DGE: Failed bounds check. $S[%i]+=%i." line (FACTS §C.7), then says which descriptor,
+// "S: DGE: Failed bounds check. $S[%i]+=%i." line (seed 003 §7), then says which descriptor,
 // which side, which bytes and which limit.
 type BoundsError struct {
 	Engine, Desc int    // engine and index of the descriptor in its queue

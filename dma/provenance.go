@@ -13,7 +13,7 @@ func Provenance() []isa.Provenance {
 			"seed 003 §4.5-§4.6; FACTS §C.7", isa.HighInferred, "the [num,num][step,step] payload against the 4-dim dge_shape; the seed reads one DIMPUSH per dim"),
 		b("dma.bound_check", "A BOUND_CHECK_REG with bc_enabled bounds every byte a side touches to [start, start + R[bc_reg]) where start is the instruction's start address "+
 			"and R is the caller's 64 x 32-bit register file; the check runs for every descriptor of a job before any byte moves, then the memory's active areas are checked the same way. "+
-			"bc_disable_oob_error_notif does not turn the failure off.", "FACTS §C.6, §C.7 (\"addr <= limit\", \"S: DGE: Failed bounds check. $S[%i]+=%i.\")", isa.MedInferred,
+			"bc_disable_oob_error_notif does not turn the failure off.", "FACTS §C.6, §C.7 (\"addr <= limit\"); seed 003 §7 (\"S: DGE: Failed bounds check. $S[%i]+=%i.\")", isa.MedInferred,
 			"the register holds a byte bound (PSEUDO_DMA_EXT carries src/dst_bound_size_bytes); measuring from the start address makes a 32-bit register useful for 56-bit HBM addresses"),
 		b("dma.atomic_job", "A job (one request or instruction) is checked whole before any engine runs: a failing bounds or index check changes no memory and delivers no semaphore update.",
 			"DESIGN.md §1 atomic failure", isa.Invented, "the hardware would have moved earlier descriptors; the model prefers a clean failure"),
@@ -44,7 +44,7 @@ func Provenance() []isa.Provenance {
 		// The rules the engines' errors name (RuleIDs).
 		r(RuleBoundsCheck, "With its BOUND_CHECK_REG enabled, every byte a descriptor side touches lies in [start, start + R[bc_reg]) (see dma.bound_check); "+
 			"a failure is the firmware's \"S: DGE: Failed bounds check. $S[%i]+=%i.\"",
-			"FACTS §C.6, §C.7", isa.MedInferred, []string{"src_bound_reg", "dst_bound_reg"},
+			"FACTS §C.6, §C.7; seed 003 §7", isa.MedInferred, []string{"src_bound_reg", "dst_bound_reg"},
 			"the register holds a byte bound measured from the start address (PSEUDO_DMA_EXT carries src/dst_bound_size_bytes)"),
 		r(RuleRangeInMemory, "Every byte a descriptor touches exists in the memory the engines run against; used when that memory refuses a range without naming "+
 			"a rule of its own (tpbsim's memory names one: hbm_addr_in_range, dma_addr_in_range, addr_in_active_area, ...).",
