@@ -200,9 +200,6 @@ func (d *Descriptor) Elements() uint64 {
 
 // Bytes is the number of destination bytes the descriptor writes.
 func (d *Descriptor) Bytes() uint64 {
-	if d.Kind == KindGatherXpose {
-		return d.Elements() * uint64(d.Dst.ElemSize)
-	}
 	return d.Elements() * uint64(d.Dst.ElemSize)
 }
 
@@ -386,7 +383,6 @@ func (d *Descriptor) Validate() error {
 	if d.ComputeOp > isa.DGEComputeMIN {
 		return descErr("compute_op %v", d.ComputeOp)
 	}
-	cast := d.In != 0 && d.Out != 0 && d.In != d.Out
 	if (d.In != 0) != (d.Out != 0) {
 		return descErr("in and out dtypes must both be set or both be raw")
 	}
@@ -406,7 +402,6 @@ func (d *Descriptor) Validate() error {
 	if d.ComputeOp != isa.DGEComputeNONE && d.In == 0 {
 		return descErr("compute_op %v needs an element dtype", d.ComputeOp)
 	}
-	_ = cast
 	switch d.Kind {
 	case KindCopy, KindXbar:
 		for k, v := range d.Num {
