@@ -183,17 +183,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 		e := engines[k%len(engines)]
 		job.Queues[e] = append(job.Queues[e], d)
 	}
-	job.Order = dma.RoundRobin(job.Queues)
-	p.Job = job
-	for _, q := range job.Queues {
-		if len(q) > 0 {
-			p.NumDMA++
-		}
-		p.Descriptors += len(q)
-		for i := range q {
-			p.Bytes += q[i].Bytes()
-		}
-	}
+	p.setJob(job)
 	p.LowerBound = p.NumDMA
 	if !opt.Quiet {
 		p.Streams = emit(p, lg, true)
@@ -269,17 +259,7 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 		e := engines[k]
 		job.Queues[e] = append(job.Queues[e], d)
 	}
-	job.Order = dma.RoundRobin(job.Queues)
-	p.Job = job
-	for _, q := range job.Queues {
-		if len(q) > 0 {
-			p.NumDMA++
-		}
-		p.Descriptors += len(q)
-		for i := range q {
-			p.Bytes += q[i].Bytes()
-		}
-	}
+	p.setJob(job)
 	p.LowerBound = nd
 	if !opt.Quiet {
 		p.Streams = emit(p, lg, true)

@@ -516,18 +516,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 			job.Queues[e][n-1].Sem = r.Semaphore
 		}
 	}
-	job.Order = dma.RoundRobin(job.Queues)
-	p.Job = job
-	p.NumDMA = 0
-	for _, q := range job.Queues {
-		if len(q) > 0 {
-			p.NumDMA++
-		}
-		p.Descriptors += len(q)
-		for i := range q {
-			p.Bytes += q[i].Bytes()
-		}
-	}
+	p.setJob(job)
 	p.Groups = len(groups)
 	if !common {
 		p.Groups = 1
@@ -733,4 +722,21 @@ func sortedEngines(m map[int]bool) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// setJob orders job's queues round-robin, makes it the plan's job and counts what it moves:
+// the engines with work, the descriptors and the destination bytes.
+func (p *Plan) setJob(job dma.Job) {
+	job.Order = dma.RoundRobin(job.Queues)
+	p.Job = job
+	p.NumDMA, p.Descriptors, p.Bytes = 0, 0, 0
+	for _, q := range job.Queues {
+		if len(q) > 0 {
+			p.NumDMA++
+		}
+		p.Descriptors += len(q)
+		for i := range q {
+			p.Bytes += q[i].Bytes()
+		}
+	}
 }
