@@ -314,8 +314,13 @@ func TestPatternErrors(t *testing.T) {
 	if !errors.As(err, &e) || e.Rule != RulePatternSizeModelled {
 		t.Errorf("65535^4 elements: %v", err)
 	}
-	if p, err := m.Pattern(isa.Tensor4D{NumElem: [4]uint16{65535, 65535, 1, 1}}, 8, 128, false); err != nil || p.Elements() != 65535*65535 {
-		t.Errorf("65535^2 elements on 128 channels: %v", err)
+	// 65535^3 x 2 bytes x 32 channels fits an int64 but not a Go slice.
+	_, err = m.Pattern(isa.Tensor4D{NumElem: [4]uint16{65535, 65535, 65535, 1}}, 2, 32, false)
+	if !errors.As(err, &e) || e.Rule != RulePatternSizeModelled {
+		t.Errorf("65535^3 elements: %v", err)
+	}
+	if p, err := m.Pattern(isa.Tensor4D{NumElem: [4]uint16{65535, 65535, 1, 1}}, 2, 32, false); err != nil || p.Elements() != 65535*65535 {
+		t.Errorf("65535^2 elements on 32 channels: %v", err)
 	}
 	if len(Provenance()) == 0 {
 		t.Error("no provenance")

@@ -52,6 +52,11 @@ func (s Span) String() string {
 	return fmt.Sprintf("%s[p%d..%d][0x%x..0x%x)", s.Region, s.FirstPartition, s.FirstPartition+s.NumPartitions-1, s.Lo, s.Hi)
 }
 
+// MaxPatternBytes bounds the bytes one pattern walks over all its channels (1 TiB, or the
+// largest int on a 32-bit host): below Go's largest allocation, so a buffer of the whole walk
+// can be asked for without a panic. Bounding real work is the caller's (sim.Config.MaxElements).
+const MaxPatternBytes = min(1<<40, math.MaxInt)
+
 // Pattern resolves t for elements of elemSize bytes over channels partitions and checks its
 // whole footprint: the start address is immediate and in SBUF or PSUM, start partition +
 // channels fits, every byte of every walked element of every channel is in the active area, and
@@ -78,11 +83,12 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 		return nil, errf(ErrPSUMWrite, RulePSUMWrite4ByteDtype, uint64(p.Addr),
 			"PSUM writes need a 4-byte dtype, element size is %d", elemSize)
 	}
-	// Elements, Bytes and a channel-major buffer of every channel's bytes are ints: refuse a walk
-	// (all-zero steps fit any count in bounds) whose byte count would overflow one.
-	if n := t.ElementCount(); n > uint64(math.MaxInt)/uint64(elemSize)/uint64(max(channels, 1)) {
+	// Elements, Bytes and the executors' channel-major buffers are ints and Go slices: refuse a
+	// walk (all-zero steps fit any count in bounds) whose bytes over all channels pass
+	// MaxPatternBytes, before a count wraps or an allocation panics.
+	if n := t.ElementCount(); n > MaxPatternBytes/uint64(elemSize)/uint64(max(channels, 1)) {
 		return nil, errf(ErrBounds, RulePatternSizeModelled, uint64(t.StartAddr),
-			"pattern walks %d elements of %d bytes on %d channels: more bytes than tpbsim can address", n, elemSize, channels)
+			"pattern walks %d elements of %d bytes on %d channels: more than tpbsim's %d-byte limit", n, elemSize, channels, uint64(MaxPatternBytes))
 	}
 	es := int64(elemSize)
 	off := int64(loc.Offset)

@@ -39,10 +39,10 @@ func Provenance() []isa.Provenance {
 		// The rules a memory *Error names (rules.go).
 		r(RulePatternElemSize, "A TENSOR4D pattern's element is 1 to 8 bytes: the widest dtype tpbsim executes is 8 bytes.",
 			"tpbsim", isa.Invented, []string{"in_dtype", "out_dtype"}, "The dtype table has no wider element; a wider one would be a modelling bug, reported instead of guessed."),
-		r(RulePatternSizeModelled, "A TENSOR4D pattern's bytes over all its channels (num_elem product x element size x channels) fit in a host int; "+
+		r(RulePatternSizeModelled, "A TENSOR4D pattern walks at most MaxPatternBytes (1 TiB) over all its channels (num_elem product x element size x channels); "+
 			"only a walk that revisits bytes (zero steps) can be that long and still lie in the active area.",
 			"tpbsim", isa.Invented, []string{"src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"},
-			"65535^4 elements overflow a 64-bit count; the executors buffer a walk whole, so such a walk is refused instead of wrapped."),
+			"65535^4 elements overflow a 64-bit count and the executors buffer a walk whole; such a walk is refused instead of wrapped or allocated."),
 		r(RulePSUMWrite4ByteDtype, "A pattern that writes PSUM needs a 4-byte dtype.",
 			"FACTS §B.3 step 5", isa.HighObserved, []string{"dst_mem_pattern.start_addr", "out_dtype"}, ""),
 		r(RulePatternInActiveArea, "Every byte a TENSOR4D pattern touches, on every channel, lies inside its partition's active area [0, active size); "+
