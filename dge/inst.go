@@ -81,7 +81,7 @@ func planDirect2D(g isa.Generation, in *isa.DMADirect2D, cfg Config, opt Options
 	}
 	ses, des := elemSize(in.SrcElemSize), elemSize(in.DstElemSize)
 	r := Request{Gen: g, ComputeOp: in.ComputeOp, Semaphore: int(in.Semaphore), SemIncrement: int(in.SemIncrement),
-		SrcBound: in.SrcBoundReg, DstBound: in.DstBoundReg, DMACfg: cfg.DMACfg, CarveoutCfg: cfg.CarveoutCfg}
+		SrcBound: in.SrcBoundReg, DstBound: in.DstBoundReg, DMACfg: cfg.DMACfg, CarveoutCfg: cfg.CarveoutCfg, linear: true}
 	if in.InDtype != in.OutDtype || in.ComputeOp != isa.DGEComputeNONE {
 		r.In, r.Out = in.InDtype, in.OutDtype
 		r.Src = view2(src, ses, in.SrcNumElem, in.SrcStepElem, ses)
@@ -301,7 +301,7 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 	if dstStep == 0 {
 		dstStep = int64(g.Geometry().StateBufPartitionSize) / int64(es)
 	}
-	r := Request{Gen: g, In: in.InDtype, Out: in.OutDtype, Semaphore: int(in.Semaphore), SemIncrement: 1, DMACfg: cfg.DMACfg, CarveoutCfg: cfg.CarveoutCfg,
+	r := Request{Gen: g, In: in.InDtype, Out: in.OutDtype, Semaphore: int(in.Semaphore), SemIncrement: 1, DMACfg: cfg.DMACfg, CarveoutCfg: cfg.CarveoutCfg, linear: true,
 		Src:  View{Base: src, ElemSize: uint32(es), NumElem: [4]uint32{uint32(cols), uint32(rows), 1, 1}, StepElem: [4]int64{1, int64(in.TileSrcRowStep), 0, 0}},
 		Dst:  View{Base: dst, ElemSize: uint32(es), NumElem: [4]uint32{uint32(rows), uint32(cols), 1, 1}, StepElem: [4]int64{1, dstStep, 0, 0}},
 		Perm: []int{1, 0}}

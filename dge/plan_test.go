@@ -291,6 +291,10 @@ func TestAtomicBounds(t *testing.T) {
 	req := tensorReq(t, g, src, sbufAddr(g, 0, 0), []int{16, 229376 / 2}, nil, isa.DTypeBFLOAT16)
 	req.Dst.NumElem[0]++ // one element past the active area in each partition
 	req.Src.NumElem[0]++
+	if _, err := PlanRequest(req, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
+		t.Fatalf("a request whose rows pass the active area: want %s, got %v", RuleRowInPartition, err)
+	}
+	req.linear = true // as a DMA instruction's linear addresses: the dma bounds check refuses it
 	p := mustPlan(t, req)
 	before, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
 	_, err := dma.New(g).Run(m, &p.Job)

@@ -67,6 +67,15 @@ func Provenance() []isa.Provenance {
 			"a CLI layout fits the region's partitions and its partition stride is a multiple of the element size.",
 			"seed 003 §4.5 (dge_shape); FACTS §C.7", isa.MedInferred, []string{"src", "dst", "elem_size", "num_elem", "step_elem"},
 			"the firmware's dge_shape is u16 elem_size, num_elem and i32 steps; tpbsim widens them so the ISA structs' 32-bit fields fit, and caps the size so planning arithmetic stays exact"),
+		r(RuleRowInPartition, "A reshape request's on-chip tensor (SBUF or PSUM, source or destination, on every generation) keeps each row inside its partition's active area: "+
+			"splitting every dim's byte step into whole partitions and a remainder, the byte offset plus the remainders' reach (and the element) must lie in [0, active size). "+
+			"For the CLI layout the row is everything after the partition axis, from the byte offset, so offset + row bytes <= the active size. Checked before planning for requests, "+
+			"JSON requests and `tpbsim dge` layouts. ISA DMA instructions (DIRECT2D, DMA_TRANSPOSE) are exempt: their ADDR8 addresses are linear device addresses "+
+			"(addr = region_base + partition x PARTITION_SIZE + offset), so a walk past a partition's end legally continues in the next partition; the DMA bounds check "+
+			"still refuses any byte outside an active area (CAYMAN's 192 KiB..256 KiB gap).",
+			"FACTS §B.3 (partition folded into the address), §B.5 (STATE_BUF_PARTITION_ACTIVE_SIZE); issue 4 §6 (the rest of each row contiguous from the byte offset)", isa.MedInferred,
+			[]string{"src", "dst", "base", "step_elem"},
+			"a tensor's partition axis is the hardware's; a row that spills into the next partition is another partition's data, and on MARIANA / MARIANA_PLUS (active = stride) no bounds check catches it"),
 		r(RuleElementCounts, "The source and destination views hold the same number of elements.", "FACTS §C.2 (src_num*src_elem == dst_num*dst_elem)", isa.HighInferred,
 			[]string{"src_num_elem", "dst_num_elem"}, "a reshape moves every element once"),
 		r(RulePermValid, "A permutation has at most 4 axes, is a permutation of 0..n-1, and source dims beyond it are 1.", "seed 003 §4.5 (transpose = permute the strides)", isa.MedInferred,

@@ -105,6 +105,12 @@ type Request struct {
 	// CarveoutCfg is MEMCOPY_CARVEOUT_CFG (index 39): high 16 bits the max #descriptors per
 	// memcopy, the ring depth wait_for_credit works against. 0 means DefaultRingDepth.
 	CarveoutCfg uint32
+
+	// linear marks a request lowered from an ISA DMA instruction: its on-chip addresses are
+	// linear device addresses (FACTS §B.3), so a walk may run from one partition into the next
+	// and RuleRowInPartition does not apply (the dma bounds check still refuses bytes outside
+	// the active areas).
+	linear bool
 }
 
 // DefaultRingDepth is the descriptor ring depth when MEMCOPY_CARVEOUT_CFG is 0 (INVENTED).
@@ -169,6 +175,14 @@ func (r *Request) validate() error {
 			return reqErr(RuleViewValid, "%s has %d elements (max 2^40)", side.name, side.v.Elements())
 		}
 	}
+	if !r.linear {
+		if err := rowInPartition("src", r.Src, r.Gen); err != nil {
+			return err
+		}
+		if err := rowInPartition("dst", r.Dst, r.Gen); err != nil {
+			return err
+		}
+	}
 	if r.Src.Elements() != r.Dst.Elements() {
 		return reqErr(RuleElementCounts, "src has %d elements, dst %d", r.Src.Elements(), r.Dst.Elements())
 	}
@@ -215,6 +229,44 @@ func (r *Request) validate() error {
 		return reqErr(RuleSemaphore, "semaphore %d / sem_increment %d", r.Semaphore, r.SemIncrement)
 	}
 	return r.checkDisjoint()
+}
+
+// rowInPartition refuses an on-chip view whose row does not fit in its partition's active area
+// (RuleRowInPartition). Each dim's byte step is split into whole partitions and a remainder of
+// the same sign (|remainder| < the partition stride); the row is what the remainders walk. Every
+// element lies in its start partition plus the partition parts at the byte offset plus the
+// remainder parts, so the view stays inside partitions when offset + the most negative reach >= 0
+// and offset + the most positive reach + elem_size <= the active size.
+func rowInPartition(name string, v View, g isa.Generation) error {
+	rg := regionOf(v.Base, g)
+	if !rg.onChip {
+		return nil
+	}
+	geo := g.Geometry()
+	active := geo.StateBufPartitionActive
+	what := "SBUF"
+	if !rg.sbuf && rg.stride == geo.PSUMPartitionSize && rg.base == geo.PSUMOffset && geo.PSUMSize > 0 {
+		active, what = geo.PSUMPartitionActive, "PSUM"
+	}
+	stride := int64(rg.stride)
+	off := int64((rg.local - rg.base) % rg.stride)
+	lo, hi := off, off+int64(v.ElemSize)
+	for k, n := range v.NumElem {
+		if n <= 1 {
+			continue
+		}
+		rem := (v.StepElem[k] * int64(v.ElemSize)) % stride // same sign as the step (Go's %)
+		if rem > 0 {
+			hi += int64(n-1) * rem
+		} else {
+			lo += int64(n-1) * rem
+		}
+	}
+	if lo < 0 || hi > int64(active) {
+		return reqErr(RuleRowInPartition, "%s at %s partition offset 0x%x: its row spans bytes [%d, %d) of the partition, outside the %d-byte active area (a row may not spill into the next partition)",
+			name, what, off, lo, hi, active)
+	}
+	return nil
 }
 
 // permuted returns the source view with its dims reordered so that walking it in dim order
@@ -279,6 +331,9 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 	v.StepElem[k] = int64(rg.stride / elemSize)
 	for j := k + 1; j < 4; j++ {
 		v.StepElem[j] = v.StepElem[k] * int64(shape[0])
+	}
+	if err := rowInPartition("tensor", v, g); err != nil {
+		return View{}, err
 	}
 	return v, nil
 }

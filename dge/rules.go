@@ -6,6 +6,7 @@ package dge
 const (
 	RuleGeneration         = "dge_generation_valid"
 	RuleViewValid          = "dge_view_valid"
+	RuleRowInPartition     = "dge_row_in_partition"
 	RuleElementCounts      = "dge_element_counts_match"
 	RulePermValid          = "dge_perm_valid"
 	RuleDtypes             = "dge_dtypes_valid"
@@ -24,7 +25,7 @@ const (
 
 // RuleIDs lists every rule id a DGE *Error can carry.
 func RuleIDs() []string {
-	return []string{RuleGeneration, RuleViewValid, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
+	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
 		RuleXposeDtype, RuleXposeTile, RuleOpcodeOnGeneration}
 }

@@ -55,10 +55,19 @@ func TestDgeRunVerifyAndExitCodes(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s %s", gen, code, out, errs)
 		}
 	}
-	// bounds: the destination rows pass the partition's active area
-	code, _, errs := dgeCLI("dge", "run", "--src", "hbm:0", "--shape", "2,200000", "--dst", "sbuf:0:0", "--dtype", "bf16")
-	if code != 1 || !strings.Contains(errs, "DGE: Failed bounds check") {
-		t.Fatalf("bounds: exit %d: %s", code, errs)
+	// the destination (or source) rows pass the partition's active area: refused before planning
+	// on every generation, also where the active area fills the whole partition stride
+	for _, args := range [][]string{
+		{"--src", "hbm:0", "--shape", "2,200000", "--dst", "sbuf:0:0", "--dtype", "bf16"},
+		{"--gen", "MARIANA", "--src", "hbm:0x0", "--dst", "sbuf:0:0", "--dtype", "int64", "--shape", "17,33024", "--verify"},
+		{"--gen", "MARIANA_PLUS", "--src", "sbuf:0:0", "--dst", "hbm:0x0", "--dtype", "int64", "--shape", "17,33024", "--verify"},
+		{"--gen", "MARIANA", "--src", "hbm:0x0", "--dst", "sbuf:0:0", "--shape", "129,17,16,16", "--perm", "1,3,0,2", "--dtype", "bf16", "--out-dtype", "int64"},
+		{"--gen", "CAYMAN", "--src", "hbm:0x0", "--dst", "sbuf:3:0x100", "--dtype", "uint8", "--shape", "2,229121"},
+	} {
+		code, _, errs := dgeCLI(append([]string{"dge", "run"}, args...)...)
+		if code != 1 || !strings.Contains(errs, "dge_row_in_partition") {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
 	}
 	// a tensor whose first axis passes the partitions breaks a rule
 	if code, _, _ := dgeCLI("dge", "plan", "--src", "hbm:0", "--shape", "32,256", "--dst", "sbuf:0:0", "--perm", "1,0", "--dtype", "bf16"); code != 1 {
