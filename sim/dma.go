@@ -46,8 +46,10 @@ func dmaErrKind(err error) error {
 	switch {
 	case errors.Is(err, mem.ErrUninit): // also the pre-flight check refusing a never-written source byte
 		return ErrUninit
+	case errors.Is(err, mem.ErrHBMCap):
+		return ErrCapacity
 	case errors.Is(err, dma.ErrBounds), errors.Is(err, dma.ErrIndex), errors.Is(err, mem.ErrBounds),
-		errors.Is(err, mem.ErrHBMCap), errors.Is(err, mem.ErrPSUMWrite):
+		errors.Is(err, mem.ErrPSUMWrite):
 		return ErrBounds
 	case errors.Is(err, dge.ErrUnsupported), errors.Is(err, mem.ErrUnsupported):
 		return ErrUnsupported

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -104,8 +105,11 @@ func TestDMAHBMCapAtomic(t *testing.T) {
 	st.SrcStartAddr, st.DstStartAddr = st.DstStartAddr, st.SrcStartAddr
 	st.SrcStepElem, st.DstStepElem = st.DstStepElem, st.SrcStepElem
 	_, err := m.Run(prog(q(isa.EngineTPB_SP, st)))
-	if !errors.Is(err, ErrBounds) {
-		t.Fatalf("err = %v, want ErrBounds (HBM cap)", err)
+	if !errors.Is(err, ErrCapacity) || !errors.Is(err, mem.ErrHBMCap) || errors.Is(err, ErrBounds) {
+		t.Fatalf("err = %v, want ErrCapacity (HBM cap), not ErrBounds", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "capacity limit exceeded: rule hbm_cap") || strings.Contains(msg, "out of bounds") {
+		t.Errorf("cap refusal reads %q, want it labelled a capacity limit", msg)
 	}
 	if n := m.Memory().HBMBytesAllocated(); n != 0 || m.Semaphore(1) != 0 || m.Semaphore(2) != 0 {
 		t.Errorf("after the refused DMA: %d HBM bytes allocated, sem[1]=%d sem[2]=%d", n, m.Semaphore(1), m.Semaphore(2))

@@ -13,8 +13,11 @@ var (
 	// ErrInvalid: an instruction breaks a validity rule (isa.Validate, the engine check, the
 	// event modes the machine executes).
 	ErrInvalid = errors.New("invalid instruction")
-	// ErrBounds: an access outside memory, the active area, or the HBM cap.
+	// ErrBounds: an access outside memory or the active area (an address problem).
 	ErrBounds = errors.New("out of bounds")
+	// ErrCapacity: a write would allocate HBM past the run's cap (Config.HBMCapBytes). The
+	// address is valid; the model's capacity limit is not. It does not match ErrBounds.
+	ErrCapacity = errors.New("capacity limit exceeded")
 	// ErrUninit: a read of never-written bytes (only with Config.CheckUninit).
 	ErrUninit = errors.New("read of uninitialised memory")
 	// ErrDeadlock: every unfinished engine waits on a semaphore nothing pending will change.
@@ -55,6 +58,14 @@ type InstError struct {
 }
 
 func (e *InstError) where() string {
+	if e.Engine == "" && e.Index >= 0 && e.Offset >= 0 {
+		// A word of a bare instruction list that no engine queue took: name the file and the word.
+		s := fmt.Sprintf("word %d (offset 0x%x)", e.Offset/isa.InstNBytes, e.Offset)
+		if e.File != "" {
+			s = e.File + ": " + s
+		}
+		return s
+	}
 	var loc []string
 	if e.File != "" && e.Line > 0 {
 		loc = append(loc, fmt.Sprintf("%s:%d", e.File, e.Line))

@@ -251,7 +251,7 @@ func checkRun(t *testing.T, m *Machine, p *Program) {
 		return
 	}
 	known := false
-	for _, s := range []error{ErrInvalid, ErrBounds, ErrUninit, ErrDeadlock, ErrUnsupported, ErrLimit} {
+	for _, s := range []error{ErrInvalid, ErrBounds, ErrUninit, ErrDeadlock, ErrUnsupported, ErrLimit, ErrCapacity} {
 		if errors.Is(err, s) {
 			known = true
 		}

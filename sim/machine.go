@@ -501,7 +501,9 @@ func (r *run) execErr(e *engine, in Instr, err error) error {
 		rule = me.Rule
 	}
 	switch {
-	case errors.Is(err, mem.ErrBounds), errors.Is(err, mem.ErrHBMCap), errors.Is(err, mem.ErrPSUMWrite):
+	case errors.Is(err, mem.ErrHBMCap):
+		kind = ErrCapacity
+	case errors.Is(err, mem.ErrBounds), errors.Is(err, mem.ErrPSUMWrite):
 		kind = ErrBounds
 	case errors.Is(err, mem.ErrUninit):
 		kind = ErrUninit

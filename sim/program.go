@@ -57,7 +57,7 @@ func FromList(file string, insts []isa.Inst, offsets []int64) (*Program, error) 
 		op := opcodeOf(in)
 		eng := op.Engine()
 		if queueSlot(eng) < 0 {
-			return nil, &InstError{Kind: ErrUnsupported, Engine: "-", Index: i, Offset: off, File: file, Opcode: op,
+			return nil, &InstError{Kind: ErrUnsupported, Index: i, Offset: off, File: file, Opcode: op,
 				Rule: RuleOpcodeHasEngine, Msg: fmt.Sprintf("no modelled engine queue executes %v (its engine: %v)", op, eng)}
 		}
 		qi, ok := byEng[eng]

@@ -87,20 +87,36 @@ func (m *Machine) WriteTensor(at isa.Location, shape []int, elemSize int, data [
 // ReadTensor returns the bytes of a C-order array of the given shape stored at at. Bytes are
 // read whether or not they were written, also with CheckUninit (never-written HBM reads as zero).
 func (m *Machine) ReadTensor(at isa.Location, shape []int, elemSize int) ([]byte, error) {
-	loc, hbm, rows, rowBytes, err := m.tensorRows(at, shape, elemSize)
-	if err != nil {
+	if _, _, _, _, err := m.tensorRows(at, shape, elemSize); err != nil {
 		return nil, err
 	}
-	out := make([]byte, rows*rowBytes)
+	n := elemSize
+	for _, d := range shape {
+		n *= d
+	}
+	out := make([]byte, n)
+	if err := m.ReadTensorInto(at, shape, elemSize, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ReadTensorInto is ReadTensor into out, which must be exactly the array's size (so a caller
+// can read a large array straight into the buffer it writes out, without a second copy).
+func (m *Machine) ReadTensorInto(at isa.Location, shape []int, elemSize int, out []byte) error {
+	loc, hbm, rows, rowBytes, err := m.tensorRows(at, shape, elemSize)
+	if err != nil {
+		return err
+	}
+	if len(out) != rows*rowBytes {
+		return fmt.Errorf("buffer is %d bytes, shape %v x %d bytes needs %d", len(out), shape, elemSize, rows*rowBytes)
+	}
 	if hbm {
-		if err := m.mem.ReadRaw(at.Offset, out); err != nil {
-			return nil, err
-		}
-		return out, nil
+		return m.mem.ReadRaw(at.Offset, out)
 	}
 	for r := 0; r < rows; r++ {
 		part := m.mem.Partition(loc.Region, loc.Partition+r)
 		copy(out[r*rowBytes:], part[loc.Offset:int(loc.Offset)+rowBytes])
 	}
-	return out, nil
+	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
 	"github.com/tpbsim/tpbsim/ucode"
@@ -116,14 +117,16 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
+	// Dumps are checked (addresses, sizes against the HBM cap, output paths) before any --load is
+	// read, so a usage mistake costs no large read or allocation.
+	dumps, err := parseDumps(m, g, f.dumps, f.trace)
+	if err != nil {
+		return err
+	}
 	for _, l := range f.loads {
 		if err := loadArg(m, g, l); err != nil {
 			return ioErr(fmt.Errorf("--load %s: %w", l, err))
 		}
-	}
-	dumps, err := parseDumps(m, g, f.dumps, f.trace)
-	if err != nil {
-		return err
 	}
 	res, err := m.Run(prog)
 	if err != nil {
@@ -210,6 +213,11 @@ func loadTables(dir string, g isa.Generation, stderr io.Writer) (*ucode.TableSet
 	if tg == ucode.GenUnknown {
 		return nil, ioErr(fmt.Errorf("--tables: %v has no DVE microcode table generation", g))
 	}
+	// A missing path is an I/O error in its own words (as in dtable), not a file whose table
+	// kind cannot be told.
+	if _, err := os.Stat(dir); err != nil {
+		return nil, ioErr(fmt.Errorf("--tables: %w", err))
+	}
 	ts, err := ucode.Load([]string{dir}, "", ucode.GenUnknown)
 	if err != nil {
 		return nil, ioErr(fmt.Errorf("--tables: %w", err))
@@ -252,8 +260,14 @@ func parseSize(s string) (uint64, error) {
 		}
 	}
 	v, err := isa.ParseNumber(t)
-	if err != nil || v == 0 || v*mul/mul != v {
-		return 0, fmt.Errorf("bad size %q", s)
+	if err != nil {
+		return 0, fmt.Errorf("bad size %q: %v", s, err)
+	}
+	if v > math.MaxUint64/mul {
+		return 0, fmt.Errorf("bad size %q: overflows 64 bits", s)
+	}
+	if v == 0 {
+		return 0, fmt.Errorf("bad size %q: must be at least 1", s)
 	}
 	return v * mul, nil
 }
@@ -327,11 +341,26 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 	if err != nil {
 		return err
 	}
+	// The file's size bounds its array: refuse a file too large for where it goes before reading it.
+	st, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	if limit, why := transferLimit(m, at); st.Size() > 0 && uint64(st.Size()) > limit+npyHeaderMax {
+		return fmt.Errorf("%s is %s: more than %s", file, fmtBytes(uint64(st.Size())), why)
+	}
 	a, err := readNPY(file)
 	if err != nil {
 		return err
 	}
 	data, size := a.Data, npy.ItemSize(a.Dtype)
+	n := uint64(len(a.Data))
+	if kind != num.INVALID && size > 0 {
+		n = n / uint64(size) * uint64(kind.Size()) // the bytes after conversion
+	}
+	if err := checkTransferSize(m, at, n); err != nil {
+		return fmt.Errorf("array %v of %s: %w", a.Shape, a.Dtype, err)
+	}
 	if kind != num.INVALID {
 		if data, err = convertIn(a, kind); err != nil {
 			return err
@@ -429,8 +458,57 @@ func parseDump(arg string, g isa.Generation) (dumpSpec, error) {
 	return d, nil
 }
 
-// maxDumpBytes bounds one dump (the machine's own limit on a tensor).
-const maxDumpBytes = 1 << 34
+// maxDumpBytes is tpbsim's absolute limit on the bytes of one --load or --dump array, and on the
+// dumps of a run together: each is held whole in memory (a dump twice while it is encoded). It is
+// the default HBM cap (mem.DefaultHBMCapBytes), so by default the cap is what a user meets.
+const maxDumpBytes = mem.DefaultHBMCapBytes
+
+// npyHeaderMax is the most a .npy file holds besides its data (preamble, length, header): a
+// larger file cannot hold an array under a limit.
+const npyHeaderMax = 12 + 1<<20
+
+// transferLimit is the largest array a --load or --dump may move at at, and what the limit is:
+// in HBM the run's HBM cap (no more can be written there, and what is never written reads as
+// zero), on chip the size of the largest on-chip memory; never more than maxDumpBytes.
+func transferLimit(m *sim.Machine, at isa.Location) (uint64, string) {
+	limit, why := uint64(maxDumpBytes), fmt.Sprintf("tpbsim's limit of %s on one array", fmtBytes(maxDumpBytes))
+	if at.Space == isa.SpaceHBM {
+		if c := m.Memory().Options().HBMCapBytes; c < limit {
+			limit, why = c, fmt.Sprintf("the run's HBM cap of %s (--hbm-cap)", fmtBytes(c))
+		}
+		return limit, why
+	}
+	mm := m.Memory()
+	chip := uint64(0)
+	for _, r := range []mem.Region{mem.SBUF, mem.PSUM} {
+		chip = max(chip, uint64(mm.NumPartitions(r))*uint64(mm.PartitionActive(r)))
+	}
+	if chip < limit {
+		limit, why = chip, fmt.Sprintf("the %s of on-chip memory", fmtBytes(chip))
+	}
+	return limit, why
+}
+
+// checkTransferSize refuses an array of n bytes larger than transferLimit allows at at.
+func checkTransferSize(m *sim.Machine, at isa.Location, n uint64) error {
+	if limit, why := transferLimit(m, at); n > limit {
+		return fmt.Errorf("%s is more than %s", fmtBytes(n), why)
+	}
+	return nil
+}
+
+// fmtBytes prints a byte count exactly, with a binary-unit reading when it is large.
+func fmtBytes(n uint64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%d bytes (%.2f GiB)", n, float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%d bytes (%.2f MiB)", n, float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d bytes (%.2f KiB)", n, float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // parseShape reads a --dump SHAPE: decimal dimensions >= 1 separated by 'x' (or 'X').
 func parseShape(s string) ([]int, error) {
@@ -445,18 +523,21 @@ func parseShape(s string) ([]int, error) {
 	var shape []int
 	total := uint64(1)
 	for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == 'x' || r == 'X' }) {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 || strings.HasPrefix(p, "+") {
+		u, err := strconv.ParseUint(p, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("bad shape %q: dimension %q overflows 64 bits", s, p)
+		}
+		if err != nil || strings.HasPrefix(p, "+") {
 			return nil, fmt.Errorf("bad shape %q: dimension %q is not a decimal number (%s)", s, p, want)
 		}
-		if v == 0 {
+		if u == 0 {
 			return nil, fmt.Errorf("bad shape %q: a dimension is 0 (%s)", s, want)
 		}
-		total *= uint64(v)
-		if total > maxDumpBytes {
-			return nil, fmt.Errorf("bad shape %q: too many elements", s)
+		if u > maxDumpBytes/total {
+			return nil, fmt.Errorf("bad shape %q: too many elements (more than %d; tpbsim's limit on one dump is %s)", s, uint64(maxDumpBytes), fmtBytes(maxDumpBytes))
 		}
-		shape = append(shape, v)
+		total *= u
+		shape = append(shape, int(u))
 	}
 	if strings.Count(strings.ToLower(t), "x") != len(shape)-1 {
 		return nil, fmt.Errorf("bad shape %q: an empty dimension (%s)", s, want)
@@ -470,6 +551,7 @@ func parseShape(s string) ([]int, error) {
 func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace string) ([]dumpSpec, error) {
 	dumps := make([]dumpSpec, 0, len(args))
 	var paths []outFlag
+	total := uint64(0)
 	for _, a := range args {
 		d, err := parseDump(a, g)
 		if err == nil {
@@ -477,6 +559,10 @@ func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace string) (
 		}
 		if err != nil {
 			return nil, ioErr(fmt.Errorf("--dump %s: %w", a, err))
+		}
+		if total += d.bytes(); total > maxDumpBytes {
+			return nil, ioErr(fmt.Errorf("--dump %s: the dumps come to %s, more than tpbsim's limit of %s on the dumps of one run",
+				a, fmtBytes(total), fmtBytes(maxDumpBytes)))
 		}
 		dumps = append(dumps, d)
 		paths = append(paths, outFlag{"--dump " + a, d.file})
@@ -490,15 +576,23 @@ func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace string) (
 	return dumps, nil
 }
 
-// check tells whether the dump's range is readable on m (the checks of sim.Machine.ReadTensor
-// on chip; the HBM window of mem for HBM, without reading a large range).
-func (d dumpSpec) check(m *sim.Machine) error {
+// bytes is the dump's size (parseShape bounds the element count, so it does not wrap).
+func (d dumpSpec) bytes() uint64 {
 	size := uint64(d.kind.Size())
 	for _, n := range d.shape {
 		size *= uint64(n)
 	}
-	if size > maxDumpBytes {
-		return fmt.Errorf("shape %v of %v is too large", d.shape, d.kind)
+	return size
+}
+
+// check tells whether the dump's range is readable on m (the checks of sim.Machine.ReadTensor
+// on chip; the HBM window of mem for HBM, without reading a large range) and whether its size
+// is within the run's limits (the HBM cap for HBM, tpbsim's own limit): the dump is held in
+// memory whole, so a size past them is refused here, before the run, not by the allocator.
+func (d dumpSpec) check(m *sim.Machine) error {
+	size := d.bytes()
+	if err := checkTransferSize(m, d.at, size); err != nil {
+		return fmt.Errorf("shape %v of %v: %w", d.shape, d.kind, err)
 	}
 	if d.at.Space != isa.SpaceHBM {
 		_, err := m.ReadTensor(d.at, d.shape, d.kind.Size())
@@ -510,17 +604,55 @@ func (d dumpSpec) check(m *sim.Machine) error {
 	return nil
 }
 
+// render returns the dump's .npy bytes. The array is read straight into the buffer that is
+// written out, after room for the header, so a large dump is held in memory once, not twice.
 func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
-	data, err := m.ReadTensor(d.at, d.shape, d.kind.Size())
-	if err != nil {
-		return nil, err
-	}
 	typ, _ := npyTypeOf(d.kind)
-	var b bytes.Buffer
-	if err := npy.Write(&b, &npy.Array{Dtype: typ, Shape: d.shape, Data: data}); err != nil {
+	n := d.bytes()
+	const room = npyHeaderMax
+	buf := make([]byte, room+n)
+	data := buf[room:]
+	if err := m.ReadTensorInto(d.at, d.shape, d.kind.Size(), data); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	w := &npyHeaderWriter{data: data}
+	if err := npy.Write(w, &npy.Array{Dtype: typ, Shape: d.shape, Data: data}); err != nil {
+		return nil, err
+	}
+	if !w.sawData || len(w.hdr) > room {
+		// npy.Write did not write the header and then the data as one piece: encode the plain way.
+		var b bytes.Buffer
+		if err := npy.Write(&b, &npy.Array{Dtype: typ, Shape: d.shape, Data: data}); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
+	start := room - len(w.hdr)
+	copy(buf[start:], w.hdr)
+	return buf[start:], nil
+}
+
+// npyHeaderWriter keeps what npy.Write writes before the array's data and notes (without
+// copying) the data itself, written as the very slice it was given.
+type npyHeaderWriter struct {
+	data    []byte
+	hdr     []byte
+	sawData bool
+	extra   bool
+}
+
+func (w *npyHeaderWriter) Write(p []byte) (int, error) {
+	switch {
+	case w.sawData:
+		w.extra, w.sawData = true, false // anything after the data: not the expected shape
+	case len(w.data) > 0 && len(p) == len(w.data) && &p[0] == &w.data[0]:
+		w.sawData = !w.extra
+	case len(w.data) == 0 && len(p) == 0:
+		w.sawData = !w.extra
+	default:
+		w.hdr = append(w.hdr, p...)
+	}
+	return len(p), nil
 }
 
 func float64frombits(b []byte) float64 {

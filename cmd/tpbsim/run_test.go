@@ -324,3 +324,89 @@ func TestRunHBMCap(t *testing.T) {
 		t.Errorf("parseSize(2GiB) = %d, %v", v, err)
 	}
 }
+
+// A --dump or --load larger than the run's HBM cap (or tpbsim's own limit) is refused before
+// the run, with exit 2, before anything of its size is allocated.
+func TestRunTransferSizeLimits(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeBin(t, dir, transposeInst(32, isa.Events{}))
+	out := filepath.Join(dir, "o.npy")
+	big := filepath.Join(dir, "big.npy")
+	writeNPY(t, big, "u1", []int{300000}, make([]byte, 300000))
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"dump past the default cap", []string{"--dump", "hbm:0x0=5000000000:uint8:" + out}, "too many elements"},
+		{"dump past the default cap, by shape", []string{"--dump", "hbm:0x0=2x1024x1024x1024:fp32:" + out}, "8589934592 bytes (8.00 GiB) is more than tpbsim's limit of 4294967296 bytes"},
+		{"dump past an explicit cap", []string{"--hbm-cap", "1M", "--dump", "hbm:0x0=2097152:uint8:" + out},
+			"2097152 bytes (2.00 MiB) is more than the run's HBM cap of 1048576 bytes (1.00 MiB) (--hbm-cap)"},
+		{"dump at the cap, in bytes of a wider type", []string{"--hbm-cap", "1M", "--dump", "hbm:0x0=262145:fp32:" + out},
+			"run's HBM cap"},
+		{"dumps together past the limit", []string{"--dump", "hbm:0x0=1024x1024x1024:uint8:" + out,
+			"--dump", "hbm:0x0=1024x1024x1024:uint8:" + out + "2", "--dump", "hbm:0x0=1024x1024x1024:uint8:" + out + "3",
+			"--dump", "hbm:0x0=1024x1024x1024:uint8:" + out + "4", "--dump", "hbm:0x0=1:uint8:" + out + "5"},
+			"the dumps come to 4294967297 bytes"},
+		{"on-chip dump past on-chip memory", []string{"--dump", "sbuf:0:0=128x1000000:uint8:" + out}, "of on-chip memory"},
+		{"dimension overflowing 64 bits", []string{"--dump", "hbm:0x0=99999999999999999999:uint8:" + out}, "overflows 64 bits"},
+		{"load past the cap", []string{"--hbm-cap", "128K", "--load", "hbm:0x0=" + big}, "more than the run's HBM cap of 131072 bytes"},
+		{"load converted past the cap", []string{"--hbm-cap", "1M", "--load", "hbm:0x0=" + big + ":fp32"},
+			"1200000 bytes (1.14 MiB) is more than the run's HBM cap"},
+		{"hbm cap overflowing 64 bits", []string{"--hbm-cap", "99999999999999999999"}, "overflows 64 bits"},
+		{"hbm cap with a suffix overflowing", []string{"--hbm-cap", "99999999999T"}, "overflows 64 bits"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := simCLI(append([]string{"run", prog}, tc.args...)...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, tc.msg) {
+				t.Errorf("stderr lacks %q:\n%s", tc.msg, stderr)
+			}
+			if strings.Contains(stderr, "panic") || strings.Contains(stderr, "out of memory") {
+				t.Errorf("stderr: %s", stderr)
+			}
+		})
+	}
+	// Within the cap the dump is written, byte-identical to npy's own encoding.
+	code, _, stderr := simCLI("run", prog, "--quiet", "--hbm-cap", "1M", "--dump", "hbm:0x0=1024x256:fp32:"+out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got, _ := os.ReadFile(out)
+	var want bytes.Buffer
+	if err := npy.Write(&want, &npy.Array{Dtype: "f4", Shape: []int{1024, 256}, Data: make([]byte, 1<<20)}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("dump is %d bytes, not npy's encoding (%d bytes)", len(got), want.Len())
+	}
+}
+
+// --tables naming a path that does not exist says so (as dtable does), exit 2.
+func TestRunTablesMissing(t *testing.T) {
+	dir := t.TempDir()
+	prog := writeBin(t, dir, transposeInst(32, isa.Events{}))
+	code, _, stderr := simCLI("run", prog, "--tables", filepath.Join(dir, "nodir"))
+	if code != 2 || !strings.Contains(stderr, "no such file or directory") || strings.Contains(stderr, "cannot tell which table") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// A word of a .bin program that no modelled queue executes is named by file, word and offset.
+func TestRunBinUnexecutableWord(t *testing.T) {
+	dir := t.TempDir()
+	w := isa.Encode(transposeInst(32, isa.Events{}))
+	bad := make([]byte, isa.InstNBytes)
+	bad[0] = 0xff
+	p := filepath.Join(dir, "prog.bin")
+	if err := os.WriteFile(p, append(w[:], bad...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := simCLI("run", p)
+	want := "tpbsim: " + p + ": word 1 (offset 0x40): "
+	if code != 1 || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "- instruction") {
+		t.Errorf("exit %d: %s\nwant a message starting %q", code, stderr, want)
+	}
+}
