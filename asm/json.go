@@ -17,7 +17,7 @@ import (
 // (numbers when the code has no name) and read names or numbers; addresses print and read in
 // the address syntax; raw bytes are hex strings. Every field is printed; fields left out when
 // reading take their defaults. Keys "word", "offset", "line" and "comment" are ignored on input;
-// "engine" names the queue.
+// "engine" names the queue; "gen" names the generation of the address syntax (ParseJSON).
 
 type jnode struct {
 	keys []string
@@ -82,13 +82,17 @@ type KV struct {
 	Value any
 }
 
-// ToJSON renders one word as its JSON object (single line), with extra keys first.
+// ToJSON renders one word as its JSON object (single line), with extra keys first, then "gen"
+// (the generation g whose partition stride the addresses are written in; ParseJSON reads it
+// back, so the object assembles to the same bytes without being told g).
 func ToJSON(w [isa.InstNBytes]byte, g isa.Generation, extra ...KV) []byte {
 	root := &jnode{}
 	for _, e := range extra {
 		b, _ := json.Marshal(e.Value)
 		root.child(e.Key).leaf = b
 	}
+	gb, _ := json.Marshal(g.String())
+	root.child("gen").leaf = gb
 	l := isa.LayoutOf(isa.Opcode(w[0]))
 	for _, f := range l.Fields {
 		n := root
@@ -125,6 +129,11 @@ var ignoredKeys = map[string]bool{"word": true, "offset": true, "line": true, "c
 // ParseJSON reads instructions in the JSON form: one object, an array of objects, or a stream
 // of objects (one per line, as `tpbsim disasm --json` prints). Errors name file:line and field,
 // and the object's index (*InstructionError) when other objects share its line.
+//
+// An object's "gen" key (ToJSON writes it in every object) names the generation of its address
+// syntax; it is the file's generation, like a text `.gen` line, and wins over g, which applies
+// only to a file that names none. All "gen" keys of a file must agree; objects without one take
+// the file's generation.
 func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 	if !g.Valid() {
 		g = isa.DefaultGeneration
@@ -146,6 +155,15 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 			return nil, &Error{File: name, Line: 1, Msg: err.Error()}
 		}
 	}
+	// Pass 1 decodes every object (the file's generation may be named by any of them); a
+	// syntax error is reported after the errors of the objects before it.
+	type object struct {
+		obj    map[string]any
+		line   int
+		shared bool // another object starts on its line: errors name the index too
+	}
+	var objs []object
+	var syntaxErr error
 	prevLine := 0 // line of the previous object's start
 	for index := 0; ; index++ {
 		if array && !dec.More() {
@@ -161,40 +179,73 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 		rest := data[start:]
 		skip := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n,"))
 		line := lineAt(start + int64(skip))
-		// wrap names the object's index when its line alone does not find it: another object
+		// the object's index is named when its line alone does not find it: another object
 		// starts on the same line before it or (when it parsed) after it.
-		wrap := func(e *Error) error {
-			shared := line == prevLine
-			if !shared && err == nil {
-				tail := data[dec.InputOffset():]
-				if nl := bytes.IndexByte(tail, '\n'); nl >= 0 {
-					tail = tail[:nl]
-				}
-				shared = bytes.IndexByte(tail, '{') >= 0
+		shared := line == prevLine
+		if !shared && err == nil {
+			tail := data[dec.InputOffset():]
+			if nl := bytes.IndexByte(tail, '\n'); nl >= 0 {
+				tail = tail[:nl]
 			}
-			if shared {
-				return &InstructionError{Index: index, Err: e}
-			}
-			return e
+			shared = bytes.IndexByte(tail, '{') >= 0
 		}
 		if err != nil {
-			return nil, wrap(&Error{File: name, Line: line, Msg: "bad JSON: " + err.Error()})
+			syntaxErr = wrapIndex(index, shared, &Error{File: name, Line: line, Msg: "bad JSON: " + err.Error()})
+			break
 		}
-		w, eng, werr := jsonWord(obj, g)
+		objs = append(objs, object{obj, line, shared})
+		prevLine = line
+	}
+	// The file's generation: the first "gen" key; every other one must agree.
+	for index, o := range objs {
+		v, ok := o.obj["gen"]
+		if !ok {
+			continue
+		}
+		s, isStr := v.(string)
+		gg, err := isa.ParseGeneration(s)
+		if !isStr || err != nil {
+			msg := fmt.Sprintf("want a generation name, got %s", jsonString(v))
+			if isStr {
+				msg = err.Error()
+			}
+			return nil, wrapIndex(index, o.shared, &Error{File: name, Line: o.line, Field: "gen", Msg: msg})
+		}
+		if prog.GenLine == 0 {
+			prog.Gen, prog.GenLine = gg, o.line
+			continue
+		}
+		if gg != prog.Gen {
+			return nil, wrapIndex(index, o.shared, &Error{File: name, Line: o.line, Field: "gen",
+				Msg: fmt.Sprintf("%v contradicts %v (line %d): a file holds one generation", gg, prog.Gen, prog.GenLine)})
+		}
+	}
+	for index, o := range objs {
+		w, eng, werr := jsonWord(o.obj, prog.Gen)
 		if werr != nil {
 			e := werr.(*Error)
-			e.File, e.Line = name, line
-			return nil, wrap(e)
+			e.File, e.Line = name, o.line
+			return nil, wrapIndex(index, o.shared, e)
 		}
-		if aerr := prog.add(w, eng, name, line, "", false); aerr != nil {
+		if aerr := prog.add(w, eng, name, o.line, "", false); aerr != nil {
 			if e, ok := aerr.(*Error); ok {
-				return nil, wrap(e)
+				return nil, wrapIndex(index, o.shared, e)
 			}
 			return nil, aerr
 		}
-		prevLine = line
+	}
+	if syntaxErr != nil {
+		return nil, syntaxErr
 	}
 	return prog, nil
+}
+
+// wrapIndex adds the object's index to e when other objects share its line.
+func wrapIndex(index int, shared bool, e *Error) error {
+	if shared {
+		return &InstructionError{Index: index, Err: e}
+	}
+	return e
 }
 
 // InstructionError is an error in one instruction object of a JSON input whose line holds other
@@ -241,7 +292,7 @@ func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.E
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if prefix == "" && (k == "opcode" || ignoredKeys[k]) {
+			if prefix == "" && (k == "opcode" || k == "gen" || ignoredKeys[k]) {
 				continue
 			}
 			path := prefix + k

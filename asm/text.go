@@ -53,6 +53,7 @@ type Item struct {
 // opcode's engine (isa.Opcode.Engine).
 type Program struct {
 	Gen     isa.Generation
+	GenLine int // line of the `.gen` directive or first JSON "gen" key that set Gen; 0 when the file names none
 	Items   []Item
 	Queues  map[isa.Engine][]Item
 	Engines []isa.Engine // in order of first appearance
@@ -133,7 +134,7 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				if err != nil {
 					return nil, &Error{File: name, Line: line, Msg: err.Error()}
 				}
-				prog.Gen = gg
+				prog.Gen, prog.GenLine = gg, line
 				continue
 			case ".engine":
 				if len(fields) != 2 {

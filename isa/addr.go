@@ -42,7 +42,8 @@ func (l Location) String() string {
 
 // ParseAddress reads the CLI / assembly address syntax for generation g (the partition stride
 // differs per generation, FACTS §B.5). A partition must be < 128 and an offset must lie within
-// the partition stride; write a raw number to express anything else.
+// the partition stride; write a raw number to express anything else. `psum:` is refused on a
+// generation without PSUM (PSUM_BUF_SZ = 0, MAVERICK): its on-chip addresses are all SBUF.
 func ParseAddress(s string, g Generation) (Location, error) {
 	t := strings.TrimSpace(s)
 	parts := strings.Split(t, ":")
@@ -62,6 +63,11 @@ func ParseAddress(s string, g Generation) (Location, error) {
 		}
 		sp, stride, n := SpaceSBUF, uint64(geo.StateBufPartitionSize), geo.StateBufNumPartitions
 		if strings.EqualFold(parts[0], "psum") {
+			if geo.PSUMSize == 0 {
+				// MAVERICK: the on-chip window PSUM would occupy is SBUF, so encoding the
+				// address would silently name an SBUF partition (audit defect).
+				return Location{}, fmt.Errorf("address %q: %v has no PSUM (PSUM_BUF_SZ = 0)", s, g)
+			}
 			sp, stride, n = SpacePSUM, uint64(geo.PSUMPartitionSize), geo.PSUMNumPartitions
 		}
 		if p >= uint64(n) {

@@ -29,8 +29,12 @@ Text syntax: one instruction per line, the opcode then key=value fields, e.g.
 ADDR[num@step,...] with dim 0 first. Addresses: sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a
 number. Invalid values can be written on purpose (numbers for enums); 'tpbsim check' tells.
 
---gen (default CAYMAN) fixes the partition stride of the address syntax unless the file has a
-.gen line. The output is written whole or not at all; -o - writes the words to standard
+Generation: the partition stride of the address syntax (and whether psum: exists: MAVERICK
+has no PSUM) is the file's own generation when it names one, a '.gen G' line in text or a
+"gen":"G" key in JSON ('tpbsim disasm' writes both, so its output assembles back to the same
+bytes without --gen). All "gen" keys of a JSON file must agree. --gen is used for a file that
+names no generation (default CAYMAN); an explicit --gen that contradicts the file's generation
+is an error (exit 2). The output is written whole or not at all; -o - writes the words to standard
 output (and the summary line to stderr).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,7 +48,7 @@ output (and the summary line to stderr).`,
 			if err != nil {
 				return ioErr(err)
 			}
-			p, err := readSourceProgram(args[0], g)
+			p, err := readSourceProgram(args[0], g, gen != "")
 			if err != nil {
 				return err
 			}
@@ -70,31 +74,40 @@ output (and the summary line to stderr).`,
 }
 
 // readSourceProgram reads an assembly (.s) or JSON (.json, or text starting with '{' or '[')
-// file. Errors are I/O or syntax errors (exit 2) naming file:line and field.
-func readSourceProgram(path string, g isa.Generation) (*asm.Program, error) {
+// file. Errors are I/O or syntax errors (exit 2) naming file:line and field. The file's own
+// generation (a `.gen` line, or the "gen" key disasm --json writes in every object) decides the
+// address syntax; g is used when the file names none. genSet says g came from an explicit
+// --gen, which the file's generation must then agree with (as 'tpbsim run' does).
+func readSourceProgram(path string, g isa.Generation, genSet bool) (*asm.Program, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, ioErr(err)
 	}
 	trim := bytes.TrimLeft(data, " \t\r\n")
 	var p *asm.Program
+	what := ".gen"
 	if strings.EqualFold(filepath.Ext(path), ".json") || len(trim) > 0 && (trim[0] == '{' || trim[0] == '[') {
 		p, err = asm.ParseJSON(path, data, g)
+		what = `"gen"`
 	} else {
 		p, err = asm.Parse(path, data, g)
 	}
 	if err != nil {
 		return nil, ioErr(err)
 	}
+	if genSet && p.GenLine > 0 && p.Gen != g {
+		return nil, ioErr(&asm.Error{File: path, Line: p.GenLine, Field: "gen",
+			Msg: fmt.Sprintf("the file says %s %v but --gen is %v (drop --gen: the file's generation is used)", what, p.Gen, g)})
+	}
 	return p, nil
 }
 
 // readWords reads a file for disasm/check: a .bin of 64-byte words, or a source file (.s/.json)
 // assembled first. It returns the words and the generation the source asked for (or g).
-func readWords(path string, g isa.Generation) ([][isa.InstNBytes]byte, isa.Generation, error) {
+func readWords(path string, g isa.Generation, genSet bool) ([][isa.InstNBytes]byte, isa.Generation, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext == ".s" || ext == ".asm" || ext == ".json" {
-		p, err := readSourceProgram(path, g)
+		p, err := readSourceProgram(path, g, genSet)
 		if err != nil {
 			return nil, g, err
 		}

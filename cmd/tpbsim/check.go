@@ -31,7 +31,7 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 			if err != nil {
 				return ioErr(err)
 			}
-			words, g, err := readWords(args[0], g)
+			words, g, err := readWords(args[0], g, gen != "")
 			if err != nil {
 				return err
 			}

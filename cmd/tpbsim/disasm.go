@@ -19,9 +19,11 @@ func newDisasmCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Disassemble 64-byte instruction words (one line or JSON object per word)",
 		Long: `Print each 64-byte word of IN.bin as one assembly line (ending in a comment with the
 word's index and byte offset) or, with --json, as one JSON object per line whose "word" and
-"offset" keys give the index and offset. Both forms assemble back to the same bytes with
-'tpbsim asm'. Opcodes without a modelled struct print as their name (or number) with the raw
-payload. --gen (default CAYMAN) sets the partition stride used to print addresses.
+"offset" keys give the index and offset. Opcodes without a modelled struct print as their name
+(or number) with the raw payload. --gen (default CAYMAN) sets the partition stride used to print
+addresses (on MAVERICK, which has no PSUM, every on-chip address prints as sbuf:). The text
+starts with a '.gen G' line and every JSON object carries "gen":"G", so both forms assemble
+back to the same bytes with 'tpbsim asm' without --gen.
 
 The file length must be a multiple of 64 (exit 2 names the offset of the incomplete word).`,
 		Args: cobra.ExactArgs(1),
@@ -30,7 +32,7 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			if err != nil {
 				return ioErr(err)
 			}
-			words, g, err := readWords(args[0], g)
+			words, g, err := readWords(args[0], g, gen != "")
 			if err != nil {
 				return err
 			}
