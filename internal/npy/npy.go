@@ -115,10 +115,15 @@ func Read(r io.Reader) (*Array, error) {
 		}
 		n *= uint64(d)
 	}
-	data := make([]byte, n*uint64(size))
-	if _, err := io.ReadFull(r, data); err != nil {
-		return nil, fmt.Errorf("%w: data shorter than shape %v x %d bytes: %v", ErrFormat, shape, size, err)
+	// Grow the buffer as the data arrives rather than trusting the header's shape up front: a
+	// small crafted file with a huge declared shape fails on its short data without allocating it.
+	need := n * uint64(size)
+	var buf bytes.Buffer
+	buf.Grow(int(min(need, 64<<20)))
+	if got, err := io.CopyN(&buf, r, int64(need)); err != nil {
+		return nil, fmt.Errorf("%w: data shorter than shape %v x %d bytes (%d of %d bytes): %v", ErrFormat, shape, size, got, need, err)
 	}
+	data := buf.Bytes()
 	if order == '>' && size > 1 {
 		swap(data, size)
 	}

@@ -3,11 +3,13 @@ package npy
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -141,5 +143,31 @@ np.save(d + "/b.npy", np.array([True, False, True]))
 		filepath.Join(dir, "go.npy")).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(got)) != "uint16 (2, 3) [[1, 2, 3], [4, 5, 65535]]" {
 		t.Errorf("numpy read of Go file: %q %v", got, err)
+	}
+}
+
+// TestReadHugeDeclaredShapeShortData: a tiny file that declares a multi-GiB array fails on its
+// short data without allocating what the header claims.
+func TestReadHugeDeclaredShapeShortData(t *testing.T) {
+	hdr := "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000,), }"
+	for (10+len(hdr)+1)%64 != 0 {
+		hdr += " "
+	}
+	hdr += "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY\x01\x00")
+	b.WriteByte(byte(len(hdr)))
+	b.WriteByte(byte(len(hdr) >> 8))
+	b.WriteString(hdr)
+	b.Write(make([]byte, 100))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Read(&b)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrFormat) {
+		t.Fatalf("err = %v, want ErrFormat", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+		t.Errorf("allocated %d bytes for a 100-byte payload", grew)
 	}
 }
