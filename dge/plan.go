@@ -43,10 +43,12 @@ type Plan struct {
 	LowerBound  int
 	Descriptors int
 	Bytes       uint64
-	Job         dma.Job
-	Streams     [][]MicroOp // per engine (index = engine id)
-	Log         []string    // firmware log lines ("S: ..."), plus tpbsim notes prefixed "tpbsim: "
-	Notes       []string
+	// MaxUnitBytes is the largest splittable unit's bytes: engines' bytes differ by at most this.
+	MaxUnitBytes uint64
+	Job          dma.Job
+	Streams      [][]MicroOp // per engine (index = engine id)
+	Log          []string    // firmware log lines ("S: ..."), plus tpbsim notes prefixed "tpbsim: "
+	Notes        []string
 }
 
 // level is one loop level of the common nest: count and the element steps on each side.
@@ -522,6 +524,18 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		p.Groups = 1
 	}
 	p.LowerBound = max(p.Groups, int(min(uint64(maxDMA), max(units, 1))))
+	p.MaxUnitBytes = p.Bytes
+	if common {
+		var tot, mx uint64
+		for i := range groups {
+			tot += groups[i].elements()
+			mx = max(mx, groups[i].elements()/groups[i].units())
+		}
+		if tot > 0 {
+			hi, lo := bits.Mul64(mx, p.Bytes)
+			p.MaxUnitBytes, _ = bits.Div64(hi, lo, tot)
+		}
+	}
 
 	if !opt.Quiet {
 		p.Streams = emit(p, lg, reshapeLogs)
@@ -599,36 +613,132 @@ type piece struct {
 	a, b uint64
 }
 
-// spray distributes the units of all groups over n engines: unit i goes to the engine whose
-// fair-share interval holds the unit's midpoint byte, so every engine's bytes are within one unit
-// of total/n and each engine takes a contiguous run (Provenance "dge.spray").
+// spray distributes the units of all groups over n engines as n contiguous runs of the unit
+// sequence (so an engine's share is one descriptor per group it touches and the plan has at most
+// groups + n - 1 descriptors). Engine e takes units while the midpoint of the next unit lies within
+// the fair share of what is left, remaining/(n-e), and always at least one unit while units remain,
+// leaving one for each engine after it, so no engine is idle while another has two units. Among
+// that run and the plain midpoint rule over total/n the one with the smaller spread of bytes per
+// engine wins (Provenance "dge.spray").
 func spray(gs []group, n int) [][]piece {
-	out := make([][]piece, n)
 	if n == 0 {
-		return out
+		return make([][]piece, 0)
 	}
-	var total uint64
+	var total, units uint64
 	for i := range gs {
 		total += gs[i].elements()
+		units += gs[i].units()
 	}
 	if total == 0 {
-		return out
+		return make([][]piece, n)
 	}
+	a := sprayRefill(gs, n, total, units)
+	b := sprayMidpoint(gs, n, total)
+	if spread(gs, b) < spread(gs, a) && idle(b, units) <= idle(a, units) {
+		return b
+	}
+	return a
+}
+
+// spread is the difference between the most and the least elements an engine receives.
+func spread(gs []group, out [][]piece) uint64 {
+	lo, hi := ^uint64(0), uint64(0)
+	for _, ps := range out {
+		var s uint64
+		for _, p := range ps {
+			s += (p.b - p.a) * (gs[p.g].elements() / gs[p.g].units())
+		}
+		lo, hi = min(lo, s), max(hi, s)
+	}
+	return hi - lo
+}
+
+// idle counts the engines without work beyond those that must be idle (fewer units than engines).
+func idle(out [][]piece, units uint64) int {
+	n := 0
+	for _, ps := range out {
+		if len(ps) == 0 {
+			n++
+		}
+	}
+	if units < uint64(len(out)) {
+		n -= len(out) - int(units)
+	}
+	return n
+}
+
+// sprayRefill is the run-by-run split: each engine aims at the fair share of what is left.
+func sprayRefill(gs []group, n int, total, units uint64) [][]piece {
+	out := make([][]piece, n)
+	gi, a := 0, uint64(0)
+	rem, urem := total, units
+	for e := 0; e < n && urem > 0; e++ {
+		m := uint64(n - e)
+		maxTake := urem
+		if urem >= m {
+			maxTake = urem - (m - 1)
+		} else {
+			maxTake = 1
+		}
+		var acc, took uint64
+		for gi < len(gs) && took < maxTake {
+			g := &gs[gi]
+			u := g.units()
+			if a >= u {
+				gi, a = gi+1, 0
+				continue
+			}
+			per := g.elements() / u
+			avail := u - a
+			var k uint64
+			if e == n-1 {
+				k = avail
+			} else {
+				// largest k with acc + k*per - per/2 <= rem/m, i.e. m*(2*acc + 2*k*per - per) <= 2*rem
+				num := 2 * rem
+				base := m * (2 * acc)
+				if num+m*per >= base {
+					k = (num + m*per - base) / (2 * m * per)
+				}
+			}
+			if k == 0 && took == 0 {
+				k = 1
+			}
+			k = min(k, avail, maxTake-took)
+			if k == 0 {
+				break
+			}
+			out[e] = append(out[e], piece{gi, a, a + k})
+			a += k
+			took += k
+			acc += k * per
+			if a < u {
+				break // this engine's share ends inside the group
+			}
+			gi, a = gi+1, 0
+		}
+		rem -= acc
+		urem -= took
+	}
+	return out
+}
+
+// sprayMidpoint sends unit i to the engine whose fair-share interval of total/n holds the unit's
+// midpoint byte; each engine takes a contiguous run.
+func sprayMidpoint(gs []group, n int, total uint64) [][]piece {
+	out := make([][]piece, n)
 	var cum uint64 // elements before the current unit
 	for gi := range gs {
 		g := &gs[gi]
 		u := g.units()
 		per := g.elements() / u
-		// units of this group: engine index jumps at unit boundaries; find runs arithmetically.
 		a := uint64(0)
 		for a < u {
 			mid := cum + a*per + per/2
 			e := engineOf(mid, total, n)
-			// last unit index with the same engine: midpoint < (e+1)*total/n
 			limit := ceilMulDiv(uint64(e+1), total, uint64(n)) // first element of engine e+1
 			b := u
 			if e+1 < n && limit > cum+per/2 {
-				// smallest k with cum + k*per + per/2 >= limit
 				k := (limit - cum - per/2 + per - 1) / per
 				b = min(u, max(k, a+1))
 			}

@@ -35,9 +35,9 @@ func Provenance() []isa.Provenance {
 		b("dge.tiling", "Crossbar descriptors: rows = the destination-contiguous level in tiles of 16, columns = the source-contiguous level in tiles of 128 (64 for 4-byte); "+
 			"one descriptor nest per tile shape: [rows][cols][column tiles][row tiles][other levels], the smallest levels beyond four unrolled.",
 			"seed 003 §3.3, §4.4", isa.HighInferred, "the seed: walks the src in tile_src_rows x tile_src_cols tiles and emits a descriptor per tile-group"),
-		b("dge.spray", "gen_spray_info / make_gather_pattern: the largest splittable level of each nest is split into units; unit i goes to the engine whose fair-share interval holds its midpoint byte. "+
+		b("dge.spray", "gen_spray_info / make_gather_pattern: the largest splittable level of each nest is split into units; the unit sequence is cut into one contiguous run per engine: engine e takes units while the next unit's midpoint lies within the fair share of what is left (remaining bytes / engines left), at least one unit and leaving one for each later engine (no engine idle while another has two units); the plain midpoint rule over total/n is used instead when it spreads bytes less. Bytes per engine differ by at most the largest unit (one tile). "+
 			"is_our_tensor is the on-chip tensor of an HBM<->SBUF pair, else the destination; step_port = units per engine, step_half = the remainder; pattern = the engines given work, mask = the available engines.",
-			"seed 003 §4.7; FACTS §C.7", isa.Invented, "the algorithms are not recovered; this one balances bytes within one unit and keeps each engine's share one descriptor"),
+			"seed 003 §4.7; FACTS §C.7", isa.Invented, "the algorithms are not recovered; this one balances bytes within the largest unit and gives each engine one contiguous run (one descriptor per group it touches)"),
 		b("dge.fast_path", "MARIANA_PLUS: every DIRECT2D / crossbar request takes dge_reshape_memcopy_transpose_fast: no REGWRITE, no separate gen_spray_info/make_gather_pattern lines (inlined), "+
 			"a cheaper producer (25 ns vs 100 ns per descriptor), and wait_for_credit. MAVERICK has neither the fast path nor credits but keeps the sb2sb kind; REGWRITE is pushed on CAYMAN and MARIANA only.",
 			"seed 003 §6; FACTS §C.7, §F.3", isa.MedInferred, "the seed's per-gen string presence map; the cost figures are INVENTED"),

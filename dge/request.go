@@ -35,7 +35,8 @@
 // max(G, E) when G == 1, which covers: a contiguous copy (one descriptor per engine share), an
 // N-D copy that keeps its innermost axis with <= 4 levels after coalescing, and a crossbar
 // transpose whose tiled axes are multiples of the tile. Each engine's bytes are within one unit
-// of the fair share total/E (so engines differ by at most one unit when all units are equal).
+// of the fair share total/E, engines differ by at most the largest unit (one tile), and no engine
+// is idle while another has two units.
 package dge
 
 import (
