@@ -263,7 +263,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	g := r.Gen
 	reshapeLogs := g != isa.SUNDA // SUNDA carries only the analyze_tensor_reshape name (seed 003 §6.1)
 	if !reshapeLogs {
-		lg.note("SUNDA firmware has no DGE Reshape logs and no DGE emitter (seed 003 §6.1): the descriptors below are tpbsim's lowering, without firmware lines")
+		lg.note("SUNDA firmware has no DGE Reshape logs and no DGE emitter (seed 003 §6.1): this plan's descriptors are tpbsim's own lowering, and no firmware lines are printed for them")
 	}
 	perm := len(r.Perm) > 0 && !isIdentity(r.Perm)
 	src := permuted(r.Src, r.Perm)
