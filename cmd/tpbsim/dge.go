@@ -27,6 +27,8 @@ type dgeFlags struct {
 	dmaCfg, carveoutCfg                                    string
 	request                                                string
 	json                                                   bool
+	// changed reports whether a flag was given on the command line (nil: none was).
+	changed func(name string) bool
 	// run only
 	loads, dumps []string
 	verify       bool
@@ -55,10 +57,32 @@ type dgeRequestJSON struct {
 }
 
 type viewJSON struct {
-	Base     string   `json:"base"`
+	Base     jsonAddr `json:"base"`
 	ElemSize uint32   `json:"elem_size"`
 	NumElem  []uint32 `json:"num_elem"`
 	StepElem []int64  `json:"step_elem"`
+}
+
+// jsonAddr is an address given as a JSON string ("hbm:0x0", "sbuf:1:0x40", "0x800000000000") or
+// a JSON number (a raw device address).
+type jsonAddr string
+
+func (a *jsonAddr) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*a = jsonAddr(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("address %s: want a string (\"hbm:0x0\") or a non-negative integer", b)
+	}
+	v, err := strconv.ParseUint(n.String(), 10, 64)
+	if err != nil {
+		return fmt.Errorf("address %s: want a non-negative integer", b)
+	}
+	*a = jsonAddr(strconv.FormatUint(v, 10))
+	return nil
 }
 
 // jsonNum accepts a JSON number or a string ("0x...").
@@ -86,11 +110,16 @@ HBM; 0x800000000000 + a 29-bit on-chip address is SBUF/PSUM). Numbers are decima
 --request FILE.json gives the request as JSON instead: the same fields (gen, src, dst, shape,
 perm, dtype, out_dtype, compute_op, dmas, dma_cfg, carveout_cfg, semaphore, sem_increment), or a
 general pair of views: "src_view"/"dst_view": {"base", "elem_size", "num_elem", "step_elem"}
-(dim 0 innermost, steps in elements).
+(dim 0 innermost, steps in elements; base a string like "hbm:0x0" or a number, a raw device
+address). With --request the file is the whole request: only --gen may be given with it (it
+overrides the file's "gen"); any other request flag (--src, --dst, --shape, --perm, --dtype,
+--out-dtype, --compute-op, --dmas, --dma-cfg, --carveout-cfg) is a usage error. Output flags
+(--json; run's --load, --dump, --verify, --seed, --trace) combine freely.
 
 --gen defaults to CAYMAN. --dmas N enables DMA engines 0..N-1 (MEMCOPY_DMA_CFG low bits);
 --dma-cfg sets the whole MEMCOPY_DMA_CFG, --carveout-cfg MEMCOPY_CARVEOUT_CFG (its high 16 bits
-are the descriptor ring depth of MARIANA_PLUS's wait_for_credit).
+are the descriptor ring depth of MARIANA_PLUS's wait_for_credit); both are 32-bit registers, so a
+larger value is a usage error.
 
 Exit status: 0 success; 1 the request breaks a rule (bounds, unsupported kind, verification
 mismatch); 2 usage or I/O error.`
@@ -129,15 +158,21 @@ to stderr).`,
 	rfl.BoolVar(&rf.verify, "verify", false, "compare the destination with a direct reference (exit 1 on mismatch)")
 	rfl.Int64Var(&rf.seed, "seed", 1, "seed of the random fill")
 	rfl.StringVar(&rf.trace, "trace", "", "write a Chrome/Perfetto trace of the descriptors to FILE.json")
-	plan.RunE = func(c *cobra.Command, _ []string) error { return dgePlan(&pf, stdout) }
-	run.RunE = func(c *cobra.Command, _ []string) error { return dgeRun(&rf, stdout, stderr) }
+	plan.RunE = func(c *cobra.Command, _ []string) error {
+		pf.changed = c.Flags().Changed
+		return dgePlan(&pf, stdout)
+	}
+	run.RunE = func(c *cobra.Command, _ []string) error {
+		rf.changed = c.Flags().Changed
+		return dgeRun(&rf, stdout, stderr)
+	}
 	cmd.AddCommand(plan, run)
 	return cmd
 }
 
 func addDgeFlags(c *cobra.Command, f *dgeFlags) {
 	fl := c.Flags()
-	fl.StringVar(&f.gen, "gen", "", "generation: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK (default CAYMAN)")
+	fl.StringVar(&f.gen, "gen", "", "generation: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK (default CAYMAN; with --request it overrides the file's gen)")
 	fl.StringVar(&f.src, "src", "", "source address (sbuf:P:OFF, psum:P:OFF, hbm:ADDR or a number)")
 	fl.StringVar(&f.dst, "dst", "", "destination address")
 	fl.StringVar(&f.shape, "shape", "", "source shape D0,D1,... (numpy order, 1 to 4 axes)")
@@ -148,7 +183,7 @@ func addDgeFlags(c *cobra.Command, f *dgeFlags) {
 	fl.IntVar(&f.dmas, "dmas", 0, "use DMA engines 0..N-1 (default: all of the generation's)")
 	fl.StringVar(&f.dmaCfg, "dma-cfg", "", "MEMCOPY_DMA_CFG (low 16 bits DMA bitfield, high 16 queue bitfield)")
 	fl.StringVar(&f.carveoutCfg, "carveout-cfg", "", "MEMCOPY_CARVEOUT_CFG (high 16 bits = max descriptors: the ring depth)")
-	fl.StringVar(&f.request, "request", "", "read the request from a JSON file instead of flags")
+	fl.StringVar(&f.request, "request", "", "read the request from a JSON file instead of flags (only --gen may be combined with it)")
 	fl.BoolVar(&f.json, "json", false, "print JSON for machines")
 }
 
@@ -215,15 +250,27 @@ func location(a uint64, g isa.Generation) isa.Location {
 	return isa.Location{Space: isa.SpaceHBM, Offset: a}
 }
 
+// requestFlags are the flags that describe a request: with --request the file describes it, so
+// none of them may be given (--gen excepted: it overrides the file's gen).
+var requestFlags = []string{"src", "dst", "shape", "perm", "dtype", "out-dtype", "compute-op", "dmas", "dma-cfg", "carveout-cfg"}
+
 // buildRequest turns the flags (or the JSON file) into a dge.Request. The error is a usage error.
 func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 	j := dgeRequestJSON{Gen: f.gen, Src: f.src, Dst: f.dst, Dtype: f.dtype, OutDtype: f.outDtype, ComputeOp: f.computeOp, DMAs: f.dmas}
 	var err error
 	if f.request != "" {
+		if f.changed != nil {
+			for _, name := range requestFlags {
+				if f.changed(name) {
+					return dge.Request{}, nil, fmt.Errorf("--%s cannot be combined with --request (the file is the whole request; only --gen overrides it)", name)
+				}
+			}
+		}
 		data, err := os.ReadFile(f.request)
 		if err != nil {
 			return dge.Request{}, nil, err
 		}
+		j = dgeRequestJSON{}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&j); err != nil {
@@ -256,6 +303,18 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 				return dge.Request{}, nil, fmt.Errorf("--carveout-cfg: %w", err)
 			}
 			j.CarveoutCfg = jsonNum(v)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		v    jsonNum
+	}{{"dma-cfg", j.DMACfg}, {"carveout-cfg", j.CarveoutCfg}} {
+		if c.v > 0xFFFFFFFF {
+			what := "--" + c.name
+			if f.request != "" {
+				what = f.request + ": " + strings.ReplaceAll(c.name, "-", "_")
+			}
+			return dge.Request{}, nil, fmt.Errorf("%s 0x%x: the register is 32 bits (max 0xffffffff)", what, uint64(c.v))
 		}
 	}
 	g, err := parseGenFlag(j.Gen)
@@ -341,7 +400,7 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 }
 
 func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
-	a, err := deviceAddress(name+".base", v.Base, g)
+	a, err := deviceAddress(name+".base", string(v.Base), g)
 	if err != nil {
 		return dge.View{}, err
 	}

@@ -126,3 +126,57 @@ func TestDgeRequestJSONAndLoadDump(t *testing.T) {
 		t.Fatalf("trace: %v %s", err, tb)
 	}
 }
+
+// TestDgeRequestFlagMixing: with --request only --gen (which overrides the file's gen) and output
+// flags may be given; any other request flag is a usage error naming it. A view's base may be a
+// JSON number.
+func TestDgeRequestFlagMixing(t *testing.T) {
+	dir := t.TempDir()
+	req := filepath.Join(dir, "r.json")
+	body := `{"gen":"CAYMAN","src_view":{"base":0,"elem_size":2,"num_elem":[512,4],"step_elem":[1,512]},` +
+		`"dst_view":{"base":"hbm:0x10000","elem_size":2,"num_elem":[512,4],"step_elem":[1,512]},"dmas":2}`
+	if err := os.WriteFile(req, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := dgeCLI("dge", "plan", "--request", req, "--json")
+	if code != 0 || !strings.Contains(out, `"num_dma": 2`) {
+		t.Fatalf("numeric base: exit %d: %s %s", code, out, errs)
+	}
+	if code, out, errs := dgeCLI("dge", "run", "--request", req, "--gen", "MARIANA", "--verify"); code != 0 || !strings.Contains(out, "MARIANA") {
+		t.Fatalf("--gen override: exit %d: %s %s", code, out, errs)
+	}
+	for _, fl := range [][]string{{"--dmas", "4"}, {"--shape", "4"}, {"--perm", "0"}, {"--dma-cfg", "0x3"}, {"--carveout-cfg", "0"},
+		{"--src", "hbm:0"}, {"--dst", "hbm:0"}, {"--dtype", "bf16"}, {"--out-dtype", "fp32"}, {"--compute-op", "ADD"}} {
+		code, _, errs := dgeCLI(append([]string{"dge", "plan", "--request", req}, fl...)...)
+		if code != 2 || !strings.Contains(errs, fl[0]) {
+			t.Errorf("--request with %v: exit %d: %s", fl, code, errs)
+		}
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"src":"hbm:0","dst":"hbm:0x1000","shape":[64],"dtype":"uint8","carveout_cfg":"0x100000000"}`), 0o644)
+	if code, _, errs := dgeCLI("dge", "plan", "--request", bad); code != 2 || !strings.Contains(errs, "32 bits") {
+		t.Fatalf("33-bit carveout_cfg in JSON: exit %d: %s", code, errs)
+	}
+}
+
+// TestDgeConfigRegisters32Bit: MEMCOPY_DMA_CFG and MEMCOPY_CARVEOUT_CFG are 32-bit registers.
+func TestDgeConfigRegisters32Bit(t *testing.T) {
+	base := []string{"dge", "plan", "--src", "hbm:0", "--dst", "hbm:0x10000", "--shape", "64", "--dtype", "uint8"}
+	for _, fl := range []string{"--carveout-cfg", "--dma-cfg"} {
+		code, _, errs := dgeCLI(append(base, fl, "0x100000000")...)
+		if code != 2 || !strings.Contains(errs, fl) || !strings.Contains(errs, "32 bits") {
+			t.Errorf("%s 0x100000000: exit %d: %s", fl, code, errs)
+		}
+		if code, _, errs := dgeCLI(append(base, fl, "0xffff0001")...); code != 0 {
+			t.Errorf("%s 0xffff0001: exit %d: %s", fl, code, errs)
+		}
+	}
+}
+
+// TestDgeSundaNote: SUNDA's note does not promise descriptors `run` does not print.
+func TestDgeSundaNote(t *testing.T) {
+	code, out, errs := dgeCLI("dge", "run", "--gen", "SUNDA", "--src", "hbm:0", "--dst", "hbm:0x10000", "--shape", "64", "--dtype", "uint8")
+	if code != 0 || strings.Contains(out+errs, "descriptors below") || !strings.Contains(out+errs, "tpbsim's own lowering") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+}
