@@ -80,6 +80,69 @@ func TestNumpyOracle(t *testing.T) {
 		count[p.Kind.String()]++
 		count[c.req.Gen.String()]++
 	}
+	// 2-byte transposes into SBUF (the crossbar) and SBUF-to-SBUF (MARIANA_PLUS / MAVERICK): the
+	// random draw above yields few, so these are drawn directly.
+	xgens := []isa.Generation{isa.CAYMAN, isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK}
+	xdts := []isa.DType{isa.DTypeBFLOAT16, isa.DTypeFP16, isa.DTypeUINT16, isa.DTypeINT16}
+	for i := 0; i < 330; i++ {
+		sb2sb := i >= 220
+		g := xgens[rng.Intn(len(xgens))]
+		if sb2sb {
+			g = isa.MARIANA_PLUS
+			if i%5 == 0 {
+				g = isa.MAVERICK
+			}
+		}
+		d := xdts[rng.Intn(len(xdts))]
+		var shape, perm []int
+		for {
+			r := 2 + rng.Intn(3)
+			shape = make([]int, r)
+			total := 1
+			for k := range shape {
+				shape[k] = []int{1 + rng.Intn(20), 16, 17, 32, 33, 64, 100, 128, 129, 130}[rng.Intn(10)]
+				total *= shape[k]
+			}
+			perm = rng.Perm(r)
+			ps := PermutedShape(shape, perm)
+			if total <= 8192 && perm[r-1] != r-1 && ps[0] <= 128 && (!sb2sb || shape[0] <= 128) {
+				break
+			}
+		}
+		src := uint64(0x10000000) + uint64(rng.Intn(64))*2
+		space := "hbm->sbuf"
+		if sb2sb {
+			src, space = sbufAddr(g, rng.Intn(128-shape[0]+1), uint64(rng.Intn(64)*2)), "sbuf->sbuf"
+		}
+		ps := PermutedShape(shape, perm)
+		dst := sbufAddr(g, rng.Intn(128-ps[0]+1), 100<<10+uint64(rng.Intn(16)*32))
+		req, err := TensorRequest(g, src, dst, shape, perm, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rng.Intn(3) == 0 {
+			req.DMACfg = uint32(1 + rng.Intn(1<<g.Geometry().DMAEngineCount-1))
+		}
+		if rng.Intn(3) == 0 {
+			req.CarveoutCfg = uint32(1+rng.Intn(8)) << 16
+		}
+		m := dmatest.New(g)
+		fillView(t, rng, m, req.Src, d)
+		fillView(t, rng, m, req.Dst, d)
+		sb := readView(t, m, req.Src)
+		p, _, err := runPlanned(m, req, Options{Quiet: true})
+		if err != nil {
+			t.Fatalf("%v %v perm %v %v: %v", g, shape, perm, d, err)
+		}
+		cases = append(cases, oracleCase{ID: len(cases), Kind: "tensor", Gen: g.String(), Shape: shape, Perm: perm, In: npName[d], Out: npName[d],
+			Space: space, Plan: p.Kind.String(), Src: sb, Result: readView(t, m, req.Dst)})
+		count[space]++
+		count[p.Kind.String()]++
+		count[g.String()]++
+	}
+	if count["XBAR_TRANSPOSE"] < 200 || count["TRANSPOSE_SB2SB"] < 100 {
+		t.Fatalf("too few crossbar (%d) or SBUF-to-SBUF (%d) transposes", count["XBAR_TRANSPOSE"], count["TRANSPOSE_SB2SB"])
+	}
 	// reshapes: a row-major source read into a destination of another shape (dim merge / split)
 	for i := 0; i < 100; i++ {
 		g := isa.Generations[rng.Intn(5)]
