@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -184,7 +185,19 @@ func parallel(procs, n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// transposeParallel splits (group, tile range) work items over procs goroutines.
+// Work split of a parallel transpose (issue 3 item 8). A call is cut into about
+// procs*workPerProc (group, tile range) items that the workers (procs-1 goroutines plus the
+// caller) take in turn from an atomic counter, so a worker slowed by other load takes fewer
+// items instead of holding up the end of the call. Item boundaries fall on 64 bytes of every dst
+// row (and of every src row), so no two workers write the same cache line. Items run
+// element-range-major (itemsGroupMajor false): the workers at any moment stream different
+// partitions' rows rather than neighbouring ranges of the same ones.
+var (
+	workPerProc     = 4
+	itemsGroupMajor = false
+)
+
+// transposeParallel splits (group, tile range) work items over procs workers.
 func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 	groups := len(src)
 	kernel := transposeChunks
@@ -194,17 +207,52 @@ func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 		}
 		return
 	}
-	// Chunks of tiles per group, enough of them to balance procs workers.
-	chunks := max(1, (procs*4+groups-1)/groups)
-	chunks = min(chunks, tiles)
+	// Tiles per item: a multiple of align tiles (64 bytes of a row), at least stMin bytes of a
+	// row unless the whole row is shorter.
+	tb := 32 * es
+	align := max(1, 64/tb)
+	chunks := max(1, (procs*workPerProc+groups-1)/groups)
 	per := (tiles + chunks - 1) / chunks
-	parallel(procs, groups*chunks, func(i int) {
-		g, k := i/chunks, i%chunks
+	per = max(per, (stMin+tb-1)/tb)
+	per = (per + align - 1) / align * align
+	chunks = (tiles + per - 1) / per
+	n := groups * chunks
+	item := func(i int) {
+		var g, k int
+		if itemsGroupMajor {
+			g, k = i/chunks, i%chunks
+		} else {
+			g, k = i%groups, i/groups
+		}
 		lo, hi := k*per, min(tiles, (k+1)*per)
 		if lo < hi {
 			kernel(&dst[g], &src[g], es, lo, hi, D)
 		}
-	})
+	}
+	if n == 1 {
+		item(0)
+		return
+	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			item(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < min(procs, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
 }
 
 // transposeTiles transposes element tiles [t0, t1) of one 32-channel group: src rows hold E

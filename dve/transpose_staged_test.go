@@ -46,3 +46,49 @@ func TestTransposeChunksMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposeParallelMatchesSerial checks the work-stealing split (items of whole 64-byte
+// runs of each row, taken from an atomic counter) against the serial path for several item
+// counts, worker counts, widths and partial last tiles.
+func TestTransposeParallelMatchesSerial(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	defer func(w int, gm bool) { workPerProc, itemsGroupMajor = w, gm }(workPerProc, itemsGroupMajor)
+	for _, es := range []int{1, 2, 4} {
+		for _, E := range []int{32 * 3, 32 * 197, 32 * (stChunk/(32*es) + 77)} {
+			for _, cut := range []int{0, 5} {
+				D := E - cut
+				groups := 1 + rng.Intn(4)
+				src := make([][32][]byte, groups)
+				want, got := make([][32][]byte, groups), make([][32][]byte, groups)
+				for g := range src {
+					for j := 0; j < 32; j++ {
+						src[g][j] = make([]byte, E*es)
+						rng.Read(src[g][j])
+						want[g][j] = make([]byte, D*es)
+						got[g][j] = make([]byte, D*es)
+					}
+				}
+				tiles := (D + 31) / 32
+				transposeParallel(1, want, src, es, tiles, D)
+				for _, wpp := range []int{1, 4, 8} {
+					for _, procs := range []int{2, 3} {
+						workPerProc, itemsGroupMajor = wpp, rng.Intn(2) == 0
+						for g := range got {
+							for j := range got[g] {
+								clear(got[g][j])
+							}
+						}
+						transposeParallel(procs, got, src, es, tiles, D)
+						for g := range got {
+							for j := range got[g] {
+								if !bytes.Equal(got[g][j], want[g][j]) {
+									t.Fatalf("es %d E %d D %d groups %d wpp %d procs %d: group %d row %d differs", es, E, D, groups, wpp, procs, g, j)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
