@@ -145,7 +145,9 @@ func (d *DVE) butterflyStream(m *mem.Memory, o *operands, E, D, procs int, direc
 }
 
 // parallelThreshold is the instruction size (bytes) above which a transpose uses goroutines.
-const parallelThreshold = 256 << 10
+// Measured on 2 cores (BENCHMARKS.md): at 1 MiB a second goroutine made every width slower
+// (0.65x-1.1x of one core), from full size (14 MiB) on it gains 1.5x-2.7x.
+const parallelThreshold = 4 << 20
 
 func (d *DVE) procs(bytes int) int {
 	if bytes < parallelThreshold {

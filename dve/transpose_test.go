@@ -130,7 +130,7 @@ func TestStreamTransposeParallel(t *testing.T) {
 	g := isa.CAYMAN
 	rng := rand.New(rand.NewSource(3))
 	for _, es := range []int{1, 2, 4} {
-		E := (512 << 10) / (128 * es) // 512 KiB per side
+		E := (5 << 20) / (128 * es) // 5 MiB per side: above parallelThreshold
 		a, b := newMem(t, g, mem.Options{}), newMem(t, g, mem.Options{})
 		fillBig := func() {
 			buf := make([]byte, 2*E*es+64)
@@ -197,5 +197,17 @@ func TestStreamTransposeErrorsAreAtomic(t *testing.T) {
 		if diff := diffMem(m, snap); diff != "" {
 			t.Fatalf("rule %s: memory changed: %s", c.rule, diff)
 		}
+	}
+}
+
+// TestParallelThresholdReached guards TestStreamTransposeParallel: its instructions must be
+// large enough to take the goroutine path.
+func TestParallelThresholdReached(t *testing.T) {
+	d := DVE{MaxProcs: 4}
+	if got := d.procs(5 << 20); got != 4 {
+		t.Fatalf("procs(5 MiB) = %d, want 4: TestStreamTransposeParallel no longer runs in parallel", got)
+	}
+	if got := d.procs(1 << 20); got != 1 {
+		t.Fatalf("procs(1 MiB) = %d, want 1", got)
 	}
 }
