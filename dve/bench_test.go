@@ -32,7 +32,9 @@ import (
 // StreamTranspose of es-byte cells, perPart bytes per partition on each side.
 func benchInst(tb testing.TB, es, perPart int) (*mem.Memory, *isa.S4D4TR, int) {
 	g := isa.CAYMAN
-	m, err := mem.New(g, mem.Options{})
+	// HugePages as `tpbsim run` sets it (mem.Options.HugePages); the copy() baseline measured
+	// the same with and without them (one sequential stream takes few TLB misses).
+	m, err := mem.New(g, mem.Options{HugePages: true})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package dve
 import (
 	"encoding/binary"
 	"sync"
+	"sync/atomic"
 )
 
 // Measured limits (issue 3 item 8; AMD EPYC Zen 4 KVM guest, 2 shared cores, 1 MiB L2 per core,
@@ -84,9 +85,15 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 		}
 		for c0 := t0; c0 < full; c0 += per {
 			lo, hi := span(c0)
-			if es == 4 {
-				// 4-byte cells: the kernel writes the dst rows itself (tile32d), no db pass.
-				tile32d(dst, sb, lo, hi-lo)
+			if es == 4 || (es == 2 && direct16) {
+				// 2- and 4-byte cells: the kernel writes the dst rows itself (tile16d, tile32d),
+				// no db pass.
+				touchRows(dst, lo, hi)
+				if es == 4 {
+					tile32d(dst, sb, lo, hi-lo)
+				} else {
+					tile16d(dst, sb, lo, hi-lo)
+				}
 				nlo, nhi := span(c0 + per)
 				for j := 0; nlo < nhi && j < 32; j++ {
 					copy(sb[j*stRS:j*stRS+nhi-nlo], src[j][nlo:nhi])
@@ -544,6 +551,28 @@ func pair32(d0, d1 *[128]byte, sv *[31*stRS + 8]byte) {
 	le.PutUint64(d1[120:], w0>>32|w1&^m32)
 }
 
+// touchRows loads one byte of every cache line of dst rows [lo, hi), row after row, before
+// tile32d stores into them. A store that misses waits in the store buffer for its line, and
+// tile32d's 8-byte stores fill that buffer with a few lines' worth of misses; these loads are
+// sequential runs the prefetchers follow and that keep many more misses in flight, so the
+// lines are already owned when the stores come. Measured at full size (4-byte, 14 MiB, one
+// core, huge pages): ~15% faster than storing into cold lines.
+func touchRows(dst *[32][]byte, lo, hi int) {
+	var t byte
+	for i := range dst {
+		r := dst[i][lo:hi]
+		for k := 0; k < len(r); k += 64 {
+			t ^= r[k]
+		}
+	}
+	touchSink.Add(uint32(t))
+}
+
+var direct16 = true
+
+// touchSink keeps touchRows' loads from being optimised away.
+var touchSink atomic.Uint32
+
 // dBlock is the bytes of every dst row tile32d writes per pass over the 32 rows: 32 KiB of
 // output, so the 32 src strips it reads (32 x 1 KiB of sb) stay in L1 across the 16 row pairs.
 const dBlock = 1024
@@ -561,6 +590,169 @@ func tile32d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
 			d1 := dst[i+1][lo+b : lo+b+w]
 			for c := 0; c+128 <= len(d0) && c+128 <= len(d1); c += 128 {
 				pair32((*[128]byte)(d0[c:]), (*[128]byte)(d1[c:]), (*[31*stRS + 8]byte)(sb[b+c+4*i:]))
+			}
+		}
+	}
+}
+
+// quad16 writes dst rows i..i+3 (d0..d3) of a 2-byte tile, 64 bytes each (whole cache
+// lines), from src column cells i..i+3 (sv: cells i..i+3 of src row 0 at sv[0], of row j at
+// sv[j*stRS]): eight 4x4 blocks of 16-bit cells, each transposed inside four uint64 words as in
+// strip16, but stored along the dst rows instead of down the dst columns.
+func quad16(d0, d1, d2, d3 *[64]byte, sv *[31*stRS + 8]byte) {
+	le := binary.LittleEndian
+	const m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF
+	var w0, w1, w2, w3, t uint64
+	w0, w1, w2, w3 = le.Uint64(sv[0*stRS:]), le.Uint64(sv[1*stRS:]), le.Uint64(sv[2*stRS:]), le.Uint64(sv[3*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[0:], w0)
+	le.PutUint64(d1[0:], w1)
+	le.PutUint64(d2[0:], w2)
+	le.PutUint64(d3[0:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[4*stRS:]), le.Uint64(sv[5*stRS:]), le.Uint64(sv[6*stRS:]), le.Uint64(sv[7*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[8:], w0)
+	le.PutUint64(d1[8:], w1)
+	le.PutUint64(d2[8:], w2)
+	le.PutUint64(d3[8:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[8*stRS:]), le.Uint64(sv[9*stRS:]), le.Uint64(sv[10*stRS:]), le.Uint64(sv[11*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[16:], w0)
+	le.PutUint64(d1[16:], w1)
+	le.PutUint64(d2[16:], w2)
+	le.PutUint64(d3[16:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[12*stRS:]), le.Uint64(sv[13*stRS:]), le.Uint64(sv[14*stRS:]), le.Uint64(sv[15*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[24:], w0)
+	le.PutUint64(d1[24:], w1)
+	le.PutUint64(d2[24:], w2)
+	le.PutUint64(d3[24:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[16*stRS:]), le.Uint64(sv[17*stRS:]), le.Uint64(sv[18*stRS:]), le.Uint64(sv[19*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[32:], w0)
+	le.PutUint64(d1[32:], w1)
+	le.PutUint64(d2[32:], w2)
+	le.PutUint64(d3[32:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[20*stRS:]), le.Uint64(sv[21*stRS:]), le.Uint64(sv[22*stRS:]), le.Uint64(sv[23*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[40:], w0)
+	le.PutUint64(d1[40:], w1)
+	le.PutUint64(d2[40:], w2)
+	le.PutUint64(d3[40:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[24*stRS:]), le.Uint64(sv[25*stRS:]), le.Uint64(sv[26*stRS:]), le.Uint64(sv[27*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[48:], w0)
+	le.PutUint64(d1[48:], w1)
+	le.PutUint64(d2[48:], w2)
+	le.PutUint64(d3[48:], w3)
+	w0, w1, w2, w3 = le.Uint64(sv[28*stRS:]), le.Uint64(sv[29*stRS:]), le.Uint64(sv[30*stRS:]), le.Uint64(sv[31*stRS:])
+	t = (w0>>32 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 32
+	t = (w0>>16 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 16
+	t = (w2>>16 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 16
+	le.PutUint64(d0[56:], w0)
+	le.PutUint64(d1[56:], w1)
+	le.PutUint64(d2[56:], w2)
+	le.PutUint64(d3[56:], w3)
+}
+
+// tile16d transposes the n bytes (whole 2-byte tiles) staged in sb straight into the dst rows
+// at byte offset lo, in blocks of dBlock columns, four dst rows at a time (quad16), like tile32d.
+func tile16d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
+	for b := 0; b < n; b += dBlock {
+		w := min(dBlock, n-b)
+		for i := 0; i < 32; i += 4 {
+			d0 := dst[i][lo+b : lo+b+w]
+			d1 := dst[i+1][lo+b : lo+b+w]
+			d2 := dst[i+2][lo+b : lo+b+w]
+			d3 := dst[i+3][lo+b : lo+b+w]
+			for c := 0; c+64 <= len(d0) && c+64 <= len(d1) && c+64 <= len(d2) && c+64 <= len(d3); c += 64 {
+				quad16((*[64]byte)(d0[c:]), (*[64]byte)(d1[c:]), (*[64]byte)(d2[c:]), (*[64]byte)(d3[c:]), (*[31*stRS + 8]byte)(sb[b+c+2*i:]))
 			}
 		}
 	}

@@ -50,6 +50,9 @@ type Config struct {
 	// Butterfly runs StreamTranspose and TransposeTensorReduce on the faithful 5-stage dsel
 	// butterfly model instead of the fast tiled kernels (the two agree byte for byte).
 	Butterfly bool
+	// HugePages backs SBUF and PSUM with 2 MiB host pages where the OS allows it
+	// (mem.Options.HugePages): faster large transposes, a slower start.
+	HugePages bool
 	// Annotate, when set, is asked about every instruction the DVE executes; its answer is added
 	// to the instruction's trace args, and the AnnotationClassKey values are counted in the
 	// DVE's summary row. ok false: nothing to add (see Program.Opcodes for the missing-opcode
@@ -89,7 +92,7 @@ func New(cfg Config) (*Machine, error) {
 	if cfg.MaxElements == 0 {
 		cfg.MaxElements = DefaultMaxElements
 	}
-	mm, err := mem.New(cfg.Gen, mem.Options{HBMCapBytes: cfg.HBMCapBytes, TrackUninit: cfg.CheckUninit})
+	mm, err := mem.New(cfg.Gen, mem.Options{HBMCapBytes: cfg.HBMCapBytes, TrackUninit: cfg.CheckUninit, HugePages: cfg.HugePages})
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,8 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
-	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly}
+	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly,
+		HugePages: true}
 	if f.hbmCap != "" {
 		if cfg.HBMCapBytes, err = parseSize(f.hbmCap); err != nil {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
