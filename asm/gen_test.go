@@ -126,3 +126,56 @@ func TestJSONGenErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A second .gen naming another generation is an error at its own line, not a silent override;
+// the same generation again is harmless and the first line stays the one named.
+func TestConflictingGenLines(t *testing.T) {
+	src := ".gen MAVERICK\n# a comment\n.gen SUNDA\n.engine DVE\nCOPY nac=32\n"
+	_, err := Parse("g2.s", []byte(src), isa.DefaultGeneration)
+	var e *Error
+	if !errors.As(err, &e) || e.File != "g2.s" || e.Line != 3 || !strings.Contains(e.Msg, "SUNDA contradicts .gen MAVERICK (line 1)") {
+		t.Fatalf("err = %v, want g2.s:3 naming both generations", err)
+	}
+	if _, err := ParseProgram("g2.s", []byte(src), isa.DefaultGeneration); err == nil {
+		t.Fatal("ParseProgram accepted conflicting .gen lines")
+	}
+	p, err := Parse("g.s", []byte(".gen MAVERICK\n.gen maverick\nCOPY nac=32\n"), isa.DefaultGeneration)
+	if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 {
+		t.Fatalf("repeated .gen: %v, gen %v line %d", err, p.Gen, p.GenLine)
+	}
+}
+
+// OffDefaultEngine finds the first instruction a bare word list would put on another queue;
+// CheckEngines the first on no queue at all.
+func TestEngineQueueChecks(t *testing.T) {
+	p, err := Parse("q.s", []byte("COPY nac=32\n.engine DVE\nCOPY nac=32\n.engine ACT\nCAST nac=32\nCOPY nac=32\n"), isa.CAYMAN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, moved := p.OffDefaultEngine()
+	if !moved || it.Line != 5 || it.Engine != isa.EngineACT {
+		t.Fatalf("OffDefaultEngine = line %d %v %v, want line 5 on ACT", it.Line, it.Engine, moved)
+	}
+	if err := p.CheckEngines(); err != nil {
+		t.Fatal(err)
+	}
+	p, _ = Parse("q.s", []byte(".engine DVE\nCOPY nac=32\n"), isa.CAYMAN)
+	if _, moved := p.OffDefaultEngine(); moved {
+		t.Fatal("an .engine line naming the opcode's own engine counted as moved")
+	}
+	// An opcode with no default engine and no .engine line.
+	var none isa.Opcode
+	for _, op := range isa.AllOpcodes {
+		if op.Engine() == isa.EngineNone {
+			none = op
+			break
+		}
+	}
+	p, err = Parse("n.s", []byte(fmt.Sprintf("COPY nac=32\n%d\n", none)), isa.CAYMAN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckEngines(); err == nil || !strings.Contains(err.Error(), "n.s:2: opcode:") {
+		t.Fatalf("CheckEngines = %v", err)
+	}
+}

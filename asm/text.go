@@ -134,6 +134,13 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				if err != nil {
 					return nil, &Error{File: name, Line: line, Msg: err.Error()}
 				}
+				if prog.GenLine > 0 && gg != prog.Gen {
+					return nil, &Error{File: name, Line: line,
+						Msg: fmt.Sprintf(".gen %v contradicts .gen %v (line %d): a file holds one generation", gg, prog.Gen, prog.GenLine)}
+				}
+				if prog.GenLine > 0 {
+					continue // the same generation again: the first line stays the one named
+				}
 				prog.Gen, prog.GenLine = gg, line
 				continue
 			case ".engine":
@@ -188,8 +195,7 @@ func (p *Program) add(w [isa.InstNBytes]byte, cur isa.Engine, file string, line 
 		e = isa.Opcode(w[0]).Engine()
 	}
 	if e == isa.EngineNone && needEngine {
-		return &Error{File: file, Line: line, Field: "opcode",
-			Msg: fmt.Sprintf("%v has no default engine: put it under an .engine line", isa.Opcode(w[0]))}
+		return noEngine(file, line, isa.Opcode(w[0]))
 	}
 	inst, _ := isa.Decode(w[:])
 	it := Item{Word: w, Inst: inst, Engine: e, File: file, Line: line, Source: src}
@@ -199,6 +205,35 @@ func (p *Program) add(w [isa.InstNBytes]byte, cur isa.Engine, file string, line 
 	}
 	p.Queues[e] = append(p.Queues[e], it)
 	return nil
+}
+
+// CheckEngines reports the first instruction that is on no engine queue (no `.engine` line or
+// "engine" key before it, and an opcode with no default engine): what a program to run needs.
+func (p *Program) CheckEngines() error {
+	for _, it := range p.Items {
+		if it.Engine == isa.EngineNone {
+			return noEngine(it.File, it.Line, isa.Opcode(it.Word[0]))
+		}
+	}
+	return nil
+}
+
+func noEngine(file string, line int, op isa.Opcode) error {
+	return &Error{File: file, Line: line, Field: "opcode",
+		Msg: fmt.Sprintf("%v has no default engine: put it under an .engine line (in JSON, give it an \"engine\" key)", op)}
+}
+
+// OffDefaultEngine returns the first instruction whose queue is not its opcode's default
+// engine (isa.Opcode.Engine), and false when there is none. A bare word list (a .bin) keeps no
+// queues: run, it puts every word on its opcode's engine, so a program with such an
+// instruction would run differently from its source.
+func (p *Program) OffDefaultEngine() (Item, bool) {
+	for _, it := range p.Items {
+		if it.Engine != isa.Opcode(it.Word[0]).Engine() {
+			return it, true
+		}
+	}
+	return Item{}, false
 }
 
 func stripComment(s string) string {

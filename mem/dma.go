@@ -271,8 +271,8 @@ func (m *Memory) hbmCapCheck(addr, n uint64) error {
 	first, last := addr/HBMPageSize, (addr+n-1)/HBMPageSize
 	fresh := m.hbmFresh(first, last)
 	if fresh > (m.opts.HBMCapBytes-min(m.hbmBytes, m.opts.HBMCapBytes))/HBMPageSize {
-		return errf(ErrHBMCap, RuleHBMCap, addr, "writing %d bytes needs %d new pages; %d of %d bytes already allocated",
-			n, fresh, m.hbmBytes, m.opts.HBMCapBytes)
+		return errf(ErrHBMCap, RuleHBMCap, addr, "writing %d bytes needs %d new HBM pages of %d bytes; %d of the cap's %d bytes already allocated",
+			n, fresh, HBMPageSize, m.hbmBytes, m.opts.HBMCapBytes)
 	}
 	return nil
 }

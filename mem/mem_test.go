@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -334,5 +335,17 @@ func BenchmarkGatherContiguous(b *testing.B) {
 	b.SetBytes(int64(len(buf)))
 	for i := 0; i < b.N; i++ {
 		m.Gather(p, i&127, buf)
+	}
+}
+
+// The cap error says how large a page is: the cap counts whole 64 KiB pages.
+func TestHBMCapErrorNamesPageSize(t *testing.T) {
+	m := newMem(t, isa.CAYMAN, Options{HBMCapBytes: HBMPageSize})
+	err := m.WriteAt(HBMPageSize-8, make([]byte, 16))
+	if !errors.Is(err, ErrHBMCap) || !strings.Contains(err.Error(), "needs 2 new HBM pages of 65536 bytes") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := m.CheckRange(0, 2*HBMPageSize, true); err == nil || !strings.Contains(err.Error(), "of 65536 bytes") {
+		t.Fatalf("CheckRange: %v", err)
 	}
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,15 +14,24 @@ import (
 func newAsmCmd(stdout, stderr io.Writer) *cobra.Command {
 	var out, gen string
 	c := &cobra.Command{
-		Use:   "asm IN.s|IN.json -o OUT.bin",
+		Use:   "asm IN.s|IN.tpb|IN.json -o OUT.bin",
 		Short: "Assemble text or JSON instructions into 64-byte words",
-		Long: `Assemble a text assembly file (.s) or the JSON form (.json, as printed by
-'tpbsim disasm --json') into a file of 64-byte little-endian instruction words.
+		Long: `Assemble a text assembly file (.s, .asm or .tpb) or the JSON form (.json, as printed by
+'tpbsim disasm --json') into a file of 64-byte little-endian instruction words. Every command
+reads the same program forms the same way (a .bin input is copied).
+
+A bare .bin has no engine queues: 'tpbsim run' puts each of its words on the queue of its
+opcode's engine. A source that puts an instruction on another queue (an '.engine' section, a
+JSON "engine" key: e.g. a CAST on ACT) would run differently from the .bin, so asm refuses it
+(exit 2, naming the line): run the source itself, or keep the queues in the JSON form
+('tpbsim disasm --json IN > OUT.json', which 'tpbsim run' takes). Several queues whose every
+instruction is on its opcode's own engine lose nothing and are written.
 
 Text syntax: one instruction per line, the opcode then key=value fields, e.g.
   STREAM_TRANSPOSE in=BFLOAT16 out=BFLOAT16 nac=32 src=sbuf:0:0x0[32@1] dst=sbuf:0:0x1000[32@1]
 '#' starts a comment, a trailing '\' continues a line, '.gen G' sets the generation,
-'.engine E' starts an engine queue, '.word HEX' gives a raw word. A TENSOR4D is
+'.engine E' starts an engine queue, '.word HEX' gives a raw word. A file holds one generation: a
+second '.gen' naming another is an error. A TENSOR4D is
 ADDR[num@step,...] with dim 0 first. Addresses: sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a
 number. Invalid values can be written on purpose (numbers for enums); 'tpbsim check' tells.
 
@@ -48,13 +54,17 @@ output (and the summary line to stderr).`,
 			if err != nil {
 				return ioErr(err)
 			}
-			p, err := readSourceProgram(args[0], g, gen != "")
+			f, err := loadProgramFile(args[0], g, gen != "")
 			if err != nil {
 				return err
 			}
+			if err := checkBinKeepsQueues(f); err != nil {
+				return err
+			}
 			var buf bytes.Buffer
-			for _, it := range p.Items {
-				buf.Write(it.Word[:])
+			for k := 0; k < f.Len(); k++ {
+				w := f.Word(k)
+				buf.Write(w[:])
 			}
 			outs := []output{{out, buf.Bytes()}}
 			if err := writeOutputs(outs, stdout); err != nil {
@@ -64,7 +74,7 @@ output (and the summary line to stderr).`,
 			if toStdout(outs) {
 				info, dest = stderr, "standard output"
 			}
-			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", args[0], len(p.Items), buf.Len(), dest)
+			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", args[0], f.Len(), buf.Len(), dest)
 			return nil
 		},
 	}
@@ -73,56 +83,29 @@ output (and the summary line to stderr).`,
 	return c
 }
 
-// readSourceProgram reads an assembly (.s) or JSON (.json, or text starting with '{' or '[')
-// file. Errors are I/O or syntax errors (exit 2) naming file:line and field. The file's own
-// generation (a `.gen` line, or the "gen" key disasm --json writes in every object) decides the
-// address syntax; g is used when the file names none. genSet says g came from an explicit
-// --gen, which the file's generation must then agree with (as 'tpbsim run' does).
-func readSourceProgram(path string, g isa.Generation, genSet bool) (*asm.Program, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, ioErr(err)
+// checkBinKeepsQueues refuses to write a source as a bare word file when that loses its engine
+// queues: a .bin has none, and 'tpbsim run' puts each of its words on the queue of its opcode's
+// engine, so an instruction placed on another queue (an .engine section, a JSON "engine" key)
+// would run elsewhere, and a correct multi-queue program could deadlock or race. A source whose
+// every instruction is on its opcode's own queue runs the same from the .bin and is written.
+func checkBinKeepsQueues(f *programFile) error {
+	if f.binary() {
+		return nil
 	}
-	trim := bytes.TrimLeft(data, " \t\r\n")
-	var p *asm.Program
-	what := ".gen"
-	if strings.EqualFold(filepath.Ext(path), ".json") || len(trim) > 0 && (trim[0] == '{' || trim[0] == '[') {
-		p, err = asm.ParseJSON(path, data, g)
-		what = `"gen"`
-	} else {
-		p, err = asm.Parse(path, data, g)
+	it, moved := f.src.OffDefaultEngine()
+	if !moved {
+		return nil
 	}
-	if err != nil {
-		return nil, ioErr(err)
+	op := isa.Opcode(it.Word[0])
+	there := fmt.Sprintf("on %v (its opcode's engine)", op.Engine())
+	if op.Engine() == isa.EngineNone {
+		there = "on no queue (its opcode has no engine)"
 	}
-	if genSet && p.GenLine > 0 && p.Gen != g {
-		return nil, ioErr(&asm.Error{File: path, Line: p.GenLine, Field: "gen",
-			Msg: fmt.Sprintf("the file says %s %v but --gen is %v (drop --gen: the file's generation is used)", what, p.Gen, g)})
+	keep := fmt.Sprintf("Keep the source (.s/.tpb) to run it, or write the JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", f.path)
+	if f.form == formJSON {
+		keep = fmt.Sprintf("Run %s itself: the JSON form keeps each instruction's engine", f.path)
 	}
-	return p, nil
-}
-
-// readWords reads a file for disasm/check: a .bin of 64-byte words, or a source file (.s/.json)
-// assembled first. It returns the words and the generation the source asked for (or g).
-func readWords(path string, g isa.Generation, genSet bool) ([][isa.InstNBytes]byte, isa.Generation, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext == ".s" || ext == ".asm" || ext == ".json" {
-		p, err := readSourceProgram(path, g, genSet)
-		if err != nil {
-			return nil, g, err
-		}
-		return p.Words(), p.Gen, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, g, ioErr(err)
-	}
-	if err := isa.CheckStreamLength(len(data)); err != nil {
-		return nil, g, ioErr(fmt.Errorf("%s: %w", path, err))
-	}
-	out := make([][isa.InstNBytes]byte, len(data)/isa.InstNBytes)
-	for k := range out {
-		copy(out[k][:], data[k*isa.InstNBytes:])
-	}
-	return out, g, nil
+	return ioErr(&asm.Error{File: it.File, Line: it.Line, Field: "engine",
+		Msg: fmt.Sprintf("%v is on the %v queue, but a bare .bin has no engine queues: 'tpbsim run' of the .bin would put it %s. %s",
+			op, it.Engine, there, keep)})
 }

@@ -45,7 +45,7 @@ func TestAsmDisasmRoundTrip(t *testing.T) {
 	}
 	// JSON: disasm --json -> asm gives the same bytes
 	code, js, _ := runISACLI(t, "disasm", "--json", bin)
-	if code != 0 || !strings.HasPrefix(js, `{"word":0,"offset":"0x0","gen":"CAYMAN","opcode":"DMAMEMCPY"`) {
+	if code != 0 || !strings.HasPrefix(js, `{"word":0,"offset":"0x0","engine":"SP","gen":"CAYMAN","opcode":"DMAMEMCPY"`) {
 		t.Fatalf("disasm --json: %d\n%s", code, js)
 	}
 	j := filepath.Join(dir, "back.json")

@@ -17,7 +17,7 @@ func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "check IN.bin [--gen G] [--json]",
 		Short: "Validate every instruction word against the rules of a generation",
-		Long: `Decode and validate each 64-byte word of IN.bin (or an .s / .json source, assembled
+		Long: `Decode and validate each 64-byte word of IN.bin (or an .s / .tpb / .json source, assembled
 first) for generation G and report every violation: the word, its byte offset, the opcode, the
 rule id (the ISA header's predicate name), the field, the value found, what is legal, and the
 rule's source and confidence ('tpbsim explain RULE' says more).
@@ -31,17 +31,19 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 			if err != nil {
 				return ioErr(err)
 			}
-			words, g, err := readWords(args[0], g, gen != "")
+			f, err := loadProgramFile(args[0], g, gen != "")
 			if err != nil {
 				return err
 			}
+			g = f.gen
 			bw := bufio.NewWriter(stdout)
 			defer bw.Flush()
 			invalid, unsupported := 0, 0
 			var d isa.Decoder
 			var val isa.Validator
 			var vs []isa.Violation
-			for k, w := range words {
+			for k := 0; k < f.Len(); k++ {
+				w := f.Word(k)
 				off := k * isa.InstNBytes
 				inst, _ := d.Decode(w[:])
 				vs = val.Append(vs[:0], inst, g)
@@ -70,7 +72,7 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 			}
 			if !asJSON {
 				fmt.Fprintf(bw, "%s: %d words, %d valid, %d invalid, %d unsupported on %v\n",
-					args[0], len(words), len(words)-invalid, invalid, unsupported, g)
+					args[0], f.Len(), f.Len()-invalid, invalid, unsupported, g)
 			}
 			if invalid > 0 {
 				bw.Flush()

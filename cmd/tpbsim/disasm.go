@@ -17,9 +17,13 @@ func newDisasmCmd(stdout, stderr io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "disasm IN.bin [--json]",
 		Short: "Disassemble 64-byte instruction words (one line or JSON object per word)",
-		Long: `Print each 64-byte word of IN.bin as one assembly line (ending in a comment with the
-word's index and byte offset) or, with --json, as one JSON object per line whose "word" and
-"offset" keys give the index and offset. Opcodes without a modelled struct print as their name
+		Long: `Print each 64-byte word of IN.bin (or of an .s / .tpb / .json source, assembled first) as
+one assembly line (ending in a comment with the word's index and byte offset) or, with --json,
+as one JSON object per line whose "word" and "offset" keys give the index and offset and whose
+"engine" key names the queue the word runs on (a source's .engine section or "engine" key; for
+a .bin, its opcode's engine, which is where 'tpbsim run' puts it). The text prints an '.engine E'
+line where the queue changes (none for a .bin), so both forms run like the source with
+'tpbsim run'. Opcodes without a modelled struct print as their name
 (or number) with the raw payload. --gen (default CAYMAN) sets the partition stride used to print
 addresses (on MAVERICK, which has no PSUM, every on-chip address prints as sbuf:). The text
 starts with a '.gen G' line and every JSON object carries "gen":"G", so both forms assemble
@@ -32,21 +36,35 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			if err != nil {
 				return ioErr(err)
 			}
-			words, g, err := readWords(args[0], g, gen != "")
+			f, err := loadProgramFile(args[0], g, gen != "")
 			if err != nil {
 				return err
 			}
+			g = f.gen
 			bw := bufio.NewWriter(stdout)
 			defer bw.Flush()
 			if !asJSON {
 				fmt.Fprintf(bw, ".gen %v\n", g)
 			}
-			for k, w := range words {
+			section := isa.EngineNone // the queue of the last .engine line printed
+			for k := 0; k < f.Len(); k++ {
+				w, eng := f.Word(k), f.Engine(k)
 				off := k * isa.InstNBytes
 				if asJSON {
-					bw.Write(asm.ToJSON(w, g, asm.KV{Key: "word", Value: k}, asm.KV{Key: "offset", Value: fmt.Sprintf("0x%x", off)}))
+					kv := []asm.KV{{Key: "word", Value: k}, {Key: "offset", Value: fmt.Sprintf("0x%x", off)}}
+					if eng != isa.EngineNone {
+						kv = append(kv, asm.KV{Key: "engine", Value: eng.String()})
+					}
+					bw.Write(asm.ToJSON(w, g, kv...))
 					bw.WriteByte('\n')
 					continue
+				}
+				// An .engine line where the queue changes, except while no section is open and
+				// the word is on its opcode's own queue (where it goes without one): the text
+				// assembles back to the same queues, and a .bin prints none.
+				if eng != section && (section != isa.EngineNone || eng != isa.Opcode(w[0]).Engine()) {
+					fmt.Fprintf(bw, ".engine %v\n", eng)
+					section = eng
 				}
 				note := ""
 				if inst, _ := isa.Decode(w[:]); !isa.Supported(inst) {

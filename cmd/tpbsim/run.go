@@ -8,14 +8,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -48,15 +45,21 @@ synchronised by the 256 semaphores of their instructions' EVENTS (wait before is
 the reads or on completion). Every instruction is checked before anything runs; a failing
 instruction changes no memory and no semaphore; a deadlock stops the run with each engine's state.
 
-PROGRAM is assembly text (one file may hold several engine queues, ".engine DVE" sections),
-JSON, or a raw .bin of 64-byte words (a bare instruction list runs each instruction on the queue
-of the engine that executes its opcode).
+PROGRAM is assembly text (.s, .asm, .tpb; one file may hold several engine queues, ".engine DVE"
+sections), JSON (.json; an "engine" key names an instruction's queue), or a raw .bin of 64-byte
+words (a bare instruction list runs each instruction on the queue of the engine that executes its
+opcode). A file of another name is read as words when it is not text. asm, disasm and check read
+the same forms.
 
 Addresses: sbuf:P:OFF, psum:P:OFF (partition, byte offset), hbm:ADDR, or a raw on-chip number.
 --load ADDR=FILE.npy[:DTYPE]      in SBUF/PSUM the first axis is the partition axis; bf16/fp8 travel
-                                  as raw uint16/uint8 bits, or as float32 converted with :DTYPE
+                                  as raw uint16/uint8 bits, or as float32 converted with :DTYPE;
+                                  float64 (no device type) needs :DTYPE; bool loads as bytes 0/1
 --dump ADDR=SHAPE:DTYPE:FILE.npy  SHAPE like 128x64 (decimal, each >= 1); written with the dtype's numpy type where one
-                                  exists (float32, float16, ints), raw bits otherwise (bf16 -> uint16)
+                                  exists (float32, float16, ints), raw bits otherwise (bf16 -> uint16);
+                                  never-written HBM reads as zeros and a dump allocates no HBM
+--hbm-cap BYTES                   HBM is allocated in 64 KiB pages on first write; the cap counts whole
+                                  pages (at least one) and bounds loads and the program's writes
 
 Outputs (dumps, trace) are written whole or not at all, and not at all when the run fails.
 A single output may be "-" (standard output); the summary then goes to stderr.
@@ -75,7 +78,7 @@ deadlock); 2 usage or I/O error.`,
 	fl.StringVar(&f.trace, "trace", "", "write a Chrome/Perfetto trace-event JSON file (open in ui.perfetto.dev)")
 	fl.BoolVar(&f.checkUninit, "check-uninit", false, "report reads of never-written memory as errors")
 	fl.StringVar(&f.tables, "tables", "", "DVE microcode table set (folder): annotate DVE instructions with control rows, block class, depth")
-	fl.StringVar(&f.hbmCap, "hbm-cap", "", "cap on HBM bytes the run may allocate (default 4 GiB; suffixes K, M, G)")
+	fl.StringVar(&f.hbmCap, "hbm-cap", "", "cap on HBM bytes the run may allocate, in whole 64 KiB pages (at least one; default 4 GiB; suffixes K, M, G)")
 	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, "largest element count per channel one instruction may stream")
 	fl.BoolVar(&f.quiet, "quiet", false, "do not print the summary table")
 	fl.BoolVar(&f.butterfly, "butterfly", false, "run transposes on the faithful 5-stage dsel butterfly model (slower; same bytes)")
@@ -93,11 +96,20 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		if cfg.HBMCapBytes, err = parseSize(f.hbmCap); err != nil {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
 		}
+		if cfg.HBMCapBytes < mem.HBMPageSize {
+			return ioErr(fmt.Errorf("--hbm-cap %s: %s is less than one HBM page of %s: HBM is allocated in whole pages, so nothing could be written",
+				f.hbmCap, fmtBytes(cfg.HBMCapBytes), fmtBytes(mem.HBMPageSize)))
+		}
 	}
-	prog, g, err := loadProgram(path, g, f.genSet)
+	pf, err := loadProgramFile(path, g, f.genSet)
 	if err != nil {
 		return err
 	}
+	prog, err := pf.simProgram()
+	if err != nil {
+		return err
+	}
+	g = pf.gen
 	cfg.Gen = g
 	var tables *ucode.TableSet
 	if f.tables != "" {
@@ -172,41 +184,6 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// loadProgram reads PROGRAM: a raw .bin of 64-byte words, or assembly text / JSON.
-func loadProgram(path string, g isa.Generation, genSet bool) (*sim.Program, isa.Generation, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, g, ioErr(err)
-	}
-	if isBinary(path, data) {
-		insts, err := isa.DecodeStream(data)
-		if err != nil {
-			return nil, g, ioErr(fmt.Errorf("%s: %w", path, err))
-		}
-		p, err := sim.FromList(path, insts, nil)
-		if err != nil {
-			return nil, g, ruleErr(err)
-		}
-		return p, g, nil
-	}
-	p, g, err := parseSource(path, data, g, genSet)
-	if err != nil {
-		return nil, g, ioErr(err)
-	}
-	return p, g, nil
-}
-
-// isBinary: a .bin file, or any file that is not UTF-8 text or holds a NUL byte.
-func isBinary(path string, data []byte) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".bin":
-		return true
-	case ".s", ".asm", ".json", ".tpb":
-		return false
-	}
-	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
 func loadTables(dir string, g isa.Generation, stderr io.Writer) (*ucode.TableSet, error) {
@@ -347,19 +324,29 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 	if err != nil {
 		return err
 	}
-	if limit, why := transferLimit(m, at); st.Size() > 0 && uint64(st.Size()) > limit+npyHeaderMax {
+	if limit, why := transferLimit(m, at, true); st.Size() > 0 && uint64(st.Size()) > limit+npyHeaderMax {
 		return fmt.Errorf("%s is %s: more than %s", file, fmtBytes(uint64(st.Size())), why)
 	}
 	a, err := readNPY(file)
 	if err != nil {
 		return err
 	}
+	if _, ok := npyKind[a.Dtype]; !ok && kind == num.INVALID {
+		// float64 (numpy's default float) is the one type npy reads whose bytes no device
+		// element type has: loaded as they are, they would be garbage to every instruction.
+		name := a.Dtype
+		if name == "f8" {
+			name = "float64"
+		}
+		return fmt.Errorf("%s holds %s, which no device element type is (the device has no FP64): add :DTYPE to convert "+
+			"the values on load (%s:FP32, :BF16, :FP16, ...), or save the array as float32", file, name, file)
+	}
 	data, size := a.Data, npy.ItemSize(a.Dtype)
 	n := uint64(len(a.Data))
 	if kind != num.INVALID && size > 0 {
 		n = n / uint64(size) * uint64(kind.Size()) // the bytes after conversion
 	}
-	if err := checkTransferSize(m, at, n); err != nil {
+	if err := checkTransferSize(m, at, n, true); err != nil {
 		return fmt.Errorf("array %v of %s: %w", a.Shape, a.Dtype, err)
 	}
 	if kind != num.INVALID {
@@ -468,12 +455,16 @@ const maxDumpBytes = mem.DefaultHBMCapBytes
 // larger file cannot hold an array under a limit.
 const npyHeaderMax = 12 + 1<<20
 
-// transferLimit is the largest array a --load or --dump may move at at, and what the limit is:
-// in HBM the run's HBM cap (no more can be written there, and what is never written reads as
-// zero), on chip the size of the largest on-chip memory; never more than maxDumpBytes.
-func transferLimit(m *sim.Machine, at isa.Location) (uint64, string) {
+// transferLimit is the largest array a --load (load true) or --dump may move at at, and what the
+// limit is: for a load into HBM the run's HBM cap (no more can be written there), on chip the
+// size of the largest on-chip memory; never more than maxDumpBytes. A dump of HBM allocates no
+// HBM (never-written bytes read as zero), so the cap does not bound it.
+func transferLimit(m *sim.Machine, at isa.Location, load bool) (uint64, string) {
 	limit, why := uint64(maxDumpBytes), fmt.Sprintf("tpbsim's limit of %s on one array", fmtBytes(maxDumpBytes))
 	if at.Space == isa.SpaceHBM {
+		if !load {
+			return limit, why
+		}
 		if c := m.Memory().Options().HBMCapBytes; c < limit {
 			limit, why = c, fmt.Sprintf("the run's HBM cap of %s (--hbm-cap)", fmtBytes(c))
 		}
@@ -491,8 +482,8 @@ func transferLimit(m *sim.Machine, at isa.Location) (uint64, string) {
 }
 
 // checkTransferSize refuses an array of n bytes larger than transferLimit allows at at.
-func checkTransferSize(m *sim.Machine, at isa.Location, n uint64) error {
-	if limit, why := transferLimit(m, at); n > limit {
+func checkTransferSize(m *sim.Machine, at isa.Location, n uint64, load bool) error {
+	if limit, why := transferLimit(m, at, load); n > limit {
 		return fmt.Errorf("%s is more than %s", fmtBytes(n), why)
 	}
 	return nil
@@ -592,7 +583,7 @@ func (d dumpSpec) bytes() uint64 {
 // memory whole, so a size past them is refused here, before the run, not by the allocator.
 func (d dumpSpec) check(m *sim.Machine) error {
 	size := d.bytes()
-	if err := checkTransferSize(m, d.at, size); err != nil {
+	if err := checkTransferSize(m, d.at, size, false); err != nil {
 		return fmt.Errorf("shape %v of %v: %w", d.shape, d.kind, err)
 	}
 	if d.at.Space != isa.SpaceHBM {
@@ -658,44 +649,6 @@ func (w *npyHeaderWriter) Write(p []byte) (int, error) {
 
 func float64frombits(b []byte) float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(b))
-}
-
-// parseSource reads an assembly or JSON program. A `.gen` line in the file must agree with
-// an explicit --gen; without --gen it sets the generation.
-func parseSource(path string, data []byte, g isa.Generation, genSet bool) (*sim.Program, isa.Generation, error) {
-	var (
-		ap  *asm.Program
-		err error
-	)
-	trim := bytes.TrimLeft(data, " \t\r\n")
-	if strings.EqualFold(filepath.Ext(path), ".json") || (len(trim) > 0 && (trim[0] == '{' || trim[0] == '[')) {
-		ap, err = asm.ParseJSON(path, data, g)
-	} else {
-		ap, err = asm.ParseProgram(path, data, g)
-	}
-	if err != nil {
-		return nil, g, err
-	}
-	if ap.Gen != g {
-		if genSet {
-			return nil, g, fmt.Errorf("%s says .gen %v but --gen is %v", path, ap.Gen, g)
-		}
-		g = ap.Gen
-	}
-	return fromAsm(path, ap), g, nil
-}
-
-// fromAsm turns an assembled program into machine queues, keeping each instruction's line.
-func fromAsm(path string, ap *asm.Program) *sim.Program {
-	p := &sim.Program{File: path}
-	for _, e := range ap.Engines {
-		q := sim.Queue{Engine: e}
-		for i, it := range ap.Queues[e] {
-			q.Insts = append(q.Insts, sim.Instr{Inst: it.Inst, Index: i, Offset: -1, Line: it.Line})
-		}
-		p.Queues = append(p.Queues, q)
-	}
-	return p
 }
 
 // outputName is how the report names an output.

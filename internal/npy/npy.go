@@ -203,12 +203,52 @@ func splitDescr(d string) (byte, string, error) {
 		typ = "b1"
 	}
 	if ItemSize(typ) == 0 {
-		return 0, "", fmt.Errorf("%w: dtype %q not supported (want bool, uint8..uint64, int8..int64, float16/32/64)", ErrFormat, d)
+		name := ""
+		if n := numpyName(typ); n != "" {
+			name = " (" + n + ")"
+		}
+		return 0, "", fmt.Errorf("%w: dtype %q%s not supported: tpbsim reads bool, uint8..uint64, int8..int64 and float16/32/64; "+
+			"convert the array in numpy first, e.g. np.save(f, a.astype(np.float32))", ErrFormat, d, name)
 	}
 	if order == '=' {
 		order = '<' // tpbsim runs on little-endian hosts; '=' in a file means the writer's native order
 	}
 	return order, typ, nil
+}
+
+// numpyName names a dtype tpbsim does not read, by numpy's type code and size ("c8" complex64),
+// or "" for a code it does not know.
+func numpyName(typ string) string {
+	if typ == "" {
+		return ""
+	}
+	bits := ""
+	if n, err := strconv.Atoi(typ[1:]); err == nil && n > 0 {
+		bits = strconv.Itoa(8 * n)
+	}
+	switch typ[0] {
+	case 'c':
+		return "complex" + bits
+	case 'f':
+		return "float" + bits
+	case 'i':
+		return "int" + bits
+	case 'u':
+		return "uint" + bits
+	case 'O':
+		return "object: Python objects"
+	case 'U':
+		return "unicode string"
+	case 'S', 'a':
+		return "byte string"
+	case 'V':
+		return "void: raw or structured records"
+	case 'M':
+		return "datetime64"
+	case 'm':
+		return "timedelta64"
+	}
+	return ""
 }
 
 // parseHeader reads the Python dict literal of a .npy header. It accepts the keys in any order,

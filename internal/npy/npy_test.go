@@ -171,3 +171,19 @@ func TestReadHugeDeclaredShapeShortData(t *testing.T) {
 		t.Errorf("allocated %d bytes for a 100-byte payload", grew)
 	}
 }
+
+// A dtype the reader does not take is named the way numpy names it, with the way out.
+func TestUnsupportedDtypeNamed(t *testing.T) {
+	for descr, name := range map[string]string{
+		"<c8": "complex64", "<c16": "complex128", "<f16": "float128", "|O": "object", "<U5": "unicode string",
+		"|S3": "byte string", "|V8": "void", "<M8[ns]": "datetime64", "<m8[s]": "timedelta64",
+	} {
+		hdr := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }\n"
+		raw := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), 0)
+		raw = append(append(raw, hdr...), make([]byte, 32)...)
+		_, err := Read(bytes.NewReader(raw))
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "("+name) || !strings.Contains(err.Error(), "astype") {
+			t.Errorf("%s: %v", descr, err)
+		}
+	}
+}

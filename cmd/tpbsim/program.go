@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tpbsim/tpbsim/asm"
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/sim"
+)
+
+// One loader for every command that takes a program (asm, disasm, check, run), so they accept
+// the same files the same way:
+//
+//   - .bin: 64-byte instruction words (no engine queues: run puts each word on its opcode's engine);
+//   - .json: the JSON form (one object, an array, or one object per line);
+//   - .s, .asm, .tpb: assembly text (.tpb is what testdata/sim and `demo --export` use), or the
+//     JSON form when it starts with '{' or '[';
+//   - any other name: words when the content is not text (a NUL byte, or not UTF-8), else as a
+//     .s file.
+//
+// A file named as text that holds a NUL byte is refused as binary content (exit 2), not parsed
+// into a confusing "unknown opcode" message.
+
+// programFile is a program file as read by loadProgramFile.
+type programFile struct {
+	path  string
+	form  programForm
+	gen   isa.Generation // the file's generation, or the --gen / default one
+	words []byte         // a word file's bytes (nil for a source)
+	src   *asm.Program   // a source file's program (nil for a word file)
+}
+
+// binary reports whether the file is a bare list of 64-byte words.
+func (f *programFile) binary() bool { return f.src == nil }
+
+// Len is the number of instruction words.
+func (f *programFile) Len() int {
+	if f.src != nil {
+		return len(f.src.Items)
+	}
+	return len(f.words) / isa.InstNBytes
+}
+
+// Word is word k.
+func (f *programFile) Word(k int) [isa.InstNBytes]byte {
+	if f.src != nil {
+		return f.src.Items[k].Word
+	}
+	var w [isa.InstNBytes]byte
+	copy(w[:], f.words[k*isa.InstNBytes:])
+	return w
+}
+
+// Engine is the queue of word k: its section's in a source, its opcode's in a word file (the
+// queue run gives it).
+func (f *programFile) Engine(k int) isa.Engine {
+	if f.src != nil {
+		return f.src.Items[k].Engine
+	}
+	return isa.Opcode(f.words[k*isa.InstNBytes]).Engine()
+}
+
+type programForm int
+
+const (
+	formWords programForm = iota
+	formText
+	formJSON
+)
+
+// programFormOf decides how a file is read: by its extension, else by its content.
+func programFormOf(path string, data []byte) (programForm, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".bin":
+		return formWords, nil
+	case ".s", ".asm", ".tpb", ".json":
+		if i := bytes.IndexByte(data, 0); i >= 0 {
+			return 0, fmt.Errorf("%s looks binary (a NUL byte at offset 0x%x), not %s text: a file of 64-byte instruction words must be named .bin", path, i, ext)
+		}
+		if ext == ".json" {
+			return formJSON, nil
+		}
+	default:
+		if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+			return formWords, nil
+		}
+	}
+	if trim := bytes.TrimLeft(data, " \t\r\n"); len(trim) > 0 && (trim[0] == '{' || trim[0] == '[') {
+		return formJSON, nil
+	}
+	return formText, nil
+}
+
+// loadProgramFile reads a program file of any form. g is the generation for a file that names
+// none; genSet says it came from an explicit --gen, which a file's own generation (a `.gen`
+// line, JSON "gen" keys) must then agree with. Every error is a usage or I/O error (exit 2),
+// naming file:line and field for a source.
+func loadProgramFile(path string, g isa.Generation, genSet bool) (*programFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, ioErr(err)
+	}
+	form, err := programFormOf(path, data)
+	if err != nil {
+		return nil, ioErr(err)
+	}
+	f := &programFile{path: path, form: form, gen: g}
+	if form == formWords {
+		if err := isa.CheckStreamLength(len(data)); err != nil {
+			if bytes.IndexByte(data, 0) < 0 && utf8.Valid(data) {
+				err = fmt.Errorf("%w (the file looks like text: name an assembly file .s or .tpb, a JSON one .json)", err)
+			}
+			return nil, ioErr(fmt.Errorf("%s: %w", path, err))
+		}
+		f.words = data
+		return f, nil
+	}
+	what := ".gen"
+	if form == formJSON {
+		f.src, err = asm.ParseJSON(path, data, g)
+		what = `"gen"`
+	} else {
+		f.src, err = asm.Parse(path, data, g)
+	}
+	if err != nil {
+		if !utf8.Valid(data) {
+			err = fmt.Errorf("%w (the file is not UTF-8 text: if it holds 64-byte instruction words, name it .bin)", err)
+		}
+		return nil, ioErr(err)
+	}
+	if genSet && f.src.GenLine > 0 && f.src.Gen != g {
+		return nil, ioErr(&asm.Error{File: path, Line: f.src.GenLine, Field: "gen",
+			Msg: fmt.Sprintf("the file says %s %v but --gen is %v (drop --gen: the file's generation is used)", what, f.src.Gen, g)})
+	}
+	f.gen = f.src.Gen
+	return f, nil
+}
+
+// simProgram turns the file into machine queues: a word file's words each on its opcode's
+// engine queue (sim.FromList), a source's queues as written, each instruction keeping its line.
+// An instruction no queue executes is a rule error for a word file (as the word is valid
+// input) and a usage error for a source (it needs an .engine line).
+func (f *programFile) simProgram() (*sim.Program, error) {
+	if f.binary() {
+		insts, err := isa.DecodeStream(f.words)
+		if err != nil {
+			return nil, ioErr(fmt.Errorf("%s: %w", f.path, err))
+		}
+		p, err := sim.FromList(f.path, insts, nil)
+		if err != nil {
+			return nil, ruleErr(err)
+		}
+		return p, nil
+	}
+	if err := f.src.CheckEngines(); err != nil {
+		return nil, ioErr(err)
+	}
+	return fromAsm(f.path, f.src), nil
+}
+
+// fromAsm turns an assembled program into machine queues, keeping each instruction's line.
+func fromAsm(path string, ap *asm.Program) *sim.Program {
+	p := &sim.Program{File: path}
+	for _, e := range ap.Engines {
+		q := sim.Queue{Engine: e}
+		for i, it := range ap.Queues[e] {
+			q.Insts = append(q.Insts, sim.Instr{Inst: it.Inst, Index: i, Offset: -1, Line: it.Line})
+		}
+		p.Queues = append(p.Queues, q)
+	}
+	return p
+}
