@@ -3,6 +3,7 @@ package ucode
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"testing"
 )
 
@@ -23,71 +24,218 @@ func FuzzLaneWord(f *testing.F) {
 	})
 }
 
-// FuzzDatapathTable: any bytes either fail to parse with an error or go through the JSON form
-// back to the same bytes.
+// FuzzDatapathTable builds a full-size datapath table from a small input (mode picks the
+// generation and the shape, see fuzzMode; patch records are a u16 LE lane index and a u64 LE
+// word) and checks: a file of the wrong size fails with a *TableError naming the offset and the
+// size; a full-size one parses as its generation, re-encodes to the same bytes, infers its
+// generation by the idle-word census, analyses and censuses consistently with its lanes, resolves
+// the fixture's opcodes whose blocks changed through it, diffs against the fixture word for word,
+// and round-trips the blocks the input wrote through JSON.
 func FuzzDatapathTable(f *testing.F) {
-	f.Add(mustFixture(f, "gen2/default").Datapath.Bytes(), uint8(0))
-	f.Add(mustFixture(f, "gen4/saturate").Datapath.Bytes(), uint8(4))
-	f.Add(make([]byte, 8192), uint8(2))
-	f.Add([]byte{1, 2, 3}, uint8(3))
-	f.Fuzz(func(t *testing.T, data []byte, gen uint8) {
-		g := TableGen(gen % 5)
-		s, err := ParseTables("f", map[Table]RawTable{TableDatapath: {Path: "f_datapath_table.bin", Data: data}}, g)
+	lanes := func(ws ...LaneWord) []byte {
+		var out []byte
+		for _, w := range ws {
+			out = binary.LittleEndian.AppendUint64(out, uint64(w))
+		}
+		return out
+	}
+	patch := func(lane int, w LaneWord) []byte {
+		return binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint16(nil, uint16(lane)), uint64(w))
+	}
+	mean, m2 := BNStats2MeanGen2, BNStats2M2Gen2
+	f.Add(lanes(mean, mean, mean, m2, mean, mean, mean, m2), fuzzMode(Gen2, shapePrefix, 0))
+	f.Add(lanes(Op88Lane0Gen3, 0, idleWords[Gen3], Op66Lane1Gen3), fuzzMode(Gen3, shapePrefix, 0))
+	f.Add(slices.Concat(patch(3*8, Op65Lane0Gen4), patch(3*8+1, 0), patch(5*8+7, idleWords[Gen4]), patch(0xffff, 1)), fuzzMode(Gen4, shapePatch, 0))
+	f.Add(slices.Concat(patch(41*8+3, BNStats2MeanGen2), patch(0, ^LaneWord(0))), fuzzMode(Gen2, shapePatch, 0))
+	f.Add(lanes(idleWords[Gen4]), fuzzMode(Gen3, shapeTile, 0))                  // census says gen4
+	f.Add(lanes(idleWords[Gen3], idleWords[Gen4]), fuzzMode(Gen4, shapeTile, 0)) // a gen3/gen4 tie
+	f.Add(lanes(idleWords[Gen2], 0, Op65Lane0Gen2), fuzzMode(Gen2, shapeTile, 0))
+	f.Add([]byte{1, 2, 3}, fuzzMode(Gen2, shapeRaw, 0))
+	f.Add([]byte{}, fuzzMode(Gen4, shapeRaw, 0))
+	f.Add([]byte{0}, fuzzMode(Gen3, shapeOversize, 0))
+	f.Add([]byte{}, fuzzMode(Gen2, shapeOversize, 0))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		g, shape, _ := splitFuzzMode(mode)
+		if len(data) > fuzzMaxInput {
+			data = data[:fuzzMaxInput]
+		}
+		base := fuzzBase(t, g)
+		file := shapeTable(shape, data, base.Datapath.Bytes())
+		var touched []int
+		switch shape {
+		case shapeRaw, shapeOversize:
+			if len(file) != len(base.Datapath.Blocks)*BlockSize {
+				checkSingleTable(t, TableDatapath, file, g)
+				return
+			}
+		case shapePatch:
+			touched = patchDatapath(file, data)
+		default:
+			touched = spanned(len(data), BlockSize, g.ControlRows())
+		}
+		raw := map[Table]RawTable{TableDatapath: {Path: TableDatapath.FileName("f"), Data: file}}
+		s, err := ParseTables("f", raw, g)
 		if err != nil {
-			return
+			t.Fatalf("%s datapath_table of the right size: %v", g, err)
 		}
-		if _, err := s.Census(); err != nil {
-			t.Fatal(err)
-		}
-		js, err := MarshalJSONSet(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := DecodeJSON(js)
-		if err != nil {
-			t.Fatalf("decode own JSON: %v", err)
-		}
-		if !bytes.Equal(back.Files()[TableDatapath], data) {
-			t.Fatal("round trip changed bytes")
-		}
+		checkInference(t, raw, s, g)
+		whole := &TableSet{Name: "f", Gen: g, Opcodes: base.Opcodes, Control: base.Control, Slow: base.Slow, Datapath: s.Datapath}
+		checkChain(t, whole, checkDatapath(t, whole, file), spreadOps(affectedOps(base, whole), 32))
+		checkDiff(t, base, whole)
+		checkJSONRoundTrip(t, sparseCopy(s, nil, touched, nil, nil))
 	})
 }
 
-// FuzzOpcodeTable: opcode tables of any content round-trip through JSON, and Lookup never
-// panics on them, however wild the rows.
-func FuzzOpcodeTable(f *testing.F) {
-	f.Add(mustFixture(f, "gen2/default").Opcodes.Bytes(), false)
-	f.Add(mustFixture(f, "gen4/default").Opcodes.Bytes(), true)
-	f.Fuzz(func(t *testing.T, data []byte, later bool) {
-		g := Gen2
-		if later {
-			g = Gen4
+// patchDatapath applies FuzzDatapathTable's patch records to a datapath table: a u16 LE lane
+// index (modulo the table's lanes: block index/8, lane index%8) and the new u64 LE lane word,
+// 10 bytes a record; a short last record is dropped. It returns the blocks it wrote.
+func patchDatapath(file, data []byte) []int {
+	var blocks []int
+	nlanes := len(file) / 8
+	for ; len(data) >= 10; data = data[10:] {
+		lane := int(binary.LittleEndian.Uint16(data)) % nlanes
+		copy(file[lane*8:], data[2:10])
+		if b := lane / LanesPerBlock; !slices.Contains(blocks, b) {
+			blocks = append(blocks, b)
 		}
-		want := g.TableSize(TableOpcode)
-		buf := make([]byte, want)
-		copy(buf, data)
-		raw := map[Table]RawTable{TableOpcode: {Data: buf}, TableDatapath: {Data: make([]byte, g.TableSize(TableDatapath))}}
-		if g == Gen4 {
-			slow := make([]byte, g.TableSize(TableControlSlow))
-			binary.LittleEndian.PutUint64(slow[16:], 0xffff)
-			raw[TableControlSlow] = RawTable{Data: slow}
+	}
+	return blocks
+}
+
+// FuzzOpcodeTable builds a full-size set from the default fixture and a small input that
+// rewrites its opcode table, control (fast) table or control_slow_table (mode picks the
+// generation, the shape and, for all shapes but patches, the table; see fuzzMode and
+// patchControl), and checks: a file of the wrong size fails with a *TableError naming the offset
+// and the size; a whole set parses, re-encodes byte for byte, every opcode slot re-encodes,
+// every row's fields tile its bytes, Lookup resolves the opcodes the input can have changed to
+// exactly the rows and block their slots name (however wild the slot), the census and the diff
+// against the fixture agree with the tables, CrossGenCheck handles the changed opcodes (the first
+// 16), and what the input wrote round-trips through JSON.
+func FuzzOpcodeTable(f *testing.F) {
+	entry := func(g TableGen, op uint8, raw uint64) []byte {
+		out := []byte{0, op}
+		if g == Gen2 {
+			return binary.LittleEndian.AppendUint64(out, raw)
+		}
+		return binary.LittleEndian.AppendUint32(out, uint32(raw))
+	}
+	row := func(sel, idx uint8, r ControlRow) []byte { return append([]byte{sel, idx}, r[:]...) }
+	ctl := ControlRow{0x55, 0x55, 0x10, 0, 0x20, 0x80, 0x10}
+	slow48 := ControlRow{0x00, 0xc3, 0x30, 0x0c, 0xc3, 0x30, 0x01, 0x00}
+	for i, g := range TableGens {
+		f.Add(fuzzBase(f, g).Opcodes.Bytes()[:64], fuzzMode(g, shapePrefix, 0))
+		f.Add([]byte{0xff, 0xff, 0xff, 0xff}, fuzzMode(g, shapeTile, 0)) // every op on the last row, slow field all ones
+		f.Add([]byte{1, 2, 3}, fuzzMode(g, shapeRaw, i))
+		f.Add([]byte{0}, fuzzMode(g, shapeOversize, 2-i))
+		f.Add(ctl[:], fuzzMode(g, shapeTile, 1))
+		f.Add(slow48[:], fuzzMode(g, shapePrefix, 2))
+	}
+	f.Add(slices.Concat(entry(Gen2, 0xff, 127|1<<7), entry(Gen2, 65, 0), row(1, 200, ctl), row(2, 5, slow48)), fuzzMode(Gen2, shapePatch, 0))
+	f.Add(slices.Concat(entry(Gen3, 107, 0xffffff05), entry(Gen3, 81, 0x3008), row(2, 255, slow48)), fuzzMode(Gen3, shapePatch, 0))
+	f.Add(slices.Concat(entry(Gen4, 48, 0), entry(Gen4, 0, 0x1ff), row(1, 1, ControlRow{}), row(2, 48, ctl)), fuzzMode(Gen4, shapePatch, 0))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		g, shape, tsel := splitFuzzMode(mode)
+		if len(data) > fuzzMaxInput {
+			data = data[:fuzzMaxInput]
+		}
+		tb := [...]Table{TableOpcode, TableControl, TableControlSlow}[tsel]
+		if tb == TableControl && g != Gen2 {
+			tb = TableControlFast
+		}
+		base := fuzzBase(t, g)
+		files := base.Files()
+		if shape == shapeRaw || shape == shapeOversize {
+			checkSingleTable(t, tb, shapeTable(shape, data, files[tb]), g) // gen2 has no slow table: an error
+			return
+		}
+		if tb == TableControlSlow && g == Gen2 {
+			tb = TableControl
+		}
+		var ops, rows, slow []int
+		if shape == shapePatch {
+			ops, rows, slow = patchControl(files, data, g)
+		} else {
+			files[tb] = shapeTable(shape, data, files[tb])
+			switch tb {
+			case TableOpcode:
+				ops = spanned(len(data), g.OpcodeEntrySize(), NumOpcodes)
+			case TableControl, TableControlFast:
+				rows = spanned(len(data), ControlRowSize, g.ControlRows())
+			case TableControlSlow:
+				slow = spanned(len(data), ControlRowSize, g.ControlRows())
+			}
+		}
+		raw := map[Table]RawTable{}
+		for t, data := range files {
+			raw[t] = RawTable{Path: t.FileName("f"), Data: data}
 		}
 		s, err := ParseTables("f", raw, g)
 		if err != nil {
+			t.Fatalf("%s set of the right sizes: %v", g, err)
+		}
+		for tb, data := range s.Files() {
+			if !bytes.Equal(data, files[tb]) {
+				t.Fatalf("%s %s: re-encoding changed bytes", g, tb)
+			}
+		}
+		checkEntries(t, s.Opcodes)
+		for _, r := range rows {
+			checkRow(t, s.Control.Rows[r], s.Control.Table, g)
+		}
+		for _, r := range slow {
+			checkRow(t, s.Slow.Rows[r], TableControlSlow, g)
+		}
+		c, err := s.Census()
+		if err != nil {
 			t.Fatal(err)
 		}
-		for op := 0; op < NumOpcodes; op++ {
-			s.Lookup(uint8(op))
+		checkChain(t, s, c, spreadOps(affectedOps(base, s), 32))
+		d := checkDiff(t, base, s)
+		other := fuzzBase(t, TableGens[(int(g-Gen2)+1)%len(TableGens)])
+		for _, op := range d.OpcodeSlots[:min(len(d.OpcodeSlots), 16)] {
+			r, err := CrossGenCheck(s, other, op)
+			ra, oka := s.Lookup(op)
+			_, okb := other.Lookup(op)
+			if (err == nil) != (oka && okb) || (err == nil && (len(r.Lanes) != LanesPerBlock || r.RowA != ra.FastRow)) {
+				t.Fatalf("%s CrossGenCheck(%d) against %s: %+v %v", g, op, other.Gen, r, err)
+			}
 		}
-		js, _ := MarshalJSONSet(s)
-		back, err := DecodeJSON(js)
-		if err != nil {
-			t.Fatalf("decode own JSON: %v", err)
-		}
-		if !bytes.Equal(back.Opcodes.Bytes(), buf) {
-			t.Fatal("round trip changed bytes")
-		}
+		checkJSONRoundTrip(t, sparseCopy(&TableSet{Name: "f", Gen: g, Opcodes: s.Opcodes, Control: s.Control, Slow: s.Slow}, ops, nil, rows, slow))
 	})
+}
+
+// patchControl applies FuzzOpcodeTable's patch records to a set's files: a selector byte (mod 3:
+// the opcode table, the control (fast) table, the control_slow_table, which gen2 lacks and so
+// takes on its control_table), an index byte (the opcode, or the row modulo the row count) and
+// the new bytes: an opcode slot (8 B in gen2, 4 B in gen3/gen4) or a 16-byte row. A short last
+// record is dropped. It returns the opcode slots, control rows and slow rows it wrote.
+func patchControl(files map[Table][]byte, data []byte, g TableGen) (ops, rows, slow []int) {
+	ctl := TableControlFast
+	if g == Gen2 {
+		ctl = TableControl
+	}
+	for len(data) >= 2 {
+		sel, idx := data[0]%3, int(data[1])
+		tb, size, list := ctl, ControlRowSize, &rows
+		switch {
+		case sel == 0:
+			tb, size, list = TableOpcode, g.OpcodeEntrySize(), &ops
+		case sel == 2 && g != Gen2:
+			tb, list = TableControlSlow, &slow
+		}
+		if len(data) < 2+size {
+			break
+		}
+		if tb != TableOpcode {
+			idx %= g.ControlRows()
+		}
+		if !slices.Contains(*list, idx) {
+			*list = append(*list, idx)
+		}
+		copy(files[tb][idx*size:], data[2:2+size])
+		data = data[2+size:]
+	}
+	return ops, rows, slow
 }
 
 // FuzzDecodeJSON: arbitrary JSON never panics.
