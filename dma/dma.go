@@ -203,6 +203,43 @@ func (d *Descriptor) Bytes() uint64 {
 	return d.Elements() * uint64(d.Dst.ElemSize)
 }
 
+// DstRange is the bounding range [lo, hi) of the destination bytes the descriptor may write;
+// ok is false when it cannot be bounded without memory (scatter indices) or the walk does not
+// fit the 64-bit space (such a descriptor fails its checks anyway).
+func (d *Descriptor) DstRange() (lo, hi uint64, ok bool) {
+	if d.Elements() == 0 {
+		return d.Dst.Addr, d.Dst.Addr, true
+	}
+	n := d.dstNum()
+	s := d.Dst
+	switch d.Kind {
+	case KindGather:
+		if d.Indirect == nil || d.Indirect.Mode != isa.SrcIndirection {
+			return 0, 0, false
+		}
+		n = [MaxLevels]uint32{uint32(d.Indirect.Count), 1, 1, 1}
+	case KindGatherXpose:
+		g := d.GatherXpose
+		if g == nil {
+			return 0, 0, false
+		}
+		// dst[f][j] at Dst.Addr + (f*Step[1] + j)*2 for f < Cols, First <= j < First+Count
+		s.Addr += uint64(g.First) * uint64(s.ElemSize)
+		s.Step = [MaxLevels]int64{1, s.Step[1]}
+		n = [MaxLevels]uint32{uint32(g.Count), uint32(g.Cols), 1, 1}
+	}
+	if checkSpan(s, n) != nil {
+		return 0, 0, false
+	}
+	l, h := span(s, n, MaxLevels-1)
+	a, okl := addrAt(s.Addr, l)
+	b, okh := addrAt(s.Addr, h)
+	if !okl || !okh || b < a {
+		return 0, 0, false
+	}
+	return a, b, true
+}
+
 // dstNum is the destination nest.
 func (d *Descriptor) dstNum() [MaxLevels]uint32 {
 	if d.DstNum == ([MaxLevels]uint32{}) {
@@ -228,8 +265,10 @@ var (
 )
 
 // BoundsError is the detail of a failed bounds check. Its message starts with the firmware's
-// "S: DGE: Failed bounds check. $S[%i]+=%i." line (seed 003 §7), then says which descriptor,
-// which side, which bytes and which limit.
+// "S: DGE: Failed bounds check. $S[%i]+=%i." line (seed 003 §7), marked "not applied": the
+// firmware bumps the job's semaphore as it reports the failure, tpbsim's failed job changes no
+// semaphore (Provenance dma.atomic_job). Then it says which descriptor, which side, which bytes
+// and which limit.
 type BoundsError struct {
 	Engine, Desc int    // engine and index of the descriptor in its queue
 	Side         string // "src", "dst", "src_idx", "dst_idx"
@@ -242,7 +281,7 @@ type BoundsError struct {
 }
 
 func (e *BoundsError) Error() string {
-	head := fmt.Sprintf("S: DGE: Failed bounds check. $S[%d]+=%d.", e.Sem, e.SemInc)
+	head := fmt.Sprintf("S: DGE: Failed bounds check. $S[%d]+=%d not applied: the failed job changes no memory and no semaphore.", e.Sem, e.SemInc)
 	if e.Reg >= 0 {
 		return fmt.Sprintf("%s descriptor %d on DMA[%d]: %s bytes [0x%x, 0x%x) pass bound register %d = 0x%x from base 0x%x (legal: [0x%x, 0x%x))",
 			head, e.Desc, e.Engine, e.Side, e.Lo, e.Hi, e.Reg, e.Limit, e.Base, e.Base, e.Base+e.Limit)

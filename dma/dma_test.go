@@ -188,7 +188,9 @@ func TestBoundsErrorWording(t *testing.T) {
 	if !errors.As(err, &be) || !errors.Is(err, dma.ErrBounds) {
 		t.Fatalf("want a BoundsError, got %v", err)
 	}
-	if !strings.HasPrefix(err.Error(), "S: DGE: Failed bounds check. $S[9]+=2.") || be.Side != "dst" || be.Reg != -1 {
+	// the firmware's line, saying the increment it names was not applied (the semaphore is unchanged)
+	if !strings.HasPrefix(err.Error(), "S: DGE: Failed bounds check. $S[9]+=2 not applied: the failed job changes no memory and no semaphore. ") ||
+		be.Side != "dst" || be.Reg != -1 {
 		t.Fatalf("message / fields: %v %+v", err, be)
 	}
 	if be.Lo != isa.DMALocalBase+uint64(geo.StateBufPartitionActive) {

@@ -2,6 +2,7 @@ package dma
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sort"
 	"sync"
@@ -77,6 +78,43 @@ type Job struct {
 	SemIncrement int
 }
 
+// EnginesShareDst reports whether descriptors on two different engines may write a common
+// byte: the bounding ranges of the engines' destination bytes intersect (or one cannot be
+// bounded). Interleaved but disjoint footprints (the columns of a transpose) also report true.
+func (j *Job) EnginesShareDst() bool {
+	type rng struct{ lo, hi uint64 }
+	var rs []rng
+	for _, q := range j.Queues {
+		var r rng
+		first := true
+		for i := range q {
+			lo, hi, ok := q[i].DstRange()
+			if !ok {
+				lo, hi = 0, math.MaxUint64
+			}
+			if lo == hi {
+				continue
+			}
+			if first {
+				r, first = rng{lo, hi}, false
+			} else {
+				r.lo, r.hi = min(r.lo, lo), max(r.hi, hi)
+			}
+		}
+		if !first {
+			rs = append(rs, r)
+		}
+	}
+	for a := range rs {
+		for b := a + 1; b < len(rs); b++ {
+			if rs[a].lo < rs[b].hi && rs[b].lo < rs[a].hi {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Ref names one descriptor of a job: engine and position in that engine's queue.
 type Ref struct{ Engine, Index int }
 
@@ -122,6 +160,11 @@ type Engines struct {
 	// MaxJobBytes caps the bytes one job may move (0: no cap), so a crafted request cannot
 	// exhaust the host. New sets DefaultMaxJobBytes.
 	MaxJobBytes uint64
+	// SerialSharedDst runs a job on one worker, in job order (engine by engine, each queue in
+	// order), when descriptors of two engines may write a common byte (Job.EnginesShareDst), so
+	// a destination that overlaps itself across engines gets a deterministic result instead of
+	// a race between workers. Off, such a job's result depends on the workers' timing.
+	SerialSharedDst bool
 	// Free[e] is the time engine e finishes its last scheduled descriptor.
 	Free []int64
 }
@@ -193,7 +236,7 @@ func (e *Engines) Run(mem Memory, job *Job) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if total < e.ParallelBytes || workers <= 1 || active <= 1 {
+	if total < e.ParallelBytes || workers <= 1 || active <= 1 || (e.SerialSharedDst && job.EnginesShareDst()) {
 		for q := range job.Queues {
 			for i := range job.Queues[q] {
 				if err := r.exec(&job.Queues[q][i], prep[q][i]); err != nil {

@@ -15,7 +15,8 @@ func Provenance() []isa.Provenance {
 			"and R is the caller's 64 x 32-bit register file; the check runs for every descriptor of a job before any byte moves, then the memory's active areas are checked the same way. "+
 			"bc_disable_oob_error_notif does not turn the failure off.", "FACTS §C.6, §C.7 (\"addr <= limit\"); seed 003 §7 (\"S: DGE: Failed bounds check. $S[%i]+=%i.\")", isa.MedInferred,
 			"the register holds a byte bound (PSEUDO_DMA_EXT carries src/dst_bound_size_bytes); measuring from the start address makes a 32-bit register useful for 56-bit HBM addresses"),
-		b("dma.atomic_job", "A job (one request or instruction) is checked whole before any engine runs: a failing bounds or index check changes no memory and delivers no semaphore update.",
+		b("dma.atomic_job", "A job (one request or instruction) is checked whole before any engine runs: a failing bounds or index check changes no memory and delivers no semaphore update; "+
+			"the error quotes the firmware's \"$S[%i]+=%i\" marked \"not applied\".",
 			"DESIGN.md §1 atomic failure", isa.Invented, "the hardware would have moved earlier descriptors; the model prefers a clean failure"),
 		b("dma.compute_op", "compute_op ADD/MULTIPLY/MAX/MIN is reduce-on-copy: dst = op(dst, src) computed in FP32 (both operands widened from their dtypes), rounded into the out dtype; MAX/MIN propagate NaN.",
 			"FACTS §C.2, §C.6 (B+=A, B*=A)", isa.MedInferred, "FACTS gives B op= A; FP32 is the cast hub of every other datapath"),

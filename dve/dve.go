@@ -18,6 +18,8 @@ package dve
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -35,7 +37,17 @@ var (
 	ErrUnsupported = errors.New("unsupported")
 	// ErrNoMask: STREAM_SHUFFLE with no LOAD_MASK_SELECT before it on this DVE.
 	ErrNoMask = errors.New("no shuffle mask loaded")
+	// ErrLimit: the instruction streams more bytes than DVE.MaxStreamBytes allows the executor
+	// to hold in host memory (a model limit, not a hardware rule).
+	ErrLimit = errors.New("work limit exceeded")
 )
+
+// DefaultMaxStreamBytes is the stream limit of a DVE whose MaxStreamBytes is 0: 1 GiB of source
+// plus destination bytes over all channels (INVENTED, Provenance dve_max_stream_bytes). A
+// pattern with step 0 names up to 65535^4 elements in a few bytes of memory, and the executor
+// gathers the whole source walk (and builds the whole destination walk) in host buffers before
+// it writes: without a bound one valid instruction could ask for tens of GiB.
+const DefaultMaxStreamBytes = 1 << 30
 
 // Error is the error of a failed instruction: the opcode, the rule broken (the ISA header's
 // predicate name where one exists), the field path and the detail, wrapping a sentinel (or a
@@ -105,6 +117,39 @@ type DVE struct {
 	Transpose TransposeImpl
 	// MaxProcs bounds the goroutines a large transpose uses; 0 means runtime.GOMAXPROCS(0).
 	MaxProcs int
+	// MaxStreamBytes bounds StreamBytes of one instruction (0: DefaultMaxStreamBytes). The
+	// executor's host buffers for an instruction stay below about twice this bound.
+	MaxStreamBytes uint64
+}
+
+// StreamBytes is what the stream limit counts for an S4D4_TR instruction over nac channels
+// whose source walk is srcBytes and destination walk dstBytes per channel: nac x (srcBytes +
+// dstBytes), the source and destination bytes of every channel. The executor's buffers (a
+// gathered source, a built destination, and for TransposeTensorReduce the transposed source
+// too) are at most about twice this.
+func StreamBytes(nac int, srcBytes, dstBytes uint64) uint64 {
+	return satMul(uint64(max(nac, 0)), satAdd(srcBytes, dstBytes))
+}
+
+func satAdd(a, b uint64) uint64 {
+	if a+b < a {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+func satMul(a, b uint64) uint64 {
+	if hi, lo := bits.Mul64(a, b); hi == 0 {
+		return lo
+	}
+	return math.MaxUint64
+}
+
+func (d *DVE) maxStreamBytes() uint64 {
+	if d.MaxStreamBytes == 0 {
+		return DefaultMaxStreamBytes
+	}
+	return d.MaxStreamBytes
 }
 
 // Mask returns the mask register and whether a LOAD_MASK_SELECT has loaded it.
@@ -203,6 +248,10 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 	dst, err := m.Pattern(in.DstMemPattern, esOut, nac, true)
 	if err != nil {
 		return eff, memFail(op, "dst_mem_pattern", err)
+	}
+	if n, lim := StreamBytes(nac, uint64(src.Bytes()), uint64(dst.Bytes())), d.maxStreamBytes(); n > lim {
+		return eff, fail(op, ErrLimit, RuleMaxStreamBytes, "", "streams %d bytes (%d channels x (%d source + %d destination bytes)), "+
+			"which the executor would hold in host memory; the limit is %d bytes (DVE.MaxStreamBytes)", n, nac, src.Bytes(), dst.Bytes(), lim)
 	}
 	o := &operands{op: op, src: src, dst: dst, nac: nac, esIn: esIn, esOut: esOut}
 	eff.Reads = []mem.Span{src.Span()}

@@ -29,6 +29,7 @@ const (
 	RuleTransposeCellWidth      = "transpose_cell_width"
 	RuleStreamShuffleMaskLoaded = "stream_shuffle_mask_loaded"
 	RuleSameOrFewerCount        = "same_or_fewer_element_count_t4d"
+	RuleMaxStreamBytes          = "dve_max_stream_bytes"
 )
 
 // RuleIDs lists every rule id a DVE error can carry besides the memory's.
@@ -36,7 +37,8 @@ func RuleIDs() []string {
 	return []string{RuleOpcodeOnGeneration, RuleIsValidDtype, RuleHasValidActiveChannelRange, RuleSameSrcDstCount, RuleSameSrcDstType,
 		RuleIsValidSubdim, RuleTensorReduceDstCount, RuleHasMultiple32Channels, RuleTransposeSrcElementCount, RuleLoadMaskSelectValidMask,
 		RuleInstGiven, RuleMemoryGiven, RuleMemoryAccess, RuleGenerationMatches, RuleOpcodeModelled, RuleALUOpModelled,
-		RuleBitvecIntegerDtype, RuleIntALUOpIntegerDtype, RuleTransposeCellWidth, RuleStreamShuffleMaskLoaded, RuleSameOrFewerCount}
+		RuleBitvecIntegerDtype, RuleIntALUOpIntegerDtype, RuleTransposeCellWidth, RuleStreamShuffleMaskLoaded, RuleSameOrFewerCount,
+		RuleMaxStreamBytes}
 }
 
 // Provenance lists every INFERRED or INVENTED behaviour of the DVE executor, for the rule and
@@ -91,6 +93,11 @@ func Provenance() []isa.Provenance {
 			"NKI.md nc_stream_shuffle; FACTS §D.5", isa.MedInferred, "NKI: the same mask serves every quadrant; the compiler emits the 0x69 companion next to each shuffle."),
 		b("dve.reduce_bf16_sunda", "SUNDA's TENSOR_REDUCE_ADD_BF16 / _MAX_BF16 (0x8C/0x8D) run as arithmetic TensorReduce with op ADD / MAX (op@36 ignored) and op_dim UNUSED read as X.",
 			"FACTS §D.2", isa.LowInferred, "Only their validity rules are known; their names say what they compute."),
+		b("dve.dst_self_overlap", "When an instruction's destination walk names the same bytes more than once (a step-0 or overlapping dst pattern, e.g. dst=[8@0]), "+
+			"every element is written in walk order (channel by channel, dim 0 innermost) and the last write wins: COPY with dst=[8@0] leaves the source's element 7.",
+			"none (the seeds and FACTS do not say what an overlapping destination walk does)", isa.Invented,
+			"the hardware streams the destination in walk order, so a later element plausibly overwrites an earlier one; the model writes that way on every path (channels "+
+				"run on distinct partitions, so parallel transposes cannot reorder writes to one byte) and the result is deterministic"),
 		b("dve.effect_spans", "Effect reports one bounding box per pattern (partitions x byte range); bytes read/written count the elements actually walked.",
 			"issue 3 item 5 (trace)", isa.Invented, "A strided pattern can touch millions of runs; a bounding box per operand is what a trace can show."),
 		b("dve.parallel", "Large StreamTransposes (> 256 KiB) split work across channel groups and tile ranges on up to GOMAXPROCS goroutines; results are identical to the serial path.",
@@ -117,6 +124,11 @@ func Provenance() []isa.Provenance {
 			"seed 000 §5; FACTS §D.5", isa.MedInferred, []string{"in_dtype"}, "the 32x32 transpose is documented for these widths only"),
 		r(RuleStreamShuffleMaskLoaded, "STREAM_SHUFFLE needs a LOAD_MASK_SELECT executed earlier on the same DVE (see dve.shuffle_no_mask); without one it fails and writes nothing.",
 			"FACTS §D.5, §G.6", isa.Invented, []string{"header.opcode"}, "the mask register's reset value is unknown; failing names the missing instruction instead of inventing a mask"),
+		r(RuleMaxStreamBytes, "One S4D4_TR instruction streams at most DVE.MaxStreamBytes (default 1 GiB; the machine passes its own limit, sim.max_stream_bytes) "+
+			"source plus destination bytes over all its channels: num_active_channels x (count(src) x width(in_dtype) + count(dst) x width(out_dtype)). A model limit, not a hardware rule.",
+			"tpbsim", isa.Invented, []string{"num_active_channels", "src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"},
+			"the executor holds whole walks in host buffers (up to about twice this count); a step-0 pattern names up to 65535^4 elements in a few bytes, "+
+				"so one valid instruction could otherwise exhaust host memory"),
 		r(RuleSameOrFewerCount, "STREAM_TRANSPOSE writes at most the elements it reads: count(dst) <= count(src) (the header predicate behind s4d4_tr_transpose_src_dst_count, re-checked by the executor).",
 			"seed 000 §4.2, common.h:1862", isa.HighObserved, []string{"src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"}, ""),
 	}

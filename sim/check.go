@@ -3,8 +3,10 @@ package sim
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
 )
 
 // engineOps is the engine check, the first step of the runtime's validator (FACTS §F.2: "engine
@@ -112,14 +114,20 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 		return &InstError{Kind: ErrUnsupported, Rule: RuleOpcodeExecutable,
 			Msg: fmt.Sprintf("tpbsim names %v but does not execute it", op)}
 	}
+	if x, ok := in.Inst.(*isa.S4D4TR); ok {
+		if ie := checkImmediate(x); ie != nil {
+			return ie
+		}
+	}
+	var plan *dge.Plan
 	if isDMA(op) {
-		if _, err := m.dma.plan(m.gen, in.Inst); err != nil {
+		var err error
+		if plan, err = m.dma.plan(m.gen, in.Inst); err != nil {
 			return &InstError{Kind: dmaErrKind(err), Rule: ruleOf(err, dma.RuleDescriptorValid), Err: err}
 		}
 	}
-	if n := streamElems(in.Inst); n > m.cfg.MaxElements {
-		return &InstError{Kind: ErrLimit, Rule: RuleMaxElements,
-			Msg: fmt.Sprintf("streams %d elements per channel; tpbsim's limit is %d", n, m.cfg.MaxElements)}
+	if ie := m.checkWork(workOf(in.Inst, plan)); ie != nil {
+		return ie
 	}
 	if eng == isa.EnginePOOL {
 		if x, ok := in.Inst.(*isa.S4D4TR); ok {
@@ -134,6 +142,45 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// checkImmediate refuses the ADDR4 forms the memory cannot resolve (register, shape-register,
+// indirect; mem.Resolve's rule addr4_immediate) before the run: they are valid ISA, resolved by
+// hardware registers tpbsim does not model, and the check needs no machine state.
+func checkImmediate(x *isa.S4D4TR) *InstError {
+	for _, f := range []struct {
+		path string
+		a    isa.Addr4
+	}{{"src_mem_pattern.start_addr", x.SrcMemPattern.StartAddr}, {"dst_mem_pattern.start_addr", x.DstMemPattern.StartAddr}} {
+		if f.a.IsAddrReg() || f.a.ShapeFromRegister() || f.a.IsIndirect() {
+			return &InstError{Kind: ErrUnsupported, Rule: mem.RuleAddr4Immediate,
+				Fields: []Field{{Path: f.path, Value: fmt.Sprintf("0x%08x (marker 0x%02x)", uint32(f.a), f.a.Marker()), Legal: "an immediate ADDR4 (marker 0x00)"}},
+				Msg:    "register, shape-register and indirect ADDR4 forms are resolved by hardware registers tpbsim does not model"}
+		}
+	}
+	return nil
+}
+
+// raiseHint says how to raise the work limits.
+const raiseHint = "raise it with tpbsim run --max-elements N, or sim.Config.MaxElements"
+
+// checkWork applies the work limits (Provenance sim.max_elements, sim.max_stream_bytes).
+func (m *Machine) checkWork(w work) *InstError {
+	if w.elems > m.cfg.MaxElements {
+		return &InstError{Kind: ErrLimit, Rule: RuleMaxElements,
+			Msg: fmt.Sprintf("streams %d elements%s; tpbsim's limit is %d (%s)", w.elems, w.per, m.cfg.MaxElements, raiseHint)}
+	}
+	if w.bytes > m.cfg.MaxStreamBytes {
+		lim := fmt.Sprintf("%d bytes (sim.Config.MaxStreamBytes)", m.cfg.MaxStreamBytes)
+		hint := "raise it with sim.Config.MaxStreamBytes"
+		if m.bytesDerived {
+			lim = fmt.Sprintf("%d bytes, %d per element of the element limit %d", m.cfg.MaxStreamBytes, StreamBytesPerElement, m.cfg.MaxElements)
+			hint = raiseHint + " (or sim.Config.MaxStreamBytes)"
+		}
+		return &InstError{Kind: ErrLimit, Rule: RuleMaxStreamBytes,
+			Msg: fmt.Sprintf("streams %d bytes: %s; tpbsim's limit is %s (%s)", w.bytes, w.how, lim, hint)}
 	}
 	return nil
 }

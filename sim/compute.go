@@ -30,8 +30,8 @@ func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
 }
 
 // newComputeUnit returns the executor of the compute instructions of one queue.
-func newComputeUnit(eng isa.Engine, butterfly bool) unit {
-	u := &dveUnit{}
+func newComputeUnit(eng isa.Engine, butterfly bool, maxStreamBytes uint64) unit {
+	u := &dveUnit{d: dve.DVE{MaxStreamBytes: maxStreamBytes}}
 	if butterfly {
 		u.d.Transpose = dve.TransposeButterfly
 	}

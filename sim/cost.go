@@ -1,6 +1,12 @@
 package sim
 
 import (
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -34,6 +40,59 @@ func streamElems(in isa.Inst) uint64 {
 		return x.DstMemPattern.ElementCount()
 	}
 	return 0
+}
+
+// work is what one instruction asks of the host, for the limits checked before a run
+// (Provenance sim.max_elements, sim.max_stream_bytes).
+type work struct {
+	elems uint64 // elements per channel (DVE family), or moved by all descriptors (DMA)
+	bytes uint64 // bytes read plus written, over all channels or descriptors
+	per   string // what elems counts, for the message
+	how   string // how bytes is made up, for the message
+}
+
+// workOf is the work of an S4D4_TR instruction, or of a DMA instruction lowered to plan (the
+// DGE's descriptors are the work the DMA engines do: contiguous runs merged into large
+// elements, step-0 walks not).
+func workOf(in isa.Inst, plan *dge.Plan) work {
+	if plan != nil {
+		var w work
+		n := 0
+		for _, q := range plan.Job.Queues {
+			for i := range q {
+				d := &q[i]
+				e := d.Elements()
+				w.elems = satAdd(w.elems, e)
+				w.bytes = satAdd(w.bytes, satMul(e, uint64(d.Src.ElemSize)+uint64(d.Dst.ElemSize)))
+				n++
+			}
+		}
+		w.per = fmt.Sprintf(" in its %d DMA descriptor(s)", n)
+		w.how = "source plus destination bytes of its descriptors"
+		return w
+	}
+	switch x := in.(type) {
+	case *isa.S4D4TR:
+		src, dst := x.SrcMemPattern.ElementCount(), x.DstMemPattern.ElementCount()
+		sb, db := satMul(src, uint64(x.InDtype.Size())), satMul(dst, uint64(x.OutDtype.Size()))
+		return work{elems: max(src, dst), bytes: dve.StreamBytes(int(x.NumActiveChannels), sb, db), per: " per channel",
+			how: fmt.Sprintf("%d channels x (%d source + %d destination bytes), which the DVE executor holds in host memory", x.NumActiveChannels, sb, db)}
+	}
+	return work{elems: streamElems(in)}
+}
+
+func satAdd(a, b uint64) uint64 {
+	if s, c := bits.Add64(a, b, 0); c == 0 {
+		return s
+	}
+	return math.MaxUint64
+}
+
+func satMul(a, b uint64) uint64 {
+	if hi, lo := bits.Mul64(a, b); hi == 0 {
+		return lo
+	}
+	return math.MaxUint64
 }
 
 // computeCost returns when an instruction's reads are done and when it completes, relative to

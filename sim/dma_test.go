@@ -93,6 +93,10 @@ func TestDMAAtomicFailure(t *testing.T) {
 	if !bytes.Equal(before, snapshot(m)) || m.Semaphore(7) != 0 || m.Semaphore(8) != 0 {
 		t.Error("a failing DMA changed memory or semaphores")
 	}
+	// the firmware's "$S[7]+=1" is quoted as not applied, since sem[7] is unchanged
+	if msg := err.Error(); !strings.Contains(msg, "Failed bounds check. $S[7]+=1 not applied: the failed job changes no memory and no semaphore.") {
+		t.Errorf("message does not say the increment was not applied: %s", msg)
+	}
 }
 
 // A DMA that would pass the HBM cap is refused before any byte moves.

@@ -28,6 +28,14 @@ const NumSemaphores = 256
 // running for years (INVENTED, Provenance sim.max_elements).
 const DefaultMaxElements = 1 << 26
 
+// StreamBytesPerElement derives the stream-bytes limit from the element limit when
+// Config.MaxStreamBytes is 0: MaxStreamBytes = StreamBytesPerElement x MaxElements, 1 GiB by
+// default (INVENTED, Provenance sim.max_stream_bytes). Raising --max-elements raises both.
+const StreamBytesPerElement = 16
+
+// DefaultMaxStreamBytes is the stream-bytes limit with the default element limit (1 GiB).
+const DefaultMaxStreamBytes = StreamBytesPerElement * DefaultMaxElements
+
 // Annotation is what a microcode table set says about a DVE opcode (issue 5 item 8): its
 // control rows, datapath block class and pipeline depth. Fields are free-form key/values so the
 // ucode package's vocabulary reaches the trace unchanged.
@@ -43,8 +51,14 @@ type Config struct {
 	HBMCapBytes uint64
 	// CheckUninit reports reads of never-written bytes as errors (ErrUninit).
 	CheckUninit bool
-	// MaxElements bounds the elements per channel of one instruction (0: DefaultMaxElements).
+	// MaxElements bounds the elements per channel of one DVE-family instruction, and the
+	// elements all the DMA descriptors of one DMA instruction move (0: DefaultMaxElements).
 	MaxElements uint64
+	// MaxStreamBytes bounds the bytes one instruction reads plus writes: over all channels for a
+	// DVE-family instruction (the host buffers its executor materialises stay below about twice
+	// this), over all its descriptors for a DMA instruction. 0: StreamBytesPerElement x
+	// MaxElements (saturating), 1 GiB by default.
+	MaxStreamBytes uint64
 	// Trace records a trace event per instruction and per DMA descriptor.
 	Trace bool
 	// Butterfly runs StreamTranspose and TransposeTensorReduce on the faithful 5-stage dsel
@@ -82,6 +96,8 @@ type Machine struct {
 
 	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
 	dma     *dmaState
+
+	bytesDerived bool // cfg.MaxStreamBytes was derived from cfg.MaxElements
 }
 
 // New builds a machine with zeroed memory and semaphores.
@@ -92,13 +108,23 @@ func New(cfg Config) (*Machine, error) {
 	if cfg.MaxElements == 0 {
 		cfg.MaxElements = DefaultMaxElements
 	}
+	derived := cfg.MaxStreamBytes == 0
+	if derived {
+		cfg.MaxStreamBytes = satMul(StreamBytesPerElement, cfg.MaxElements)
+	}
 	mm, err := mem.New(cfg.Gen, mem.Options{HBMCapBytes: cfg.HBMCapBytes, TrackUninit: cfg.CheckUninit, HugePages: cfg.HugePages})
 	if err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm}
-	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, cfg.Butterfly) }
+	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, bytesDerived: derived}
+	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, cfg.Butterfly, cfg.MaxStreamBytes) }
 	m.dma = newDMAState(cfg.Gen)
+	// The check before the run bounds every DMA by MaxStreamBytes; the engines' own job cap is
+	// the same figure (a job's bytes are its destination bytes, at most its stream bytes).
+	m.dma.engines.MaxJobBytes = cfg.MaxStreamBytes
+	// A DMA whose destination overlaps itself across engines runs in job order, deterministically
+	// (Provenance sim.dma_dst_overlap).
+	m.dma.engines.SerialSharedDst = true
 	return m, nil
 }
 
@@ -512,6 +538,8 @@ func (r *run) execErr(e *engine, in Instr, err error) error {
 		kind = ErrUninit
 	case errors.Is(err, mem.ErrUnsupported), errors.Is(err, ErrUnsupported):
 		kind = ErrUnsupported
+	case errors.Is(err, dve.ErrLimit):
+		kind = ErrLimit
 	}
 	ie = r.instErr(e, in, kind, rule, "", err)
 	var de *dve.Error

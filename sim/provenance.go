@@ -16,6 +16,7 @@ const (
 	RuleHasValidNeuronEvents   = "has_valid_neuron_events" // isa's
 	RuleGpSimdCannotAccessPSUM = "gpsimd_cannot_access_psum"
 	RuleMaxElements            = "sim.max_elements"
+	RuleMaxStreamBytes         = "sim.max_stream_bytes"
 	RuleExecutableWaitMode     = "sim.executable_wait_mode"
 	RuleExecutableUpdateMode   = "sim.executable_update_mode"
 	RuleEngineModelled         = "engine_modelled"
@@ -27,7 +28,7 @@ const (
 // (isa.Registry), and those of the executor, the DGE, the DMA engines and the memory.
 func RuleIDs() []string {
 	out := []string{RuleOpcodeLegalOnEngine, RuleHasValidNeuronHeader, RuleHasValidNeuronEvents, RuleGpSimdCannotAccessPSUM,
-		RuleMaxElements, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable}
+		RuleMaxElements, RuleMaxStreamBytes, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable}
 	for _, p := range isa.Registry() {
 		if p.Kind == "rule" {
 			out = append(out, p.ID)
@@ -60,13 +61,32 @@ func Provenance() []isa.Provenance {
 			Text: "256 x 32-bit semaphores, zero at start; a wait is checked before issue (WAIT_FOR_SEM_*_IMM against semaphore_value); " +
 				"an update fires when the reads are done (mode bit 0x10 clear) or on completion (set). Arithmetic wraps modulo 2^32.",
 			Source: "FACTS §B.2", Confidence: isa.HighObserved},
+		{ID: "sim.semaphore_unsigned", Kind: "behaviour",
+			Text: "Semaphores hold unsigned 32-bit values: SEM_DEC and SEM_SUB_IMM below zero wrap (SEM_DEC from 0 gives 0xFFFFFFFF), and " +
+				"WAIT_FOR_SEM_{LT,LE,GT,GE}_IMM compare the semaphore with semaphore_value as unsigned numbers, so a semaphore decremented " +
+				"below zero satisfies WAIT_FOR_SEM_GT_IMM 5 and never WAIT_FOR_SEM_LT_IMM 5.",
+			Source: "FACTS §B.2 (semaphore_value is a u32; the compare's signedness is not stated)", Confidence: isa.LowInferred,
+			Reason: "the sources give a u32 operand and 32-bit semaphores but neither the signedness of the compare nor what a decrement " +
+				"below zero does; unsigned wrap-around is what a u32 register does. A program that counts below zero is unportable either way"},
+		{ID: "sim.dma_dst_overlap", Kind: "behaviour",
+			Text: "A DMA instruction whose destination names a byte more than once (e.g. dst_step_elem=[1,0]) has a deterministic result: " +
+				"within one descriptor the walk's later element wins, and when descriptors on two DMA engines may write a common byte (the " +
+				"engines' destination ranges intersect) the job runs its descriptors one at a time in job order (engine by engine, each " +
+				"queue in order) instead of on parallel host workers. The DGE gives the engines consecutive pieces of the walk in engine " +
+				"order, so for a DMAMEMCPY the walk's last element wins; where the DGE reorders the loop levels of a longer nest, the last " +
+				"element in its order wins.",
+			Source: "none (the sources say nothing about a DMA whose writes overlap)", Confidence: isa.Invented,
+			Reason: "the hardware's DMA engines run concurrently in no defined order; running such a job on parallel host workers made " +
+				"the result change from run to run (a data race). Walk order matches the DVE's dve.dst_self_overlap; overlapping " +
+				"source and destination are refused by dge_src_dst_disjoint"},
 		{ID: "sim.deadlock", Kind: "behaviour",
 			Text: "When no event is pending and an engine still has instructions, every such engine waits on a semaphore nothing " +
 				"can change: the run stops with each engine's state (pc, instruction, wait, current value).",
 			Source: "FACTS §B.2 (no wait mode has a timeout: hardware spins forever)", Confidence: isa.HighInferred,
 			Reason: "with no pending update nothing can change a semaphore, so no waiting engine can ever issue"},
 		{ID: "sim.check_before_run", Kind: "behaviour",
-			Text: "Every instruction is checked (engine, isa.Validate, executable EVENTS forms, work limit) before anything runs, " +
+			Text: "Every instruction is checked (engine, isa.Validate, executable EVENTS forms, immediate ADDR4 start addresses, " +
+				"the DGE lowering of DMA instructions, the work limits sim.max_elements and sim.max_stream_bytes) before anything runs, " +
 				"as the runtime validates a program at load; every failing instruction is reported.",
 			Source: "FACTS §F.2 (runtime entry order: engine check -> header -> events -> per-opcode)", Confidence: isa.MedInferred,
 			Reason: "a program that cannot run should leave memory untouched and list all its problems at once"},
@@ -87,9 +107,20 @@ func Provenance() []isa.Provenance {
 			Source: "FACTS §B.2", Confidence: isa.Invented,
 			Reason: "the register file and event lines are not modelled; running such a wait as NONE would fake a result"},
 		{ID: "sim.max_elements", Kind: "behaviour",
-			Text: "One instruction may stream at most 2^26 elements per channel (configurable): a step-0 pattern can name 65535^4 " +
-				"elements in a few bytes.",
+			Text: "A DVE-family instruction may stream at most 2^26 elements per channel (the larger of its source and destination counts), " +
+				"and the descriptors the DGE makes of a DMA instruction may move at most 2^26 elements in all (contiguous runs merged into " +
+				"large elements, step-0 walks not); configurable (tpbsim run --max-elements, sim.Config.MaxElements). A step-0 pattern can name " +
+				"65535^4 elements in a few bytes. Checked for every instruction before anything runs (ErrLimit, exit 1).",
 			Source: "none", Confidence: isa.Invented, Reason: "keeps a crafted program from running for years"},
+		{ID: RuleMaxStreamBytes, Kind: "behaviour",
+			Text: "An instruction may read plus write at most 16 bytes per element of the element limit (1 GiB with the default 2^26; " +
+				"sim.Config.MaxStreamBytes sets it apart): a DVE-family instruction num_active_channels x (count(src) x width(in_dtype) + " +
+				"count(dst) x width(out_dtype)), a DMA instruction the source plus destination bytes of its descriptors. Checked for every " +
+				"instruction before anything runs (ErrLimit, exit 1); the DVE executor re-checks it itself (dve_max_stream_bytes).",
+			Source: "none", Confidence: isa.Invented,
+			Reason: "the DVE executor holds whole walks in host buffers (up to about twice this count), so without a byte bound one valid " +
+				"instruction within the element limit (128 channels x 65,535,000 fp32 elements) asked for 64 GiB and the process died out " +
+				"of memory; deriving it from the element limit lets the one CLI flag raise both"},
 		{ID: "sim.dma_queue_mapping", Kind: "behaviour",
 			Text: "A DMA instruction on SP, ACT or POOL is lowered by dge.PlanInst (MEMCOPY_DMA_CFG = 0: every DMA engine, queue 0) " +
 				"to per-DMA-engine descriptor queues, which dma.Engines checks whole and then runs; the issuing queue is busy for " +
