@@ -177,7 +177,7 @@ func (m *Machine) checkWork(w work) *InstError {
 		hint := "raise it with sim.Config.MaxStreamBytes"
 		if m.bytesDerived {
 			lim = fmt.Sprintf("%d bytes, %d per element of the element limit %d", m.cfg.MaxStreamBytes, StreamBytesPerElement, m.cfg.MaxElements)
-			hint = raiseHint + " (or sim.Config.MaxStreamBytes)"
+			hint = raiseHint + " or MaxStreamBytes"
 		}
 		return &InstError{Kind: ErrLimit, Rule: RuleMaxStreamBytes,
 			Msg: fmt.Sprintf("streams %d bytes: %s; tpbsim's limit is %s (%s)", w.bytes, w.how, lim, hint)}
