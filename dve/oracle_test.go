@@ -56,7 +56,10 @@ var (
 	rawDtypes   = []isa.DType{isa.DTypeUINT8, isa.DTypeINT8, isa.DTypeFP8_EXP4, isa.DTypeINT16, isa.DTypeBFLOAT16, isa.DTypeFP16, isa.DTypeUINT32, isa.DTypeFP32}
 	arithDtypes = []isa.DType{isa.DTypeINT8, isa.DTypeUINT8, isa.DTypeINT16, isa.DTypeUINT16, isa.DTypeBFLOAT16, isa.DTypeFP16, isa.DTypeINT32, isa.DTypeUINT32, isa.DTypeFP32}
 	bitDtypes   = []isa.DType{isa.DTypeUINT8, isa.DTypeINT8, isa.DTypeUINT16, isa.DTypeINT16, isa.DTypeUINT32, isa.DTypeINT32}
-	reduceOps   = []isa.ALUOp{isa.ALUBypass, isa.ALUAdd, isa.ALUSubtract, isa.ALUMult, isa.ALUMax, isa.ALUMin, isa.ALULogicalAnd,
+	// reduceOps are the ops of the arithmetic reduces and scans. The oracle runs the DVE: for the
+	// reduces these must be exactly the ops the DVE arm of is_valid_tensor_reduce_arith_engine
+	// takes (TestOracleReduceOpsAreTheDVEArm); the integer reduce ops are the POOL arm's.
+	reduceOps = []isa.ALUOp{isa.ALUBypass, isa.ALUAdd, isa.ALUSubtract, isa.ALUMult, isa.ALUMax, isa.ALUMin, isa.ALULogicalAnd,
 		isa.ALULogicalOr, isa.ALULogicalXor, isa.ALUIsEQ, isa.ALUIsGT, isa.ALUIsGE, isa.ALUIsLE, isa.ALUIsLT, isa.ALUIsNE,
 		isa.ALUAbsoluteDiff, isa.ALUAbsoluteValue, isa.ALUAbsMax, isa.ALUAbsMin, isa.ALUReLU, isa.ALUSquare}
 	bitOps = []isa.ALUOp{isa.ALUBypass, isa.ALUBitwiseNot, isa.ALUArithShiftLeft, isa.ALUArithShiftRight, isa.ALULogicalShiftLeft,
@@ -357,6 +360,9 @@ func TestNumpyOracle(t *testing.T) {
 				t.Fatalf("%s: LOAD_MASK_SELECT: %v", c.desc, err)
 			}
 		}
+		if vs := reduceArmViolations(in, c.gen); vs != nil {
+			t.Fatalf("case %d %s: not a DVE instruction: %v", len(cases), c.desc, vs)
+		}
 		if _, err := d.Execute(m, in, c.gen); err != nil {
 			t.Fatalf("case %d %s: %v", len(cases), c.desc, err)
 		}
@@ -408,4 +414,53 @@ func TestNumpyOracle(t *testing.T) {
 		t.Errorf("oracle output has %d bytes, expected %d", len(want), pos)
 	}
 	t.Logf("%d cases, %d mismatches; per opcode: %v", len(cases), bad, counts)
+}
+
+// reduceArmViolations is what the DVE arm of is_valid_tensor_reduce_arith_engine says of an
+// oracle instruction (nil for every other opcode, and when it holds).
+func reduceArmViolations(in *isa.S4D4TR, g isa.Generation) []isa.Violation {
+	var out []isa.Violation
+	for _, v := range isa.ValidateOn(in, g, isa.EngineDVE) {
+		if v.Rule == "is_valid_tensor_reduce_arith_engine" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// The oracle's arithmetic reduces are DVE instructions: their ops are exactly the DVE arm's (on
+// MARIANA, where the generator moves the MARIANA-only ops), so none is an engine/op pair the ISA
+// refuses and none the DVE takes is left out; and every generated reduce passes the DVE arm.
+func TestOracleReduceOpsAreTheDVEArm(t *testing.T) {
+	want := isa.TensorReduceArithOps(isa.EngineDVE, isa.MARIANA)
+	got := map[isa.ALUOp]bool{}
+	for _, o := range reduceOps {
+		got[o] = true
+	}
+	if len(got) != len(want) {
+		t.Errorf("reduceOps has %d ops, the DVE arm %d: %v", len(got), len(want), want)
+	}
+	for _, o := range want {
+		if !got[o] {
+			t.Errorf("reduceOps lacks %v, which the DVE arm takes", o)
+		}
+	}
+	rng := rand.New(rand.NewSource(7))
+	seen := map[isa.ALUOp]bool{}
+	for n := 0; n < 20000; n++ {
+		c := genOracleCase(rng)
+		op := c.inst.Header.Opcode
+		if op != isa.OpTENSOR_REDUCE_ARITH_OP && op != isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP {
+			continue
+		}
+		seen[c.inst.Op] = true
+		if vs := reduceArmViolations(c.inst, c.gen); vs != nil {
+			t.Fatalf("%s: %v", c.desc, vs)
+		}
+	}
+	for _, o := range want {
+		if !seen[o] {
+			t.Errorf("no arithmetic reduce with %v generated", o)
+		}
+	}
 }

@@ -190,6 +190,36 @@ func IsValidIntALUOp(o ALUOp, g Generation) bool {
 // IsArgReduceOp reports the AMAX/AMIN family (argmax / argmin, out_dtype u32).
 func IsArgReduceOp(o ALUOp) bool { return o >= ALUAmaxInt && o <= ALUAminUint }
 
+// IsTensorReduceIntOp is tpbsim's membership of is_valid_tensor_reduce_int_op (INFERRED; the
+// sources name the predicate but do not list it): the integer-band ops a fold can use (ADD, MULT,
+// MAX, MIN, ABS_MAX, ABS_MIN on INT, MAX / MIN / MULT on UINT) and the argmax / argmin family
+// (FACTS §D.2 "Pool (int, argmax)"). These are the ops of the Pool arm of
+// is_valid_tensor_reduce_arith_engine; the DVE arm excludes them.
+func IsTensorReduceIntOp(o ALUOp, g Generation) bool {
+	switch o {
+	case ALUAddInt, ALUMultInt, ALUMaxInt, ALUMinInt, ALUMaxUint, ALUMinUint, ALUAbsMaxInt, ALUAbsMinInt,
+		ALUMultUint, ALUAmaxInt, ALUAminInt, ALUAmaxUint, ALUAminUint:
+		return o.InGen(g)
+	}
+	return false
+}
+
+// TensorReduceArithOps lists, in numeric order, the op@36 values an arithmetic reduce
+// (TENSOR_REDUCE_ARITH_OP, TRANSPOSE_TENSOR_REDUCE_ARITH_OP) may carry when queued on engine e
+// of generation g: those passing tensor_reduce_valid_alu_op and e's arm of
+// is_valid_tensor_reduce_arith_engine. DVE: the general arithmetic ops; POOL: the tensor-reduce
+// integer ops; EngineNone: either; any other engine: none.
+func TensorReduceArithOps(e Engine, g Generation) []ALUOp {
+	var out []ALUOp
+	for _, o := range AllALUOps {
+		gen, in := IsGeneralArithOp(o, g), IsTensorReduceIntOp(o, g)
+		if (e == EngineDVE && gen) || (e == EnginePOOL && in) || (e == EngineNone && (gen || in)) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // TensorSubdim is NEURON_ISA_TPB_TENSOR_SUBDIM (1 byte; FACTS §A.3): which innermost free dims an
 // op reduces or scans. 0x01 is not listed by any header.
 type TensorSubdim uint8

@@ -15,8 +15,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 const rulesGolden = "../testdata/isa/rules.txt"
 
 // TestGoldenRules reads testdata/isa/rules.txt: one word per line, `HEX<TAB>GEN RULES` where
-// RULES is "valid" or the comma-separated ids of the rules the word breaks on GEN. With
-// -update the file is regenerated from the valid bases and the one-rule mutations.
+// RULES is "valid" or the comma-separated ids of the rules the word breaks on GEN; GEN@ENGINE
+// validates the word as queued on ENGINE (isa.ValidateOn). With -update the file is regenerated
+// from the valid bases and the one-rule mutations.
 func TestGoldenRules(t *testing.T) {
 	if *update {
 		var b strings.Builder
@@ -30,11 +31,15 @@ func TestGoldenRules(t *testing.T) {
 			w := Encode(bases()[name]())
 			fmt.Fprintf(&b, "%x\tCAYMAN valid\n", w)
 		}
-		for _, m := range mutations {
+		for _, m := range allMutations() {
 			i := buildBase(t, m.base)
 			m.mut(i)
 			w := Encode(i)
-			fmt.Fprintf(&b, "%x\t%v %s\n", w, m.gen, strings.Join(ruleSet(Validate(i, m.gen)), ","))
+			at := ""
+			if m.eng != EngineNone {
+				at = "@" + m.eng.String()
+			}
+			fmt.Fprintf(&b, "%x\t%v%s %s\n", w, m.gen, at, strings.Join(ruleSet(ValidateOn(i, m.gen, m.eng)), ","))
 		}
 		if err := os.WriteFile(rulesGolden, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -68,15 +73,22 @@ func checkRulesFile(t *testing.T, rulesGolden string) int {
 		if !ok || !ok2 || err != nil || len(b) != 64 {
 			t.Fatalf("%s:%d: malformed line", rulesGolden, ln)
 		}
+		genS, engS, on := strings.Cut(genS, "@")
 		g, err := ParseGeneration(genS)
 		if err != nil {
 			t.Fatalf("%s:%d: %v", rulesGolden, ln, err)
+		}
+		eng := EngineNone
+		if on {
+			if eng, err = ParseEngine(engS); err != nil {
+				t.Fatalf("%s:%d: %v", rulesGolden, ln, err)
+			}
 		}
 		inst, err := Decode(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := strings.Join(ruleSet(Validate(inst, g)), ",")
+		got := strings.Join(ruleSet(ValidateOn(inst, g, eng)), ",")
 		if got == "" {
 			got = "valid"
 		}

@@ -120,7 +120,7 @@ var (
 		}
 	}}
 	s4ReduceArithOp = s4check{"tensor_reduce_valid_alu_op", func(v *vctx, i *S4D4TR) {
-		if i.Op.InGen(v.g) && !IsGeneralArithOp(i.Op, v.g) && !isTensorReduceIntOp(i.Op, v.g) {
+		if i.Op.InGen(v.g) && !IsGeneralArithOp(i.Op, v.g) && !IsTensorReduceIntOp(i.Op, v.g) {
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a general arithmetic op (is_general_arith_op) or a tensor-reduce integer op")
 		}
 	}}
@@ -129,8 +129,39 @@ var (
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a bitvec op (is_bitvec_op, CRC32 included)")
 		}
 	}}
+	s4ReduceEngine = s4check{"is_valid_tensor_reduce_arith_engine", func(v *vctx, i *S4D4TR) {
+		arm := reduceArm(v, i)
+		t := &reduceEngineText[v.g]
+		opKnown := i.Op.InGen(v.g) // else is_valid_enum reports op alone
+		// The dtype conjuncts are checked only where is_valid_dtype_64 (the opcode's own gate)
+		// passes, so a dtype no arm could take is reported once, by is_valid_dtype_64.
+		inOK := IsValidDType64(i.InDtype, v.g, false, true, true)
+		switch arm {
+		case EngineDVE:
+			if opKnown && (IsTensorReduceIntOp(i.Op, v.g) || IsArgReduceOp(i.Op)) {
+				v.failT("op", v.armValue(fmtEnum(KALUOp, uint64(i.Op)), arm, i.Op), lit(t.dveOp))
+			}
+			if inOK && !IsValidDType(i.InDtype, v.g, false) {
+				v.failT("in_dtype", v.armValue(fmtEnum(KDType, uint64(i.InDtype)), arm, i.Op), lit(t.dveIn))
+			}
+			if IsValidDType64(i.OutDtype, v.g, true, true, true) && !IsValidDType(i.OutDtype, v.g, true) {
+				v.failT("out_dtype", v.armValue(fmtEnum(KDType, uint64(i.OutDtype)), arm, i.Op), lit(t.dveOut))
+			}
+		case EnginePOOL:
+			if opKnown && !IsTensorReduceIntOp(i.Op, v.g) {
+				v.failT("op", v.armValue(fmtEnum(KALUOp, uint64(i.Op)), arm, i.Op), lit(t.poolOp))
+			}
+			if inOK && !isPoolReduceDType(i.InDtype) {
+				v.failT("in_dtype", v.armValue(fmtEnum(KDType, uint64(i.InDtype)), arm, i.Op), lit(t.poolIn))
+			}
+		default:
+			m := v.mark()
+			v.s(i.Header.Opcode.String()).s(" on ").s(arm.String())
+			v.failT("opcode", v.since(m), lit("the DVE or POOL queue (is_valid_tensor_reduce_arith_engine has no other arm)"))
+		}
+	}}
 	s4PoolSBUF = s4check{"is_s4d4_tr_tensors_in_sbuf", func(v *vctx, i *S4D4TR) {
-		if !isTensorReduceIntOp(i.Op, v.g) {
+		if reduceArm(v, i) != EnginePOOL {
 			return
 		}
 		for _, p := range []struct {
@@ -141,16 +172,8 @@ var (
 				continue
 			}
 			if loc, ok := LocateOnChip(p.a.ByteAddr(), v.g); ok && loc.Space == SpacePSUM {
-				v.failT(startAddrPath(p.name), v.loc(loc), lit("SBUF (the Pool integer reduce arm reads and writes SBUF only)"))
+				v.failT(startAddrPath(p.name), v.loc(loc), lit("SBUF (the POOL arm of the reduce reads and writes SBUF only)"))
 			}
-		}
-	}}
-	s4PoolIntDtype = s4check{"tensor_reduce_int_dtype", func(v *vctx, i *S4D4TR) {
-		if !isTensorReduceIntOp(i.Op, v.g) {
-			return
-		}
-		if !(i.InDtype.IsInteger() && (i.InDtype.Size() == 4 || i.InDtype.Size() == 8)) {
-			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "a 32- or 64-bit integer dtype for an integer reduce op")
 		}
 	}}
 	s4ReduceCount = s4check{"tensor_reduce_dst_count", func(v *vctx, i *S4D4TR) {
@@ -217,16 +240,70 @@ func shapeReg(i *S4D4TR) bool {
 	return i.SrcMemPattern.StartAddr.ShapeFromRegister() || i.DstMemPattern.StartAddr.ShapeFromRegister()
 }
 
-// isTensorReduceIntOp is the INFERRED membership of is_valid_tensor_reduce_int_op: the integer
-// band reduce-able ops and the argmax/argmin family (FACTS §D.2 "Pool (int, argmax)").
-func isTensorReduceIntOp(o ALUOp, g Generation) bool {
-	switch o {
-	case ALUAddInt, ALUMultInt, ALUMaxInt, ALUMinInt, ALUMaxUint, ALUMinUint, ALUAbsMaxInt, ALUAbsMinInt,
-		ALUMultUint, ALUAmaxInt, ALUAminInt, ALUAmaxUint, ALUAminUint:
-		return o.InGen(g)
+// reduceArm is the arm of is_valid_tensor_reduce_arith_engine(i, engine) an arithmetic reduce
+// is checked against: the engine of the queue when the caller names it (ValidateOn), otherwise
+// the arm the op selects (a tensor-reduce integer op: POOL; any other op: DVE), which is the only
+// arm that op can satisfy: the two arms' op sets are disjoint.
+func reduceArm(v *vctx, i *S4D4TR) Engine {
+	if v.eng != EngineNone {
+		return v.eng
+	}
+	if IsTensorReduceIntOp(i.Op, v.g) {
+		return EnginePOOL
+	}
+	return EngineDVE
+}
+
+// isPoolReduceDType is the Pool arm's dtype conjunct: is_valid_32b_int_dtype(in_dtype) ||
+// is_valid_64b_int_dtype(in_dtype).
+func isPoolReduceDType(d DType) bool {
+	switch d {
+	case DTypeINT32, DTypeUINT32, DTypeINT64, DTypeUINT64:
+		return true
 	}
 	return false
 }
+
+// armValue writes the value of an is_valid_tensor_reduce_arith_engine violation: the value found
+// and the engine queue, or, when the caller did not name the queue, the arm the op selected.
+func (v *vctx) armValue(val string, arm Engine, op ALUOp) txt {
+	m := v.mark()
+	v.s(val)
+	if v.eng == EngineNone {
+		v.s(" with op ").s(fmtEnum(KALUOp, uint64(op))).s(" (the ").s(arm.String()).s(" arm; no engine given)")
+	} else {
+		v.s(" on ").s(v.eng.String())
+	}
+	return v.since(m)
+}
+
+// reduceEngineText[g] holds the legal sets is_valid_tensor_reduce_arith_engine names on g.
+var reduceEngineText = func() (t [numGenerations]struct{ dveOp, poolOp, dveIn, dveOut, poolIn string }) {
+	names := func(ops []ALUOp) string {
+		s := make([]string, len(ops))
+		for k, o := range ops {
+			s[k] = o.String()
+		}
+		return joinOr(s)
+	}
+	for _, g := range Generations {
+		x := &t[g]
+		x.dveOp = "on DVE: " + names(TensorReduceArithOps(EngineDVE, g)) +
+			" (is_general_arith_op; the integer and argmax/argmin reduce ops run on POOL)"
+		x.poolOp = "on POOL: " + names(TensorReduceArithOps(EnginePOOL, g)) +
+			" (is_valid_tensor_reduce_int_op; the other reduce ops run on DVE)"
+		x.dveIn = "on DVE: " + dtypeLegal(g, false, false) + " (is_valid_dtype; UINT64 and INT64 only on the POOL integer arm)"
+		x.dveOut = "on DVE: " + dtypeLegal(g, true, false) + " (is_valid_dtype; UINT64 and INT64 only on the POOL integer arm)"
+		var ints []string
+		for _, d := range AllDTypes {
+			if isPoolReduceDType(d) && d.InGen(g) {
+				ints = append(ints, d.String())
+			}
+		}
+		x.poolIn = "on POOL: " + joinOr(ints) + " (is_valid_32b_int_dtype or is_valid_64b_int_dtype)"
+	}
+	return
+}()
 
 func dtypeLegal(g Generation, fp32r, wide bool) string {
 	if g.Valid() {
@@ -343,7 +420,7 @@ var s4Checks = func() (t [256][]s4check) {
 		if bitvec {
 			l = append(l, s4ReduceBitvecOp, s4ZeroNegated)
 		} else {
-			l = append(l, s4ReduceArithOp, s4PoolIntDtype, s4PoolSBUF, s4ReduceNegated)
+			l = append(l, s4ReduceArithOp, s4ReduceEngine, s4PoolSBUF, s4ReduceNegated)
 		}
 		if transpose {
 			l = append(l, s4Mult32, s4SrcCount32)

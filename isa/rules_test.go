@@ -132,7 +132,12 @@ var mutations = []mutation{
 		i.Op, i.InDtype, i.OutDtype = ALUMaxInt, DTypeINT32, DTypeINT32
 		i.SrcMemPattern.StartAddr = psum0
 	})},
-	{"tensor_reduce_int_dtype", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) { i.Op = ALUMaxInt })},
+	// no engine given: an integer op selects the POOL arm, which needs a 32/64-bit integer in_dtype
+	{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) { i.Op = ALUMaxInt })},
+	// no engine given: a float op selects the DVE arm, whose dtypes are is_valid_dtype (no 64-bit)
+	{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {
+		i.InDtype, i.OutDtype = DTypeINT64, DTypeINT64
+	})},
 	{"tensor_reduce_dst_count", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) { i.DstMemPattern.NumElem[0] = 2 })},
 	{"tensor_cumulative_valid_alu_op", CAYMAN, "TENSOR_CUMULATIVE_ARITH_OP", s4(func(i *S4D4TR) { i.Op = ALUPow })},
 	{"tensor_cumulative_valid_bitvec_op", CAYMAN, "TENSOR_CUMULATIVE_BITVEC_OP", s4(func(i *S4D4TR) { i.Op = ALUMult })},
@@ -259,6 +264,63 @@ var mutations = []mutation{
 	{"is_valid_dma_configs", CAYMAN, "dx", func(x Inst) { x.(*DMADirect2DXpose).DMAConfigs = 0x10 }},
 }
 
+// engineMutation is a mutation validated as queued on an engine (ValidateOn): the rules with one
+// arm per engine.
+type engineMutation struct {
+	mutation
+	eng Engine // EngineNone: Validate
+}
+
+var int32s = func(i *S4D4TR) { i.InDtype, i.OutDtype = DTypeINT32, DTypeINT32 }
+
+var engineMutations = []engineMutation{
+	// FACTS §D.4: the DVE arm excludes the tensor-reduce integer ops and argmax/argmin ...
+	{mutation{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {
+		int32s(i)
+		i.Op = ALUAddInt
+	})}, EngineDVE},
+	{mutation{"is_valid_tensor_reduce_arith_engine", MARIANA, "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {
+		int32s(i)
+		i.Op = ALUAmaxUint
+	})}, EngineDVE},
+	{mutation{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {
+		i.InDtype = DTypeUINT64
+	})}, EngineDVE},
+	// ... and the POOL arm takes only them, on 32/64-bit integers in SBUF
+	{mutation{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(int32s)}, EnginePOOL},
+	{mutation{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TRANSPOSE_TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {
+		int32s(i)
+		i.Op = ALUMax
+	})}, EnginePOOL},
+	{mutation{"is_valid_tensor_reduce_arith_engine", SUNDA, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) { i.Op = ALUAddInt })}, EnginePOOL},
+	{mutation{"is_valid_tensor_reduce_arith_engine", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {})}, EngineACT},
+	{mutation{"is_s4d4_tr_tensors_in_sbuf", CAYMAN, "TENSOR_REDUCE_ARITH_OP", s4(func(i *S4D4TR) {
+		int32s(i)
+		i.Op = ALUMinUint
+		i.DstMemPattern.StartAddr = psum0
+	})}, EnginePOOL},
+}
+
+// allMutations is mutations (no engine) then engineMutations.
+func allMutations() []engineMutation {
+	out := make([]engineMutation, 0, len(mutations)+len(engineMutations))
+	for _, m := range mutations {
+		out = append(out, engineMutation{m, EngineNone})
+	}
+	return append(out, engineMutations...)
+}
+
+// validateM validates a mutated instruction the way its mutation says.
+func validateM(m engineMutation, i Inst) []Violation {
+	switch {
+	case m.rule == "opcode_on_engine":
+		return ValidateFor(i, m.gen, EnginePOOL)
+	case m.eng != EngineNone:
+		return ValidateOn(i, m.gen, m.eng)
+	}
+	return Validate(i, m.gen)
+}
+
 func buildBase(t *testing.T, name string) Inst {
 	if b, ok := bases()[name]; ok {
 		return b()
@@ -313,18 +375,13 @@ func TestBasesAreValid(t *testing.T) {
 // base with one mutation) that breaks that rule and no other.
 func TestEveryRuleFailsAlone(t *testing.T) {
 	covered := map[string]bool{}
-	for _, m := range mutations {
+	for _, m := range allMutations() {
 		i := buildBase(t, m.base)
 		m.mut(i)
-		var vs []Violation
-		if m.rule == "opcode_on_engine" {
-			vs = ValidateFor(i, m.gen, EnginePOOL)
-		} else {
-			vs = Validate(i, m.gen)
-		}
+		vs := validateM(m, i)
 		got := ruleSet(vs)
 		if len(got) != 1 || got[0] != m.rule {
-			t.Errorf("%s on %v (base %s): want only %s, got %v", m.rule, m.gen, m.base, m.rule, vs)
+			t.Errorf("%s on %v@%v (base %s): want only %s, got %v", m.rule, m.gen, m.eng, m.base, m.rule, vs)
 			continue
 		}
 		for _, v := range vs {
@@ -335,7 +392,7 @@ func TestEveryRuleFailsAlone(t *testing.T) {
 		// the word survives the codec with the same verdict
 		w := Encode(i)
 		d, _ := Decode(w[:])
-		if got2 := ruleSet(Validate(d, m.gen)); m.rule != "opcode_on_engine" && strings.Join(got2, ",") != m.rule {
+		if got2 := ruleSet(validateM(m, d)); strings.Join(got2, ",") != m.rule {
 			t.Errorf("%s: after encode/decode got %v", m.rule, got2)
 		}
 		covered[m.rule] = true
@@ -399,5 +456,88 @@ func TestValidateReportsEveryViolation(t *testing.T) {
 	}
 	if n := len(Validate(i, CAYMAN)); n != 5 {
 		t.Fatalf("want 5 violations (two reserved bytes), got %d", n)
+	}
+}
+
+// The reviewer's cases: an integer reduce op on the DVE, a float reduce on POOL (plain and
+// fused transpose). Each violation names the field, the value with the engine, and the legal set
+// of that engine; the instruction index and the opcode are the caller's (sim.InstError, check).
+func TestReduceEngineArmMessages(t *testing.T) {
+	dveInt := s4base(OpTENSOR_REDUCE_ARITH_OP)
+	int32s(dveInt)
+	dveInt.Op = ALUAddInt
+	poolFP := s4base(OpTENSOR_REDUCE_ARITH_OP)
+	poolFP.InDtype, poolFP.OutDtype = DTypeFP32, DTypeFP32
+	poolMax := s4base(OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP)
+	poolMax.InDtype, poolMax.OutDtype, poolMax.Op = DTypeFP32, DTypeFP32, ALUMax
+	for _, c := range []struct {
+		inst *S4D4TR
+		eng  Engine
+		want []string // field = value, legal prefix
+	}{
+		{dveInt, EngineDVE, []string{"op = ADD_INT on DVE, legal: on DVE: BYPASS, ADD, SUBTRACT, MULT, MAX, MIN,"}},
+		{poolFP, EnginePOOL, []string{"op = ADD on POOL, legal: on POOL: ADD_INT, MULT_INT, ABS_MAX_INT, ABS_MIN_INT, MAX_INT, MIN_INT, MAX_UINT, MIN_UINT, MULT_UINT, AMAX_INT, AMIN_INT, AMAX_UINT or AMIN_UINT ",
+			"in_dtype = FP32 on POOL, legal: on POOL: UINT64, INT32, UINT32 or INT64 "}},
+		{poolMax, EnginePOOL, []string{"op = MAX on POOL, legal: on POOL: ADD_INT,", "in_dtype = FP32 on POOL"}},
+	} {
+		if vs := Validate(c.inst, CAYMAN); len(vs) != 0 {
+			t.Fatalf("%v without an engine: %v", c.inst.Header.Opcode, vs)
+		}
+		vs := ValidateOn(c.inst, CAYMAN, c.eng)
+		if len(vs) != len(c.want) {
+			t.Fatalf("%v on %v: %v", c.inst.Header.Opcode, c.eng, vs)
+		}
+		for k, v := range vs {
+			s := v.String()
+			if v.Rule != "is_valid_tensor_reduce_arith_engine" || !strings.Contains(s, c.want[k]) {
+				t.Errorf("%v on %v: got %q, want it to contain %q", c.inst.Header.Opcode, c.eng, s, c.want[k])
+			}
+			if v.Field == "op" && v.Offset != 36 || v.Field == "in_dtype" && v.Offset != 32 {
+				t.Errorf("%s at offset %d", v.Field, v.Offset)
+			}
+		}
+		// the machine's caller asks ValidateFor for the home engine too; POOL is not 0x42's home
+		if c.eng == EnginePOOL && ruleSet(ValidateFor(c.inst, CAYMAN, c.eng))[1] != "opcode_on_engine" {
+			t.Errorf("ValidateFor %v: %v", c.eng, ValidateFor(c.inst, CAYMAN, c.eng))
+		}
+	}
+}
+
+// Without an engine, an arithmetic reduce is valid exactly when one engine's arm takes it, and
+// the op sets of the arms are disjoint, together tensor_reduce_valid_alu_op's set, and
+// TensorReduceArithOps' lists.
+func TestReduceEngineArmsPartitionOps(t *testing.T) {
+	for _, g := range Generations {
+		dve, pool := map[ALUOp]bool{}, map[ALUOp]bool{}
+		for _, o := range TensorReduceArithOps(EngineDVE, g) {
+			dve[o] = true
+		}
+		for _, o := range TensorReduceArithOps(EnginePOOL, g) {
+			pool[o] = true
+		}
+		if len(TensorReduceArithOps(EngineACT, g)) != 0 || len(dve) == 0 || len(pool) == 0 {
+			t.Fatalf("%v: DVE %d ops, POOL %d ops", g, len(dve), len(pool))
+		}
+		for _, op := range []Opcode{OpTENSOR_REDUCE_ARITH_OP, OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP} {
+			for c := 0; c < 256; c++ {
+				o := ALUOp(c)
+				for _, dt := range []DType{DTypeFP32, DTypeINT32, DTypeINT64, DTypeBFLOAT16} {
+					i := s4base(op)
+					i.Op, i.InDtype, i.OutDtype = o, dt, dt
+					none := len(Validate(i, g)) == 0
+					onDVE := len(ValidateOn(i, g, EngineDVE)) == 0
+					onPOOL := len(ValidateOn(i, g, EnginePOOL)) == 0
+					if onDVE && onPOOL || none != (onDVE || onPOOL) {
+						t.Errorf("%v %v %v %v: no engine %v, DVE %v, POOL %v", g, op, o, dt, none, onDVE, onPOOL)
+					}
+					if onDVE && !dve[o] || onPOOL && !pool[o] {
+						t.Errorf("%v %v %v %v valid outside TensorReduceArithOps", g, op, o, dt)
+					}
+					if dt == DTypeINT32 && (dve[o] && !onDVE || pool[o] && !onPOOL) {
+						t.Errorf("%v %v %v INT32 listed but refused: DVE %v POOL %v", g, op, o, onDVE, onPOOL)
+					}
+				}
+			}
+		}
 	}
 }

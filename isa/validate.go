@@ -34,6 +34,7 @@ var geometries = func() (t [numGenerations]Geometry) {
 
 type vctx struct {
 	g    Generation
+	eng  Engine // the queue the instruction is issued from; EngineNone when the caller does not say
 	geo  *Geometry
 	lay  *StructLayout
 	offs map[string]int // fieldOffsets[lay.Kind]
@@ -65,7 +66,20 @@ func run[T any](v *vctx, i *T, checks []check[T]) {
 // violation (nil when the instruction is valid). Order (FACTS §F.2): opcode present on the
 // generation -> has_valid_neuron_header -> has_valid_neuron_events -> the opcode's rules. When
 // the opcode does not exist on g (or at all) only that is reported: its struct does not exist.
+//
+// Validate does not know the engine queue the instruction is issued from: a rule with one arm
+// per engine (is_valid_tensor_reduce_arith_engine) is checked against the arm the instruction
+// itself selects, the only one it could satisfy. Callers that know the queue use ValidateOn.
 func Validate(inst Inst, g Generation) []Violation { return ValidateAppend(nil, inst, g) }
+
+// ValidateOn is Validate for an instruction issued from engine e's queue: the per-engine rules
+// check e's arm (an integer reduce op on the DVE, a float reduce on POOL are violations).
+// EngineNone is Validate. It does not ask whether e executes the opcode at all (that is the
+// caller's engine check: ValidateFor here, opcode_legal_on_engine in the machine).
+func ValidateOn(inst Inst, g Generation, e Engine) []Violation {
+	var x Validator
+	return x.AppendOn(nil, inst, g, e)
+}
 
 // ValidateAppend is Validate appending to dst.
 func ValidateAppend(dst []Violation, inst Inst, g Generation) []Violation {
@@ -80,6 +94,11 @@ type Validator struct{ v vctx }
 
 // Append is Validate appending to dst.
 func (x *Validator) Append(dst []Violation, inst Inst, g Generation) []Violation {
+	return x.AppendOn(dst, inst, g, EngineNone)
+}
+
+// AppendOn is ValidateOn appending to dst.
+func (x *Validator) AppendOn(dst []Violation, inst Inst, g Generation, e Engine) []Violation {
 	if inst == nil {
 		return dst
 	}
@@ -88,7 +107,7 @@ func (x *Validator) Append(dst []Violation, inst Inst, g Generation) []Violation
 	}
 	h := inst.Hdr()
 	v := &x.v
-	v.g, v.geo, v.lay, v.out = g, &geometries[g], LayoutOf(h.Opcode), dst
+	v.g, v.eng, v.geo, v.lay, v.out = g, e, &geometries[g], LayoutOf(h.Opcode), dst
 	v.offs = fieldOffsets[v.lay.Kind]
 	if !h.Opcode.Known() {
 		v.rule = "has_valid_neuron_header"
@@ -142,8 +161,9 @@ var opcodeGenLegal = func() (t [256]string) {
 	return
 }()
 
-// ValidateFor is Validate plus the runtime's engine check: the opcode must be one the engine
-// executes (FACTS §F.2). EngineNone skips the engine check.
+// ValidateFor is ValidateOn plus the runtime's engine check: the opcode must be one the engine
+// executes (FACTS §F.2), read as the opcode's one home engine (Opcode.Engine). EngineNone skips
+// the engine check and is Validate.
 func ValidateFor(inst Inst, g Generation, e Engine) []Violation {
 	var out []Violation
 	if inst != nil && e != EngineNone {
@@ -153,7 +173,8 @@ func ValidateFor(inst Inst, g Generation, e Engine) []Violation {
 				Legal: "the " + op.Engine().String() + " queue", Offset: 0})
 		}
 	}
-	return ValidateAppend(out, inst, g)
+	var x Validator
+	return x.AppendOn(out, inst, g, e)
 }
 
 // Supported reports whether tpbsim models the struct of inst (false for *Raw: only the
