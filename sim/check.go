@@ -97,7 +97,7 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 			Fields: []Field{{Path: "header.opcode", Value: fmt.Sprintf("%v (0x%02x)", op, uint8(op)), Legal: "on " + enginesFor(op)}},
 			Msg:    fmt.Sprintf("the %v queue does not execute it", eng)}
 	}
-	if vs := validate(in.Inst, m.gen); len(vs) > 0 {
+	if vs := validate(in.Inst, m.gen, eng); len(vs) > 0 {
 		ie := &InstError{Kind: ErrInvalid, Rule: vs[0].rule, Fields: vs[0].fields}
 		if len(vs) > 1 {
 			ie.Msg = fmt.Sprintf("(and %d more rule(s) below)", len(vs)-1)

@@ -46,7 +46,7 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 				w := f.Word(k)
 				off := k * isa.InstNBytes
 				inst, _ := d.Decode(w[:])
-				vs = val.Append(vs[:0], inst, g)
+				vs = val.AppendOn(vs[:0], inst, g, f.Engine(k))
 				sup := isa.Supported(inst)
 				if len(vs) > 0 {
 					invalid++
