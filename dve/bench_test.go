@@ -137,3 +137,25 @@ func BenchmarkCopy(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStreamTransposeSmall: [128 x N] transposes of a few tiles per row, the size most
+// kernel instructions have, where per-call overhead (operands, staging) rather than memory
+// traffic sets the speed.
+func BenchmarkStreamTransposeSmall(b *testing.B) {
+	for _, es := range []int{1, 2, 4} {
+		for _, perPart := range []int{32 * es, 8 * 32 * es} {
+			b.Run(fmt.Sprintf("%dB/%dx%d", es, 128, perPart/es), func(b *testing.B) {
+				g := isa.CAYMAN
+				m, in, n := benchInst(b, es, perPart)
+				d := DVE{Transpose: TransposeFast}
+				b.SetBytes(int64(n))
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, err := d.Execute(m, in, g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package dve
 
 import (
-	"encoding/binary"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -257,25 +256,6 @@ func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 	wg.Wait()
 }
 
-// transposeTiles transposes element tiles [t0, t1) of one 32-channel group: src rows hold E
-// cells each, dst rows D cells (the last tile may be partial).
-func transposeTiles(dst, src *[32][]byte, es, t0, t1, D int) {
-	for t := t0; t < t1; t++ {
-		if 32*(t+1) > D {
-			transposeTilePartial(dst, src, es, t, D-32*t)
-			continue
-		}
-		switch es {
-		case 1:
-			tile8(dst, src, 32*t)
-		case 2:
-			tile16(dst, src, 64*t)
-		default:
-			tile32(dst, src, 128*t)
-		}
-	}
-}
-
 // transposeTilePartial writes only the first cols cells of each dst row of tile t.
 func transposeTilePartial(dst, src *[32][]byte, es, t, cols int) {
 	base := 32 * t * es
@@ -283,136 +263,6 @@ func transposeTilePartial(dst, src *[32][]byte, es, t, cols int) {
 		d := dst[i]
 		for j := 0; j < cols; j++ {
 			copy(d[base+j*es:base+(j+1)*es], src[j][base+i*es:base+(i+1)*es])
-		}
-	}
-}
-
-// tile8 transposes a 32x32 tile of bytes at byte offset base of every row: 16 blocks of 8x8,
-// each transposed inside eight uint64 words (three swap stages). Rows are taken as *[32]byte
-// once per tile so the inner loads and stores need no bounds checks.
-func tile8(dst, src *[32][]byte, base int) {
-	var dp [32]*[32]byte
-	for i := range dp {
-		dp[i] = (*[32]byte)(dst[i][base:])
-	}
-	le := binary.LittleEndian
-	for bj := 0; bj < 32; bj += 8 { // src row block -> dst column block
-		s0, s1, s2, s3 := (*[32]byte)(src[bj][base:]), (*[32]byte)(src[bj+1][base:]), (*[32]byte)(src[bj+2][base:]), (*[32]byte)(src[bj+3][base:])
-		s4, s5, s6, s7 := (*[32]byte)(src[bj+4][base:]), (*[32]byte)(src[bj+5][base:]), (*[32]byte)(src[bj+6][base:]), (*[32]byte)(src[bj+7][base:])
-		for bi := 0; bi <= 24; bi += 8 { // src column block -> dst row block
-			w0, w1, w2, w3 := le.Uint64(s0[bi:]), le.Uint64(s1[bi:]), le.Uint64(s2[bi:]), le.Uint64(s3[bi:])
-			w4, w5, w6, w7 := le.Uint64(s4[bi:]), le.Uint64(s5[bi:]), le.Uint64(s6[bi:]), le.Uint64(s7[bi:])
-			const m4, m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF
-			t := (w0>>32 ^ w4) & m4
-			w4 ^= t
-			w0 ^= t << 32
-			t = (w1>>32 ^ w5) & m4
-			w5 ^= t
-			w1 ^= t << 32
-			t = (w2>>32 ^ w6) & m4
-			w6 ^= t
-			w2 ^= t << 32
-			t = (w3>>32 ^ w7) & m4
-			w7 ^= t
-			w3 ^= t << 32
-			t = (w0>>16 ^ w2) & m2
-			w2 ^= t
-			w0 ^= t << 16
-			t = (w1>>16 ^ w3) & m2
-			w3 ^= t
-			w1 ^= t << 16
-			t = (w4>>16 ^ w6) & m2
-			w6 ^= t
-			w4 ^= t << 16
-			t = (w5>>16 ^ w7) & m2
-			w7 ^= t
-			w5 ^= t << 16
-			t = (w0>>8 ^ w1) & m1
-			w1 ^= t
-			w0 ^= t << 8
-			t = (w2>>8 ^ w3) & m1
-			w3 ^= t
-			w2 ^= t << 8
-			t = (w4>>8 ^ w5) & m1
-			w5 ^= t
-			w4 ^= t << 8
-			t = (w6>>8 ^ w7) & m1
-			w7 ^= t
-			w6 ^= t << 8
-			d := dp[bi : bi+8 : bi+8]
-			le.PutUint64(d[0][bj:], w0)
-			le.PutUint64(d[1][bj:], w1)
-			le.PutUint64(d[2][bj:], w2)
-			le.PutUint64(d[3][bj:], w3)
-			le.PutUint64(d[4][bj:], w4)
-			le.PutUint64(d[5][bj:], w5)
-			le.PutUint64(d[6][bj:], w6)
-			le.PutUint64(d[7][bj:], w7)
-		}
-	}
-}
-
-// tile16 transposes a 32x32 tile of 2-byte cells at byte offset base: 64 blocks of 4x4 uint16,
-// each inside four uint64 words (two swap stages).
-func tile16(dst, src *[32][]byte, base int) {
-	var dp [32]*[64]byte
-	for i := range dp {
-		dp[i] = (*[64]byte)(dst[i][base:])
-	}
-	le := binary.LittleEndian
-	for bj := 0; bj < 32; bj += 4 {
-		s0, s1, s2, s3 := (*[64]byte)(src[bj][base:]), (*[64]byte)(src[bj+1][base:]), (*[64]byte)(src[bj+2][base:]), (*[64]byte)(src[bj+3][base:])
-		q := 2 * bj
-		for o := 0; o <= 56; o += 8 {
-			w0, w1, w2, w3 := le.Uint64(s0[o:]), le.Uint64(s1[o:]), le.Uint64(s2[o:]), le.Uint64(s3[o:])
-			const m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF
-			t := (w0>>32 ^ w2) & m2
-			w2 ^= t
-			w0 ^= t << 32
-			t = (w1>>32 ^ w3) & m2
-			w3 ^= t
-			w1 ^= t << 32
-			t = (w0>>16 ^ w1) & m1
-			w1 ^= t
-			w0 ^= t << 16
-			t = (w2>>16 ^ w3) & m1
-			w3 ^= t
-			w2 ^= t << 16
-			bi := o / 2
-			d := dp[bi : bi+4 : bi+4]
-			if q <= 56 {
-				le.PutUint64(d[0][q:], w0)
-				le.PutUint64(d[1][q:], w1)
-				le.PutUint64(d[2][q:], w2)
-				le.PutUint64(d[3][q:], w3)
-			}
-		}
-	}
-}
-
-// tile32 transposes a 32x32 tile of 4-byte cells at byte offset base: 256 blocks of 2x2 uint32
-// inside pairs of uint64 words.
-func tile32(dst, src *[32][]byte, base int) {
-	var dp [32]*[128]byte
-	for i := range dp {
-		dp[i] = (*[128]byte)(dst[i][base:])
-	}
-	le := binary.LittleEndian
-	for bj := 0; bj < 32; bj += 2 {
-		s0, s1 := (*[128]byte)(src[bj][base:]), (*[128]byte)(src[bj+1][base:])
-		q := 4 * bj
-		if q > 120 {
-			break
-		}
-		for o := 0; o <= 120; o += 8 {
-			w0 := le.Uint64(s0[o:])
-			w1 := le.Uint64(s1[o:])
-			t := (w0>>32 ^ w1) & 0xFFFFFFFF
-			w1 ^= t
-			w0 ^= t << 32
-			d := dp[o/4 : o/4+2 : o/4+2]
-			le.PutUint64(d[0][q:], w0)
-			le.PutUint64(d[1][q:], w1)
 		}
 	}
 }

@@ -3,34 +3,38 @@ package dve
 import (
 	"encoding/binary"
 	"sync"
-	"sync/atomic"
 )
 
 // Measured limits (issue 3 item 8; AMD EPYC Zen 4 KVM guest, 2 shared cores, 1 MiB L2 per core,
-// 32 MiB L3; go test -bench StreamTranspose -cpu 1,2, medians of 4-6 alternating runs, run-to-run
-// spread on this shared machine +-10-50%):
+// 32 MiB L3; go test -bench StreamTranspose -cpu 1,2; run-to-run spread on this shared machine
+// +-10-50%, see BENCHMARKS.md for the recorded runs):
 //
-//	4-byte 1 MiB:  x-copy 0.27 -> 0.36-0.39 on one core since the kernel writes dst rows directly
-//	4-byte full:   x-copy 0.17-0.20 on one core (goal 0.3 not reached), 0.28-0.32 on two
+//	4-byte 1 MiB:  x-copy 0.27 -> 0.36-0.45 on one core since the kernel writes dst rows directly
+//	4-byte full:   x-copy 0.17-0.19 -> 0.20-0.22 on one core with huge pages (goal 0.3 not reached)
+//	2-byte full:   x-copy 0.13-0.15 -> 0.17-0.19 with huge pages and direct dst writes (quad16)
 //
-// Why full size stops near 0.2 on one core (memory traffic accounting, 14 MiB each way): copy()
-// of >= 1 MiB uses non-temporal stores, so it moves 14 MiB read + 14 MiB written = 28 MiB in
-// ~0.75 ms (~37 GB/s). A transpose cannot use them: no dst run is longer than one partition row
-// (112 KiB, partitions 256 KiB apart), and copy() only goes non-temporal at 1 MiB, so every dst
-// line is also read for ownership: 14 + 14 + 14 = 42 MiB, 1.5x copy's traffic even at copy's
-// bandwidth, i.e. x-copy <= 0.66 for perfect code. What the machine actually gives: copying
-// every src row into the staging buffer and a staging buffer out to every dst row, with no
-// kernel at all, takes 2.2-3.5 ms at full size (32 KiB runs; 4 KiB runs 3.7 ms, whole 112 KiB
-// rows 2.1 ms), i.e. x-copy 0.21-0.34 for the memory streams alone. The 4-byte kernel itself is
-// ~1 ms of instructions (two loads, six ALU ops, two stores per 8 output bytes) that the core
-// overlaps only partly with those streams, hence 3.2-4.6 ms. Tried and dropped (no gain at
-// full size, within noise or slower): 8/16 KiB rounds so the staging fits L2; writing through a
-// 32 x 0.5-4 KiB L1 tile flushed with copy(); double-buffered rounds whose kernel is interleaved
-// row by row with the previous round's write-out and the next round's read-in (the memory
-// streams run at the same speed, the kernel is not hidden); reading the next round in between
-// the direct-write blocks. Two cores: the two-core time sits at the same ~2.2-2.5 ms floor as
-// the bare memory streams, so the 2-core/1-core ratio is (floor + unhidden kernel) / floor, 1.4-
-// 1.9x in these runs depending on the load from other processes.
+// Session 2 (2026-11-30) measurements, 4-byte at full size, one core, in a copy of this code
+// with each part switched off in turn (copy() of the 14 MiB: 0.57-0.60 ms):
+//
+//	4 KiB pages, whole transpose                         4.3-4.8 ms
+//	2 MiB pages (mem.Options.HugePages), whole transpose 2.9-3.3 ms   TLB: 64 rows 224 KiB apart
+//	  only the copies of src rows into sb                0.56-0.64 ms
+//	  only the kernel, sb and dst L2-resident            0.93 ms      (15.7 GB/s of scalar SWAR)
+//	  only the kernel, writing the real dst rows         2.0-2.2 ms
+//	  copy src->dst row pieces, no staging, 32 KiB runs  0.95-1.0 ms
+//
+// So the dst side sets the speed: a store to a line not in cache waits in the store buffer for
+// the line to be read for ownership, and eight-byte stores fill that buffer with only a few
+// lines' worth of misses, while copy() of >= 1 MiB uses non-temporal 32-byte stores that need
+// no read at all. A transpose cannot get those from plain Go: no dst run is longer than one
+// partition row (112 KiB, rows 224 KiB apart), and copy() only goes non-temporal at 1 MiB. The
+// kernel's own ~0.9 ms and the ~1.1 ms of dst misses overlap only partly, the src reads not at
+// all. Tried in session 2 and dropped (within noise or slower): loading one byte of every dst
+// line before the kernel stores to it (row-sequential, so the prefetchers follow; +-5%, worse
+// at 1 MiB); the same loads spread between the kernel's row pairs for the next round (slower:
+// each miss holds the reorder buffer); 8/16 KiB rounds with either; 0.25-32 KiB dBlock. Tried
+// in session 1: staging sizes, a 32 x 0.5-4 KiB L1 tile flushed with copy(), double-buffered
+// rounds interleaving the kernel with the previous write-out and the next read-in.
 //
 // Work split (transposeParallel): items of whole 64-byte runs of every row, taken by the workers
 // (the caller plus procs-1 goroutines) from an atomic counter, element-range-major. With the
@@ -41,12 +45,16 @@ import (
 // the items the other cannot, but cannot make the goal measurable under that load. 8 items per
 // core instead of 4, or group-major item order, measured no better (within noise).
 
-// The staged transpose: each round copies up to stChunk bytes of every src row of a 32-channel
-// group into a cache-resident buffer at the compile-time row stride stRS (32 sequential reads),
-// transposes the tiles buffer to buffer with kernels that address all 32 rows of either side
-// from one pointer with constant displacements (no per-row pointers to keep in registers, no
-// bounds checks in the kernels), and copies the result rows out (32 sequential writes), each
-// row interleaved with reading the next round's row in. Main memory thus sees 64 sequential
+// The staged transpose, the one fast path at every size: each round copies up to stChunk bytes
+// of every src row of a 32-channel group into a cache-resident buffer at the compile-time row
+// stride stRS (32 sequential reads), and kernels that address all 32 staged rows from one
+// pointer with constant displacements (no per-row pointers to keep in registers, no bounds
+// checks in the kernels) transpose the tiles. 2- and 4-byte kernels (quad16, pair32) write
+// whole cache lines of the dst rows directly; the 1-byte kernel (strip8) writes down the
+// columns of a second buffer, whose rows are then copied out (32 sequential writes), each row
+// interleaved with reading the next round's row in. Instructions of a tile or two per row pay
+// ~1 us for the staging (4 KiB: 4.5 us against 3.5 us for direct per-row tile kernels, which
+// were dropped so that each SWAR step exists once; from 8 tiles per row staging is as fast). Main memory thus sees 64 sequential
 // streams of stChunk bytes per round, which the prefetchers follow, instead of 32 interleaved
 // 8-to-128-byte pieces per tile. At full size (rows of 112 KiB, from DRAM) 32 KiB rounds were
 // measured ~15-25% faster than 4 KiB ones (longer runs per stream); smaller instructions fit
@@ -54,7 +62,7 @@ import (
 const (
 	stChunk = 32 << 10
 	stRS    = stChunk + 64 // 64 mod 4096: the 32 rows of a column fall in 32 different L1 sets
-	// stMin is the bytes per row below which a work item skips the staging (transposeTiles).
+	// stMin is the fewest bytes per row a parallel work item gets (transposeParallel).
 	stMin = 2048
 	m32   = 0x00000000FFFFFFFF
 )
@@ -69,10 +77,6 @@ var stagePool = sync.Pool{New: func() any { return new(stage) }}
 // transposeTilePartial.
 func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 	tb := 32 * es // bytes of one tile in one row
-	if (t1-t0)*tb < stMin {
-		transposeTiles(dst, src, es, t0, t1, D)
-		return
-	}
 	full := min(t1, D/32)
 	per := stChunk / tb
 	if t0 < full {
@@ -85,10 +89,9 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 		}
 		for c0 := t0; c0 < full; c0 += per {
 			lo, hi := span(c0)
-			if es == 4 || (es == 2 && direct16) {
+			if es != 1 {
 				// 2- and 4-byte cells: the kernel writes the dst rows itself (tile16d, tile32d),
 				// no db pass.
-				touchRows(dst, lo, hi)
 				if es == 4 {
 					tile32d(dst, sb, lo, hi-lo)
 				} else {
@@ -101,14 +104,7 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 				continue
 			}
 			for col := 0; col < hi-lo; col += tb {
-				switch es {
-				case 1:
-					tile8s(db, sb, col)
-				case 2:
-					tile16s(db, sb, col)
-				default:
-					tile32s(db, sb, col)
-				}
+				tile8s(db, sb, col)
 			}
 			// Write this round's rows out while reading the next round's in: both directions
 			// of the memory traffic stay busy.
@@ -338,165 +334,6 @@ func strip8(d *[31*stRS + 8]byte, s *[7*stRS + 32]byte) {
 	le.PutUint64(d[31*stRS:], w7)
 }
 
-// tile16s transposes the 32x32 tile of 2-byte cells at byte column col of sb into db: eight
-// strips of four src rows, each eight 4x4 blocks transposed inside four uint64 words.
-func tile16s(db, sb *[32 * stRS]byte, col int) {
-	for j := 0; j < 32; j += 4 {
-		strip16((*[31*stRS + 8]byte)(db[col+2*j:]), (*[3*stRS + 64]byte)(sb[col+j*stRS:]))
-	}
-}
-
-// strip16 transposes src rows j..j+3 (s) of a 2-byte tile into dst column cells j..j+3 (d).
-func strip16(d *[31*stRS + 8]byte, s *[3*stRS + 64]byte) {
-	le := binary.LittleEndian
-	const m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF
-	var w0, w1, w2, w3, t uint64
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+0:]), le.Uint64(s[1*stRS+0:]), le.Uint64(s[2*stRS+0:]), le.Uint64(s[3*stRS+0:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[0*stRS:], w0)
-	le.PutUint64(d[1*stRS:], w1)
-	le.PutUint64(d[2*stRS:], w2)
-	le.PutUint64(d[3*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+8:]), le.Uint64(s[1*stRS+8:]), le.Uint64(s[2*stRS+8:]), le.Uint64(s[3*stRS+8:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[4*stRS:], w0)
-	le.PutUint64(d[5*stRS:], w1)
-	le.PutUint64(d[6*stRS:], w2)
-	le.PutUint64(d[7*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+16:]), le.Uint64(s[1*stRS+16:]), le.Uint64(s[2*stRS+16:]), le.Uint64(s[3*stRS+16:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[8*stRS:], w0)
-	le.PutUint64(d[9*stRS:], w1)
-	le.PutUint64(d[10*stRS:], w2)
-	le.PutUint64(d[11*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+24:]), le.Uint64(s[1*stRS+24:]), le.Uint64(s[2*stRS+24:]), le.Uint64(s[3*stRS+24:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[12*stRS:], w0)
-	le.PutUint64(d[13*stRS:], w1)
-	le.PutUint64(d[14*stRS:], w2)
-	le.PutUint64(d[15*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+32:]), le.Uint64(s[1*stRS+32:]), le.Uint64(s[2*stRS+32:]), le.Uint64(s[3*stRS+32:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[16*stRS:], w0)
-	le.PutUint64(d[17*stRS:], w1)
-	le.PutUint64(d[18*stRS:], w2)
-	le.PutUint64(d[19*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+40:]), le.Uint64(s[1*stRS+40:]), le.Uint64(s[2*stRS+40:]), le.Uint64(s[3*stRS+40:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[20*stRS:], w0)
-	le.PutUint64(d[21*stRS:], w1)
-	le.PutUint64(d[22*stRS:], w2)
-	le.PutUint64(d[23*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+48:]), le.Uint64(s[1*stRS+48:]), le.Uint64(s[2*stRS+48:]), le.Uint64(s[3*stRS+48:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[24*stRS:], w0)
-	le.PutUint64(d[25*stRS:], w1)
-	le.PutUint64(d[26*stRS:], w2)
-	le.PutUint64(d[27*stRS:], w3)
-	w0, w1, w2, w3 = le.Uint64(s[0*stRS+56:]), le.Uint64(s[1*stRS+56:]), le.Uint64(s[2*stRS+56:]), le.Uint64(s[3*stRS+56:])
-	t = (w0>>32 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 32
-	t = (w1>>32 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 32
-	t = (w0>>16 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 16
-	t = (w2>>16 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 16
-	le.PutUint64(d[28*stRS:], w0)
-	le.PutUint64(d[29*stRS:], w1)
-	le.PutUint64(d[30*stRS:], w2)
-	le.PutUint64(d[31*stRS:], w3)
-}
-
-// tile32s transposes the 32x32 tile of 4-byte cells at byte column col of sb into db: for each
-// dst row pair, 16 2x2 swaps of the 32-bit halves of uint64 words read down the src column.
-func tile32s(db, sb *[32 * stRS]byte, col int) {
-	for i := 0; i < 32; i += 2 {
-		pair32((*[128]byte)(db[i*stRS+col:]), (*[128]byte)(db[(i+1)*stRS+col:]), (*[31*stRS + 8]byte)(sb[col+4*i:]))
-	}
-}
-
 // pair32 writes dst rows i, i+1 (d0, d1) of a 4-byte tile from src column cells i, i+1 (sv).
 func pair32(d0, d1 *[128]byte, sv *[31*stRS + 8]byte) {
 	le := binary.LittleEndian
@@ -550,28 +387,6 @@ func pair32(d0, d1 *[128]byte, sv *[31*stRS + 8]byte) {
 	le.PutUint64(d0[120:], uint64(uint32(w0))|w1<<32)
 	le.PutUint64(d1[120:], w0>>32|w1&^m32)
 }
-
-// touchRows loads one byte of every cache line of dst rows [lo, hi), row after row, before
-// tile32d stores into them. A store that misses waits in the store buffer for its line, and
-// tile32d's 8-byte stores fill that buffer with a few lines' worth of misses; these loads are
-// sequential runs the prefetchers follow and that keep many more misses in flight, so the
-// lines are already owned when the stores come. Measured at full size (4-byte, 14 MiB, one
-// core, huge pages): ~15% faster than storing into cold lines.
-func touchRows(dst *[32][]byte, lo, hi int) {
-	var t byte
-	for i := range dst {
-		r := dst[i][lo:hi]
-		for k := 0; k < len(r); k += 64 {
-			t ^= r[k]
-		}
-	}
-	touchSink.Add(uint32(t))
-}
-
-var direct16 = true
-
-// touchSink keeps touchRows' loads from being optimised away.
-var touchSink atomic.Uint32
 
 // dBlock is the bytes of every dst row tile32d writes per pass over the 32 rows: 32 KiB of
 // output, so the 32 src strips it reads (32 x 1 KiB of sb) stay in L1 across the 16 row pairs.
