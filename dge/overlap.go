@@ -2,8 +2,8 @@ package dge
 
 import (
 	"math/bits"
-	"sort"
 
+	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -20,10 +20,9 @@ import (
 // refused as "cannot rule out an overlap". Gather/scatter (INDIRECT1D, GATHER_XPOSE) footprints
 // depend on index values and are not checked here.
 
-// maxFootprintRuns bounds the exact check: runs are enumerated, sorted and merged per side.
+// maxFootprintRuns bounds the exact check: runs are enumerated, sorted and merged per side
+// (dma.Footprint).
 const maxFootprintRuns = 1 << 20
-
-type byteRun struct{ lo, hi uint64 }
 
 // checkDisjoint reports a request whose source and destination bytes overlap (identity excepted).
 func (r *Request) checkDisjoint() error {
@@ -32,18 +31,18 @@ func (r *Request) checkDisjoint() error {
 	}
 	sb, ok1 := bounds(r.Src)
 	db, ok2 := bounds(r.Dst)
-	if !ok1 || !ok2 || sb.hi <= db.lo || db.hi <= sb.lo {
+	if !ok1 || !ok2 || sb.Hi <= db.Lo || db.Hi <= sb.Lo {
 		return nil // disjoint (or an address walk that overflows, refused later by the bounds checks)
 	}
 	sr, ok1 := footprint(r.Src)
 	dr, ok2 := footprint(r.Dst)
 	if !ok1 || !ok2 {
 		return reqErr(RuleSrcDstDisjoint, "src bytes [0x%x, 0x%x) and dst bytes [0x%x, 0x%x) overlap in range and the views have more than %d runs: "+
-			"tpbsim cannot rule out an overlap, and the DMA engines give no ordering between overlapping reads and writes", sb.lo, sb.hi, db.lo, db.hi, maxFootprintRuns)
+			"tpbsim cannot rule out an overlap, and the DMA engines give no ordering between overlapping reads and writes", sb.Lo, sb.Hi, db.Lo, db.Hi, maxFootprintRuns)
 	}
 	if a, ok := firstCommon(sr, dr); ok {
 		return reqErr(RuleSrcDstDisjoint, "src bytes [0x%x, 0x%x) and dst bytes [0x%x, 0x%x) share byte 0x%x: the DMA engines give no ordering "+
-			"between the reads and writes of overlapping ranges (only an identical plain copy, a no-op, may name the same bytes)", sb.lo, sb.hi, db.lo, db.hi, a)
+			"between the reads and writes of overlapping ranges (only an identical plain copy, a no-op, may name the same bytes)", sb.Lo, sb.Hi, db.Lo, db.Hi, a)
 	}
 	return nil
 }
@@ -88,78 +87,39 @@ func norm(v View) (base uint64, dims []vdim, ok bool) {
 }
 
 // bounds is the byte range [lo, hi) v's walk can touch.
-func bounds(v View) (byteRun, bool) {
+func bounds(v View) (dma.Run, bool) {
 	base, dims, ok := norm(v)
 	if !ok {
-		return byteRun{}, false
+		return dma.Run{}, false
 	}
 	hi := base + uint64(v.ElemSize)
 	if hi < base {
-		return byteRun{}, false
+		return dma.Run{}, false
 	}
 	for _, d := range dims {
 		ext := (d.n - 1) * d.stride
 		if hi+ext < hi {
-			return byteRun{}, false
+			return dma.Run{}, false
 		}
 		hi += ext
 	}
-	return byteRun{base, hi}, true
+	return dma.Run{Lo: base, Hi: hi}, true
 }
 
-// footprint returns v's bytes as sorted, merged runs; false when it has more than
-// maxFootprintRuns runs (or overflows).
-func footprint(v View) ([]byteRun, bool) {
-	base, dims, ok := norm(v)
-	if !ok {
-		return nil, false
-	}
-	sort.Slice(dims, func(i, j int) bool { return dims[i].stride < dims[j].stride })
-	run := uint64(v.ElemSize)
-	for len(dims) > 0 && dims[0].stride <= run {
-		// copies of a run at a stride no longer than the run abut or overlap: one longer run
-		run += (dims[0].n - 1) * dims[0].stride
-		dims = dims[1:]
-	}
-	count := uint64(1)
-	for _, d := range dims {
-		count *= d.n
-		if count > maxFootprintRuns {
-			return nil, false
-		}
-	}
-	out := make([]byteRun, 0, count)
-	var walk func(k int, off uint64)
-	walk = func(k int, off uint64) {
-		if k < 0 {
-			out = append(out, byteRun{base + off, base + off + run})
-			return
-		}
-		for i := uint64(0); i < dims[k].n; i++ {
-			walk(k-1, off+i*dims[k].stride)
-		}
-	}
-	walk(len(dims)-1, 0)
-	sort.Slice(out, func(i, j int) bool { return out[i].lo < out[j].lo })
-	merged := out[:0]
-	for _, r := range out {
-		if n := len(merged); n > 0 && r.lo <= merged[n-1].hi {
-			merged[n-1].hi = max(merged[n-1].hi, r.hi)
-			continue
-		}
-		merged = append(merged, r)
-	}
-	return merged, true
+// footprint returns v's bytes as sorted, merged runs (dma.Footprint, the DMA engines' own
+// overlap test); false when it has more than maxFootprintRuns runs (or overflows).
+func footprint(v View) ([]dma.Run, bool) {
+	return dma.Footprint(dma.Side{Addr: v.Base, ElemSize: v.ElemSize, Step: v.StepElem}, v.NumElem, maxFootprintRuns)
 }
 
 // firstCommon returns the lowest byte in both sorted, merged run lists.
-func firstCommon(a, b []byteRun) (uint64, bool) {
+func firstCommon(a, b []dma.Run) (uint64, bool) {
 	for i, j := 0, 0; i < len(a) && j < len(b); {
-		lo, hi := max(a[i].lo, b[j].lo), min(a[i].hi, b[j].hi)
+		lo, hi := max(a[i].Lo, b[j].Lo), min(a[i].Hi, b[j].Hi)
 		if lo < hi {
 			return lo, true
 		}
-		if a[i].hi <= b[j].hi {
+		if a[i].Hi <= b[j].Hi {
 			i++
 		} else {
 			j++

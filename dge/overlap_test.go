@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -79,7 +80,7 @@ func TestFootprintRunLimit(t *testing.T) {
 	if _, ok := footprint(v); ok {
 		t.Errorf("2^21 runs enumerated")
 	}
-	if rs, ok := footprint(View{Base: 8, ElemSize: 4, NumElem: [4]uint32{4, 2, 1, 1}, StepElem: [4]int64{1, 8, 1, 1}}); !ok || len(rs) != 2 || rs[0] != (byteRun{8, 24}) || rs[1] != (byteRun{40, 56}) {
+	if rs, ok := footprint(View{Base: 8, ElemSize: 4, NumElem: [4]uint32{4, 2, 1, 1}, StepElem: [4]int64{1, 8, 1, 1}}); !ok || len(rs) != 2 || rs[0] != (dma.Run{Lo: 8, Hi: 24}) || rs[1] != (dma.Run{Lo: 40, Hi: 56}) {
 		t.Errorf("footprint = %v", rs)
 	}
 }

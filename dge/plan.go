@@ -2,6 +2,7 @@ package dge
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
 
@@ -196,6 +197,50 @@ func (g *group) elements() uint64 {
 	return n
 }
 
+// MaxPlanNests bounds the distinct descriptor nests of a plan (G of the lower bound; rule
+// dge_plan_nests, INVENTED): unrolling the levels of a common nest beyond four makes one nest per
+// position, which two 4-dim views can push past 2^17 (seconds and gigabytes to plan and print).
+const MaxPlanNests = 1 << 16
+
+// unrolledCount is the number of groups unroll(gs, keep) makes: per group, the product of the
+// len-4 smallest counts among its levels from keep on (saturating).
+func unrolledCount(gs []group, keep int) uint64 {
+	var total uint64
+	for _, g := range gs {
+		n := uint64(1)
+		if extra := len(g.lv) - dma.MaxLevels; extra > 0 {
+			var cs []uint64
+			for _, l := range g.lv[keep:] {
+				cs = append(cs, l.n)
+			}
+			sort.Slice(cs, func(i, j int) bool { return cs[i] < cs[j] })
+			for _, c := range cs[:extra] {
+				if hi, lo := bits.Mul64(n, c); hi == 0 {
+					n = lo
+				} else {
+					n = math.MaxUint64
+				}
+			}
+		}
+		total += min(n, math.MaxUint64-total)
+	}
+	return total
+}
+
+// unrollChecked is unroll, refusing (rule dge_plan_nests) a plan of more than MaxPlanNests
+// groups before it builds them.
+func unrollChecked(gs []group, keep int) ([]group, error) {
+	if n := unrolledCount(gs, keep); n > MaxPlanNests {
+		levels := 0
+		for _, g := range gs {
+			levels = max(levels, len(g.lv))
+		}
+		return nil, unsupErr(RulePlanNests, "the common nest of src and dst has %d levels: unrolling those beyond four needs %d descriptor nests, "+
+			"more than tpbsim plans (%d); split the request", levels, n, MaxPlanNests)
+	}
+	return unroll(gs, keep), nil
+}
+
 // unroll keeps at most 4 levels per group by unrolling the smallest levels at or above keep.
 func unroll(gs []group, keep int) []group {
 	var out []group
@@ -295,6 +340,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	maxDMA = int(min(uint64(maxDMA), max(1, total/MinShareBytes)))
 
 	var groups []group
+	var err error
 	kind := KindDirect
 	var why string
 	if common {
@@ -324,8 +370,9 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		switch kind {
 		case KindXbarTranspose, KindSB2SBTranspose:
 			p.TileRows, p.TileCols = dma.XbarRows, dma.XbarColsFor(int(ess))
-			groups = xbarGroups(ls, row, col, p.TileRows, p.TileCols)
-			groups = unroll(groups, 2)
+			if groups, err = unrollChecked(xbarGroups(ls, row, col, p.TileRows, p.TileCols), 2); err != nil {
+				return nil, err
+			}
 		default:
 			// inner level: the contiguous one, else the one with the smallest dst step
 			inner := contig
@@ -348,7 +395,9 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 			if len(lv) == 0 {
 				lv = []level{{1, 1, 1}}
 			}
-			groups = unroll([]group{{lv: lv}}, 1)
+			if groups, err = unrollChecked([]group{{lv: lv}}, 1); err != nil {
+				return nil, err
+			}
 		}
 	} else {
 		lg.note("src and dst nests have no common refinement: one descriptor walks each nest independently")

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dma/dmatest"
@@ -378,5 +379,31 @@ func TestAll24Permutations(t *testing.T) {
 				checkCase(t, rng, c)
 			}
 		}
+	}
+}
+
+// Two 4-dim views whose common nest has seven levels of 48 unroll into 48^3 nests: refused
+// (rule dge_plan_nests) before they are built; 2^16 nests still plan.
+func TestPlanNestsLimit(t *testing.T) {
+	view := func(base uint64, num [4]uint32, step [4]int64) View {
+		return View{Base: base, ElemSize: 1, NumElem: num, StepElem: step}
+	}
+	r := Request{Gen: isa.CAYMAN, Semaphore: -1,
+		Src: view(0, [4]uint32{48, 48 * 48, 48 * 48, 48 * 48}, [4]int64{2, 128, 1 << 19, 1 << 31}),
+		Dst: view(1<<44, [4]uint32{48 * 48, 48 * 48, 48 * 48, 48}, [4]int64{1, 4096, 1 << 24, 1 << 36})}
+	t0 := time.Now()
+	_, err := PlanRequest(r, Options{})
+	var de *Error
+	if !errors.Is(err, ErrUnsupported) || !errors.As(err, &de) || de.Rule != RulePlanNests || !strings.Contains(err.Error(), "needs 110592 descriptor nests") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("the refusal took %v", d)
+	}
+	r.Src = view(0, [4]uint32{64, 4096, 4096, 1024}, [4]int64{2, 256, 1 << 21, 1 << 34})
+	r.Dst = view(1<<46, [4]uint32{4096, 4096, 4096, 16}, [4]int64{1, 8192, 1 << 26, 1 << 39})
+	p, err := PlanRequest(r, Options{Quiet: true})
+	if err != nil || p.Groups != MaxPlanNests {
+		t.Fatalf("2^16 nests: %v", err)
 	}
 }

@@ -111,5 +111,11 @@ func Provenance() []isa.Provenance {
 			"the xbar tiles are defined for 2- and 4-byte elements only"),
 		r(RuleXposeTile, "DMA_TRANSPOSE's tile is 1..16 rows by 1..128 columns (2-byte) or 1..64 (4-byte).", "FACTS §C.5", isa.MedInferred, []string{"tile_src_rows", "tile_src_cols"},
 			"the field limits of DIRECT2D_XPOSE; the validator separately requires tile_src_rows == 16"),
+		r(RulePlanNests, "A plan has at most MaxPlanNests (65536) distinct descriptor nests (G of the lower bound): a pair of views whose common nest has more than four "+
+			"levels (six with crossbar tiles) needs one nest per position of its smallest levels beyond four, and a request needing more is refused before they are built.",
+			"tpbsim", isa.Invented, []string{"num_elem", "step_elem"},
+			"a model limit, not a hardware rule: two 4-dim views can refine to 7 levels and name 2^17 or more nests, which cost seconds and gigabytes to plan and print; "+
+				"a request of row-major tensors refines to at most four levels (six with crossbar tiles, whose count the SBUF destination bounds), "+
+				"and a DMA instruction's plan has at most four nests"),
 	}
 }

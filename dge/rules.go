@@ -20,6 +20,7 @@ const (
 	RuleGatherXposeShape   = "dge_gather_xpose_shape"
 	RuleXposeDtype         = "dge_xpose_dtype"
 	RuleXposeTile          = "dge_xpose_tile"
+	RulePlanNests          = "dge_plan_nests"
 	RuleOpcodeOnGeneration = "opcode_on_generation"
 )
 
@@ -27,5 +28,5 @@ const (
 func RuleIDs() []string {
 	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
-		RuleXposeDtype, RuleXposeTile, RuleOpcodeOnGeneration}
+		RuleXposeDtype, RuleXposeTile, RulePlanNests, RuleOpcodeOnGeneration}
 }

@@ -203,43 +203,6 @@ func (d *Descriptor) Bytes() uint64 {
 	return d.Elements() * uint64(d.Dst.ElemSize)
 }
 
-// DstRange is the bounding range [lo, hi) of the destination bytes the descriptor may write;
-// ok is false when it cannot be bounded without memory (scatter indices) or the walk does not
-// fit the 64-bit space (such a descriptor fails its checks anyway).
-func (d *Descriptor) DstRange() (lo, hi uint64, ok bool) {
-	if d.Elements() == 0 {
-		return d.Dst.Addr, d.Dst.Addr, true
-	}
-	n := d.dstNum()
-	s := d.Dst
-	switch d.Kind {
-	case KindGather:
-		if d.Indirect == nil || d.Indirect.Mode != isa.SrcIndirection {
-			return 0, 0, false
-		}
-		n = [MaxLevels]uint32{uint32(d.Indirect.Count), 1, 1, 1}
-	case KindGatherXpose:
-		g := d.GatherXpose
-		if g == nil {
-			return 0, 0, false
-		}
-		// dst[f][j] at Dst.Addr + (f*Step[1] + j)*2 for f < Cols, First <= j < First+Count
-		s.Addr += uint64(g.First) * uint64(s.ElemSize)
-		s.Step = [MaxLevels]int64{1, s.Step[1]}
-		n = [MaxLevels]uint32{uint32(g.Count), uint32(g.Cols), 1, 1}
-	}
-	if checkSpan(s, n) != nil {
-		return 0, 0, false
-	}
-	l, h := span(s, n, MaxLevels-1)
-	a, okl := addrAt(s.Addr, l)
-	b, okh := addrAt(s.Addr, h)
-	if !okl || !okh || b < a {
-		return 0, 0, false
-	}
-	return a, b, true
-}
-
 // dstNum is the destination nest.
 func (d *Descriptor) dstNum() [MaxLevels]uint32 {
 	if d.DstNum == ([MaxLevels]uint32{}) {

@@ -2,7 +2,6 @@ package dma
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"sort"
 	"sync"
@@ -78,43 +77,6 @@ type Job struct {
 	SemIncrement int
 }
 
-// EnginesShareDst reports whether descriptors on two different engines may write a common
-// byte: the bounding ranges of the engines' destination bytes intersect (or one cannot be
-// bounded). Interleaved but disjoint footprints (the columns of a transpose) also report true.
-func (j *Job) EnginesShareDst() bool {
-	type rng struct{ lo, hi uint64 }
-	var rs []rng
-	for _, q := range j.Queues {
-		var r rng
-		first := true
-		for i := range q {
-			lo, hi, ok := q[i].DstRange()
-			if !ok {
-				lo, hi = 0, math.MaxUint64
-			}
-			if lo == hi {
-				continue
-			}
-			if first {
-				r, first = rng{lo, hi}, false
-			} else {
-				r.lo, r.hi = min(r.lo, lo), max(r.hi, hi)
-			}
-		}
-		if !first {
-			rs = append(rs, r)
-		}
-	}
-	for a := range rs {
-		for b := a + 1; b < len(rs); b++ {
-			if rs[a].lo < rs[b].hi && rs[b].lo < rs[a].hi {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Ref names one descriptor of a job: engine and position in that engine's queue.
 type Ref struct{ Engine, Index int }
 
@@ -146,6 +108,9 @@ type Result struct {
 	End         int64 // completion time of the last descriptor
 	CreditWaits int   // number of pushes that had to wait for credit
 	Bytes       uint64
+	// Workers is the number of host goroutines that moved the job's bytes (1: in job order on
+	// the caller's; 0: Schedule only).
+	Workers int
 }
 
 // Engines is the set of DMA engines of one NeuronCore.
@@ -161,9 +126,13 @@ type Engines struct {
 	// exhaust the host. New sets DefaultMaxJobBytes.
 	MaxJobBytes uint64
 	// SerialSharedDst runs a job on one worker, in job order (engine by engine, each queue in
-	// order), when descriptors of two engines may write a common byte (Job.EnginesShareDst), so
-	// a destination that overlaps itself across engines gets a deterministic result instead of
-	// a race between workers. Off, such a job's result depends on the workers' timing.
+	// order), when two of its descriptors touch a common byte that one of them writes (the exact
+	// test of Job.Conflicts, with gathered and scattered rows resolved), so a destination that
+	// overlaps itself across descriptors, or a source another descriptor writes, gets a
+	// deterministic result instead of a race between workers. Jobs whose descriptors' bytes
+	// interleave without sharing one (a crossbar transpose's row tiles, which every engine
+	// writes in every partition) still run in parallel. Off, a conflicting job's result depends
+	// on the workers' timing.
 	SerialSharedDst bool
 	// Free[e] is the time engine e finishes its last scheduled descriptor.
 	Free []int64
@@ -236,7 +205,8 @@ func (e *Engines) Run(mem Memory, job *Job) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if total < e.ParallelBytes || workers <= 1 || active <= 1 || (e.SerialSharedDst && job.EnginesShareDst()) {
+	if total < e.ParallelBytes || workers <= 1 || active <= 1 || (e.SerialSharedDst && job.conflicts(prep)) {
+		res.Workers = 1
 		for q := range job.Queues {
 			for i := range job.Queues[q] {
 				if err := r.exec(&job.Queues[q][i], prep[q][i]); err != nil {
@@ -252,7 +222,8 @@ func (e *Engines) Run(mem Memory, job *Job) (*Result, error) {
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
-	for w := 0; w < min(workers, active); w++ {
+	res.Workers = min(workers, active)
+	for w := 0; w < res.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -264,8 +235,8 @@ func (e *Engines) Run(mem Memory, job *Job) (*Result, error) {
 		}()
 	}
 	// Descriptors of a job run in any order across the workers: a job's descriptors must not
-	// write bytes another of its descriptors reads or writes (dge plans never do). Callers with
-	// such jobs set Workers = 1.
+	// write bytes another of its descriptors reads or writes (dge plans of requests that do not
+	// overlap themselves never do). Callers with such jobs set SerialSharedDst or Workers = 1.
 	for q := range job.Queues {
 		for i := range job.Queues[q] {
 			items <- item{q, i}

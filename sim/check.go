@@ -168,19 +168,53 @@ const raiseHint = "raise it with tpbsim run --max-elements N, or sim.Config.MaxE
 
 // checkWork applies the work limits (Provenance sim.max_elements, sim.max_stream_bytes).
 func (m *Machine) checkWork(w work) *InstError {
-	if w.elems > m.cfg.MaxElements {
-		return &InstError{Kind: ErrLimit, Rule: RuleMaxElements,
-			Msg: fmt.Sprintf("streams %d elements%s; tpbsim's limit is %d (%s)", w.elems, w.per, m.cfg.MaxElements, raiseHint)}
+	if rule, msg := workLimit(w, m.cfg, m.bytesDerived, raiseHint, raiseHint+" or MaxStreamBytes"); rule != "" {
+		return &InstError{Kind: ErrLimit, Rule: rule, Msg: msg}
 	}
-	if w.bytes > m.cfg.MaxStreamBytes {
-		lim := fmt.Sprintf("%d bytes (sim.Config.MaxStreamBytes)", m.cfg.MaxStreamBytes)
+	return nil
+}
+
+// workLimit applies the limits of cfg (defaults applied; derived: MaxStreamBytes was derived
+// from MaxElements) to w. It returns the rule broken and the message, which ends with the hint
+// on raising the element limit, or on raising the derived byte limit; rule is "" when w passes.
+func workLimit(w work, cfg Config, derived bool, hint, bytesHint string) (rule, msg string) {
+	if w.elems > cfg.MaxElements {
+		return RuleMaxElements, fmt.Sprintf("streams %d elements%s; tpbsim's limit is %d (%s)", w.elems, w.per, cfg.MaxElements, hint)
+	}
+	if w.bytes > cfg.MaxStreamBytes {
+		lim := fmt.Sprintf("%d bytes (sim.Config.MaxStreamBytes)", cfg.MaxStreamBytes)
 		hint := "raise it with sim.Config.MaxStreamBytes"
-		if m.bytesDerived {
-			lim = fmt.Sprintf("%d bytes, %d per element of the element limit %d", m.cfg.MaxStreamBytes, StreamBytesPerElement, m.cfg.MaxElements)
-			hint = raiseHint + " or MaxStreamBytes"
+		if derived {
+			lim = fmt.Sprintf("%d bytes, %d per element of the element limit %d", cfg.MaxStreamBytes, StreamBytesPerElement, cfg.MaxElements)
+			hint = bytesHint
 		}
-		return &InstError{Kind: ErrLimit, Rule: RuleMaxStreamBytes,
-			Msg: fmt.Sprintf("streams %d bytes: %s; tpbsim's limit is %s (%s)", w.bytes, w.how, lim, hint)}
+		return RuleMaxStreamBytes, fmt.Sprintf("streams %d bytes: %s; tpbsim's limit is %s (%s)", w.bytes, w.how, lim, hint)
+	}
+	return "", ""
+}
+
+// LimitError is a work limit a DGE request run outside a program breaks (Config.CheckPlan). It
+// unwraps to ErrLimit.
+type LimitError struct {
+	Rule string // RuleMaxElements or RuleMaxStreamBytes
+	Msg  string // the work, the limit and how to raise it
+}
+
+func (e *LimitError) Error() string  { return ErrLimit.Error() + ": rule " + e.Rule + ": " + e.Msg }
+func (e *LimitError) Unwrap() error  { return ErrLimit }
+func (e *LimitError) RuleID() string { return e.Rule }
+
+// CheckPlan applies the work limits of a DMA instruction (Provenance sim.max_elements,
+// sim.max_stream_bytes) to a DGE plan made outside a program, as tpbsim dge run does before it
+// allocates or fills anything: the elements its descriptors move in all, and their source plus
+// destination bytes. The error is a *LimitError whose message names the work and the limit and
+// says "raise it with " + how (e.g. "tpbsim dge run --max-elements N").
+func (c Config) CheckPlan(p *dge.Plan, how string) error {
+	derived := c.MaxStreamBytes == 0
+	c.MaxElements, c.MaxStreamBytes = c.Limits()
+	hint := "raise it with " + how
+	if rule, msg := workLimit(workOf(nil, p), c, derived, hint, hint); rule != "" {
+		return &LimitError{Rule: rule, Msg: msg}
 	}
 	return nil
 }

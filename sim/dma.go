@@ -24,6 +24,8 @@ import (
 type dmaState struct {
 	cfg     dge.Config
 	engines *dma.Engines
+	// parallelJobs counts the DMA jobs whose bytes moved on more than one host worker (tests).
+	parallelJobs int
 }
 
 func newDMAState(g isa.Generation) *dmaState {
@@ -80,6 +82,9 @@ func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 	res, err := m.dma.engines.Run(m.newDMAMem(), &job)
 	if err != nil {
 		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleRangeInMemory), "", err)
+	}
+	if res.Workers > 1 {
+		m.dma.parallelJobs++
 	}
 	end := startPS
 	for _, rec := range res.Records {
@@ -151,7 +156,7 @@ func (d *dmaMem) CheckRange(a, n uint64, write bool) error {
 	total := uint64(len(d.pending) + len(fresh))
 	if alloc, capB := d.HBMBytesAllocated(), d.Options().HBMCapBytes; alloc+total*mem.HBMPageSize > capB {
 		return &mem.Error{Rule: mem.RuleHBMCap, Addr: a, Err: mem.ErrHBMCap,
-			Detail: fmt.Sprintf("the DMA would allocate %d new HBM pages; %d of %d bytes already allocated", total, alloc, capB)}
+			Detail: fmt.Sprintf("the DMA needs %d new HBM pages of %d bytes; %d of the cap's %d bytes already allocated", total, mem.HBMPageSize, alloc, capB)}
 	}
 	for _, pg := range fresh {
 		d.pending[pg] = true

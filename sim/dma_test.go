@@ -115,6 +115,10 @@ func TestDMAHBMCapAtomic(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "capacity limit exceeded: rule hbm_cap") || strings.Contains(msg, "out of bounds") {
 		t.Errorf("cap refusal reads %q, want it labelled a capacity limit", msg)
 	}
+	// worded like the memory's own cap message (mem.hbmCapCheck), with the page size
+	if msg := err.Error(); !strings.Contains(msg, "needs 2 new HBM pages of 65536 bytes; 0 of the cap's 65536 bytes already allocated") {
+		t.Errorf("cap refusal reads %q, want the pages, the page size and the cap", msg)
+	}
 	if n := m.Memory().HBMBytesAllocated(); n != 0 || m.Semaphore(1) != 0 || m.Semaphore(2) != 0 {
 		t.Errorf("after the refused DMA: %d HBM bytes allocated, sem[1]=%d sem[2]=%d", n, m.Semaphore(1), m.Semaphore(2))
 	}

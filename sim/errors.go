@@ -24,7 +24,8 @@ var (
 	ErrDeadlock = errors.New("deadlock")
 	// ErrUnsupported: a well-formed instruction or address form tpbsim does not execute.
 	ErrUnsupported = errors.New("not executable by tpbsim")
-	// ErrLimit: an instruction would stream more elements than Config.MaxElements.
+	// ErrLimit: an instruction (or a DGE plan, Config.CheckPlan) would pass a work limit:
+	// Config.MaxElements or Config.MaxStreamBytes.
 	ErrLimit = errors.New("work limit exceeded")
 )
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -162,6 +163,45 @@ func TestWorkLimitsCountDMA(t *testing.T) {
 	limitErr(t, m, prog(q(isa.EngineTPB_SP, contig)), RuleMaxStreamBytes)
 }
 
+// Config.CheckPlan applies a DMA instruction's limits to a DGE request planned outside a
+// program (tpbsim dge run), with the caller's hint on raising them.
+func TestCheckPlan(t *testing.T) {
+	g := isa.CAYMAN
+	plan := func(shape, perm []int, d isa.DType) *dge.Plan {
+		t.Helper()
+		r, err := dge.TensorRequest(g, 0, 1<<36, shape, perm, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := dge.PlanRequest(r, dge.Options{Quiet: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const how = "tpbsim dge run --max-elements N"
+	// the reviewer's repro: a 65536 x 65536 UINT8 transpose, 2^32 one-byte elements
+	err := Config{}.CheckPlan(plan([]int{65536, 65536}, []int{1, 0}, isa.DTypeUINT8), how)
+	var le *LimitError
+	if !errors.As(err, &le) || !errors.Is(err, ErrLimit) || le.Rule != RuleMaxElements ||
+		!strings.Contains(err.Error(), "streams 4294967296 elements in its 16 DMA descriptor(s); tpbsim's limit is 67108864 (raise it with "+how+")") {
+		t.Errorf("transpose: %v", err)
+	}
+	// a contiguous 2 GiB copy folds into few elements but passes the byte limit
+	err = Config{}.CheckPlan(plan([]int{1 << 31}, nil, isa.DTypeUINT8), how)
+	if !errors.As(err, &le) || le.Rule != RuleMaxStreamBytes || !strings.Contains(err.Error(), "16 per element of the element limit 67108864 (raise it with "+how+")") {
+		t.Errorf("copy: %v", err)
+	}
+	// raising the element limit raises both; an explicit byte limit is named
+	if err := (Config{MaxElements: 1 << 32}).CheckPlan(plan([]int{65536, 65536}, []int{1, 0}, isa.DTypeUINT8), how); err != nil {
+		t.Errorf("with MaxElements 2^32: %v", err)
+	}
+	err = Config{MaxStreamBytes: 100}.CheckPlan(plan([]int{64}, nil, isa.DTypeFP32), how)
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "100 bytes (sim.Config.MaxStreamBytes)") {
+		t.Errorf("explicit byte limit: %v", err)
+	}
+}
+
 // Register, shape-register and indirect ADDR4 forms are refused by the check before the run
 // (they used to fail only when reached), naming the instruction, the field and the rule.
 func TestRegisterAddressRefusedBeforeRun(t *testing.T) {
@@ -221,39 +261,58 @@ func hasProvenance(id string) bool {
 }
 
 // A DMA whose destination names bytes more than once across DMA engines (a job large enough
-// for parallel workers) gives the same result on every run: the job runs in job order and the
-// walk's last element wins (Provenance sim.dma_dst_overlap). It used to race between workers.
+// for parallel workers) gives the same result on every run, also under -race: the job runs in
+// job order and the walk's last element wins (Provenance sim.dma_dst_overlap). It used to race
+// between workers.
 func TestDMADstSelfOverlapDeterministic(t *testing.T) {
 	g := isa.CAYMAN
 	src := make([]byte, 4<<20)
 	for i := range src {
 		src[i] = byte(i*7 + i>>12)
 	}
+	// walk writes the source elements over the destination walk in walk order (the last wins).
+	walk := func(out []byte, dstStep [2]int32, num [2]uint16, size int) []byte {
+		for i1 := 0; i1 < int(num[1]); i1++ {
+			for i0 := 0; i0 < int(num[0]); i0++ {
+				e := i1*int(num[0]) + i0
+				o := (i0*int(dstStep[0]) + i1*int(dstStep[1])) * size
+				copy(out[o:o+size], src[e*size:(e+1)*size])
+			}
+		}
+		return out
+	}
 	for _, c := range []struct {
 		name             string
 		dstStep          [2]int32
 		dstNum           [2]uint16
-		want             func(out []byte) bool
 		outLen           int
 		srcStep          [2]int32
 		srcNum           [2]uint16
 		sizeSrc, sizeDst uint16
 	}{
-		{"rows onto one row", [2]int32{1, 0}, [2]uint16{1024, 4096}, func(out []byte) bool { return bytes.Equal(out, src[4095*1024:]) }, 1024,
-			[2]int32{1, 1024}, [2]uint16{1024, 4096}, 1, 1},
-		{"every element onto one", [2]int32{0, 0}, [2]uint16{4096, 256}, func(out []byte) bool { return bytes.Equal(out, src[len(src)-4:]) }, 4,
-			[2]int32{1, 4096}, [2]uint16{4096, 256}, 4, 4},
+		{"rows onto one row", [2]int32{1, 0}, [2]uint16{1024, 4096}, 1024, [2]int32{1, 1024}, [2]uint16{1024, 4096}, 1, 1},
+		{"every element onto one", [2]int32{0, 0}, [2]uint16{4096, 256}, 4, [2]int32{1, 4096}, [2]uint16{4096, 256}, 4, 4},
+		// rows 1023 bytes apart: each row shares its last byte with the next row's first, so
+		// the engines' blocks share one byte at each boundary
+		{"rows sharing a byte", [2]int32{1, 1023}, [2]uint16{1024, 4096}, 4095*1023 + 1024, [2]int32{1, 1024}, [2]uint16{1024, 4096}, 1, 1},
 	} {
+		in := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: 16},
+			SrcStepElem: c.srcStep, SrcNumElem: c.srcNum, SrcElemSize: c.sizeSrc,
+			DstStartAddr: 1 << 30, DstStepElem: c.dstStep, DstNumElem: c.dstNum, DstElemSize: c.sizeDst,
+			InDtype: isa.DTypeUINT8, OutDtype: isa.DTypeUINT8}
+		want := walk(make([]byte, c.outLen), c.dstStep, c.dstNum, int(c.sizeDst))
 		var first []byte
-		for trial := 0; trial < 6; trial++ {
+		for trial := 0; trial < 50; trial++ {
 			m, _ := New(Config{Gen: g})
+			m.dma.engines.Workers = 4
+			if trial == 0 {
+				if p, err := m.dma.plan(g, in); err != nil || p.NumDMA < 2 {
+					t.Fatalf("%s: the DMA is not spread over engines: %v", c.name, err)
+				}
+			}
 			if err := m.Memory().WriteAt(0, src); err != nil {
 				t.Fatal(err)
 			}
-			in := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: 16},
-				SrcStepElem: c.srcStep, SrcNumElem: c.srcNum, SrcElemSize: c.sizeSrc,
-				DstStartAddr: 1 << 30, DstStepElem: c.dstStep, DstNumElem: c.dstNum, DstElemSize: c.sizeDst,
-				InDtype: isa.DTypeUINT8, OutDtype: isa.DTypeUINT8}
 			if _, err := m.Run(prog(q(isa.EngineTPB_SP, in))); err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
@@ -262,14 +321,61 @@ func TestDMADstSelfOverlapDeterministic(t *testing.T) {
 			if first == nil {
 				first = out
 			} else if !bytes.Equal(out, first) {
-				t.Fatalf("%s: run %d wrote %x, run 0 %x", c.name, trial, out[:4], first[:4])
+				t.Fatalf("%s: run %d differs from run 0", c.name, trial)
 			}
-			if !c.want(out) {
-				t.Fatalf("%s: run %d wrote %x, not the walk's last element(s)", c.name, trial, out[:4])
+			if !bytes.Equal(out, want) {
+				t.Fatalf("%s: run %d did not write the walk's last elements", c.name, trial)
+			}
+			if m.dma.parallelJobs != 0 {
+				t.Fatalf("%s: run %d moved the overlapping job on parallel workers", c.name, trial)
 			}
 		}
 	}
 	if !hasProvenance("sim.dma_dst_overlap") {
 		t.Error("Provenance lacks sim.dma_dst_overlap")
+	}
+}
+
+// A DGE 16x128 crossbar transpose (a bf16 DMAMEMCPY from HBM whose source columns land in
+// SBUF partitions) spreads its row tiles over the engines; every engine writes every partition,
+// so the engines' byte ranges interleave without sharing a byte, and the job runs on parallel
+// workers (the bounding-range overlap test used to serialise it).
+func TestDMACrossbarTransposeRunsParallel(t *testing.T) {
+	g := isa.CAYMAN
+	const rows, cols = 8192, 128 // 2 MiB of bf16
+	pstride := int32(g.Geometry().StateBufPartitionSize / 2)
+	src := make([]byte, rows*cols*2)
+	for i := range src {
+		src[i] = byte(i*13 + i>>9)
+	}
+	in := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: 16},
+		SrcStartAddr: 0x10000, SrcStepElem: [2]int32{1, cols}, SrcNumElem: [2]uint16{cols, rows}, SrcElemSize: 2,
+		DstStartAddr: isa.LocalAddr8(0), DstStepElem: [2]int32{pstride, 1}, DstNumElem: [2]uint16{cols, rows}, DstElemSize: 2,
+		InDtype: isa.DTypeBFLOAT16, OutDtype: isa.DTypeBFLOAT16}
+	m, _ := New(Config{Gen: g})
+	m.dma.engines.Workers = 4
+	p, err := m.dma.plan(g, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Kind != dge.KindXbarTranspose || p.TileRows != 16 || p.TileCols != 128 || p.NumDMA < 2 || p.Job.Conflicts() {
+		t.Fatalf("plan: %v, tile %dx%d on %d engines, conflicts %v", p.Kind, p.TileRows, p.TileCols, p.NumDMA, p.Job.Conflicts())
+	}
+	if err := m.Memory().WriteAt(0x10000, src); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Run(prog(q(isa.EngineTPB_SP, in))); err != nil {
+		t.Fatal(err)
+	}
+	if m.dma.parallelJobs != 1 {
+		t.Errorf("the transpose ran on one worker (%d parallel jobs)", m.dma.parallelJobs)
+	}
+	for c := 0; c < cols; c++ {
+		got := m.Memory().Partition(mem.SBUF, c)[:rows*2]
+		for r := 0; r < rows; r++ {
+			if o := (r*cols + c) * 2; got[2*r] != src[o] || got[2*r+1] != src[o+1] {
+				t.Fatalf("partition %d element %d = %x, want %x", c, r, got[2*r:2*r+2], src[o:o+2])
+			}
+		}
 	}
 }

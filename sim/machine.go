@@ -100,18 +100,27 @@ type Machine struct {
 	bytesDerived bool // cfg.MaxStreamBytes was derived from cfg.MaxElements
 }
 
+// Limits returns the work limits of the configuration, New's defaults applied: the element
+// limit (MaxElements, or DefaultMaxElements) and the stream-bytes limit (MaxStreamBytes, or
+// StreamBytesPerElement x the element limit, saturating).
+func (c Config) Limits() (maxElements, maxStreamBytes uint64) {
+	maxElements, maxStreamBytes = c.MaxElements, c.MaxStreamBytes
+	if maxElements == 0 {
+		maxElements = DefaultMaxElements
+	}
+	if maxStreamBytes == 0 {
+		maxStreamBytes = satMul(StreamBytesPerElement, maxElements)
+	}
+	return maxElements, maxStreamBytes
+}
+
 // New builds a machine with zeroed memory and semaphores.
 func New(cfg Config) (*Machine, error) {
 	if !cfg.Gen.Valid() {
 		return nil, fmt.Errorf("sim: invalid generation %v", cfg.Gen)
 	}
-	if cfg.MaxElements == 0 {
-		cfg.MaxElements = DefaultMaxElements
-	}
 	derived := cfg.MaxStreamBytes == 0
-	if derived {
-		cfg.MaxStreamBytes = satMul(StreamBytesPerElement, cfg.MaxElements)
-	}
+	cfg.MaxElements, cfg.MaxStreamBytes = cfg.Limits()
 	mm, err := mem.New(cfg.Gen, mem.Options{HBMCapBytes: cfg.HBMCapBytes, TrackUninit: cfg.CheckUninit, HugePages: cfg.HugePages})
 	if err != nil {
 		return nil, err
@@ -122,8 +131,9 @@ func New(cfg Config) (*Machine, error) {
 	// The check before the run bounds every DMA by MaxStreamBytes; the engines' own job cap is
 	// the same figure (a job's bytes are its destination bytes, at most its stream bytes).
 	m.dma.engines.MaxJobBytes = cfg.MaxStreamBytes
-	// A DMA whose destination overlaps itself across engines runs in job order, deterministically
-	// (Provenance sim.dma_dst_overlap).
+	// A DMA whose descriptors share a byte that one of them writes (a destination that overlaps
+	// itself, a source another descriptor writes) runs in job order, deterministically
+	// (Provenance sim.dma_dst_overlap); others run on parallel host workers.
 	m.dma.engines.SerialSharedDst = true
 	return m, nil
 }

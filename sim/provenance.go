@@ -70,11 +70,13 @@ func Provenance() []isa.Provenance {
 				"below zero does; unsigned wrap-around is what a u32 register does. A program that counts below zero is unportable either way"},
 		{ID: "sim.dma_dst_overlap", Kind: "behaviour",
 			Text: "A DMA instruction whose destination names a byte more than once (e.g. dst_step_elem=[1,0]) has a deterministic result: " +
-				"within one descriptor the walk's later element wins, and when descriptors on two DMA engines may write a common byte (the " +
-				"engines' destination ranges intersect) the job runs its descriptors one at a time in job order (engine by engine, each " +
-				"queue in order) instead of on parallel host workers. The DGE gives the engines consecutive pieces of the walk in engine " +
-				"order, so for a DMAMEMCPY the walk's last element wins; where the DGE reorders the loop levels of a longer nest, the last " +
-				"element in its order wins.",
+				"within one descriptor the walk's later element wins, and when two of its descriptors (on two DMA engines, or on one) " +
+				"touch a common byte that one of them writes (dma.Job.Conflicts: the exact byte runs of their walks and of gathered rows " +
+				"are compared; more than dma.MaxOverlapRuns runs count as a conflict) the job runs its descriptors one at a time in job " +
+				"order (engine by engine, each queue in order) instead of on parallel host workers. Descriptors whose bytes interleave " +
+				"without sharing one (the row tiles of a crossbar transpose in every partition) still run in parallel. The DGE gives " +
+				"the engines consecutive pieces of the walk in engine order, so for a DMAMEMCPY the walk's last element wins; where the " +
+				"DGE reorders the loop levels of a longer nest, the last element in its order wins.",
 			Source: "none (the sources say nothing about a DMA whose writes overlap)", Confidence: isa.Invented,
 			Reason: "the hardware's DMA engines run concurrently in no defined order; running such a job on parallel host workers made " +
 				"the result change from run to run (a data race). Walk order matches the DVE's dve.dst_self_overlap; overlapping " +
@@ -110,13 +112,16 @@ func Provenance() []isa.Provenance {
 			Text: "A DVE-family instruction may stream at most 2^26 elements per channel (the larger of its source and destination counts), " +
 				"and the descriptors the DGE makes of a DMA instruction may move at most 2^26 elements in all (contiguous runs merged into " +
 				"large elements, step-0 walks not); configurable (tpbsim run --max-elements, sim.Config.MaxElements). A step-0 pattern can name " +
-				"65535^4 elements in a few bytes. Checked for every instruction before anything runs (ErrLimit, exit 1).",
+				"65535^4 elements in a few bytes. Checked for every instruction before anything runs (ErrLimit, exit 1), and for the " +
+				"descriptors of a tpbsim dge run request after planning, before any memory is allocated or filled (Config.CheckPlan; " +
+				"tpbsim dge run --max-elements).",
 			Source: "none", Confidence: isa.Invented, Reason: "keeps a crafted program from running for years"},
 		{ID: RuleMaxStreamBytes, Kind: "behaviour",
 			Text: "An instruction may read plus write at most 16 bytes per element of the element limit (1 GiB with the default 2^26; " +
 				"sim.Config.MaxStreamBytes sets it apart): a DVE-family instruction num_active_channels x (count(src) x width(in_dtype) + " +
 				"count(dst) x width(out_dtype)), a DMA instruction the source plus destination bytes of its descriptors. Checked for every " +
-				"instruction before anything runs (ErrLimit, exit 1); the DVE executor re-checks it itself (dve_max_stream_bytes).",
+				"instruction before anything runs (ErrLimit, exit 1), and for a tpbsim dge run request as for a DMA instruction " +
+				"(Config.CheckPlan); the DVE executor re-checks it itself (dve_max_stream_bytes).",
 			Source: "none", Confidence: isa.Invented,
 			Reason: "the DVE executor holds whole walks in host buffers (up to about twice this count), so without a byte bound one valid " +
 				"instruction within the element limit (128 channels x 65,535,000 fp32 elements) asked for 64 GiB and the process died out " +

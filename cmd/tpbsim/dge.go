@@ -34,6 +34,7 @@ type dgeFlags struct {
 	verify       bool
 	seed         int64
 	trace        string
+	maxElements  uint64
 }
 
 // dgeRequestJSON is the JSON request form. Either src/dst/shape/dtype (the flag form) or
@@ -121,8 +122,8 @@ overrides the file's "gen"); any other request flag (--src, --dst, --shape, --pe
 are the descriptor ring depth of MARIANA_PLUS's wait_for_credit); both are 32-bit registers, so a
 larger value is a usage error.
 
-Exit status: 0 success; 1 the request breaks a rule (bounds, unsupported kind, verification
-mismatch); 2 usage or I/O error.`
+Exit status: 0 success; 1 the request breaks a rule (bounds, unsupported kind, a work limit of
+run, verification mismatch); 2 usage or I/O error.`
 
 func newDgeCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
@@ -146,7 +147,12 @@ without --load the source (and, for compute ops, the destination) is filled with
 (--seed). --verify compares the destination with a direct element-by-element reference.
 --trace FILE.json writes a Chrome/Perfetto trace with one track per DMA engine. Outputs are
 written whole or not at all; a single output may be "-" (standard output; the report then goes
-to stderr).`,
+to stderr).
+
+Work limits (as tpbsim run's for a DMA instruction): the request's descriptors may move at most
+--max-elements elements (default 2^26) and read plus write at most 16 x --max-elements bytes
+(1 GiB by default). They are checked after planning, before any memory is allocated or filled;
+a request past either is refused with exit 1.`,
 		Args: cobra.NoArgs,
 	}
 	var pf, rf dgeFlags
@@ -158,6 +164,7 @@ to stderr).`,
 	rfl.BoolVar(&rf.verify, "verify", false, "compare the destination with a direct reference (exit 1 on mismatch)")
 	rfl.Int64Var(&rf.seed, "seed", 1, "seed of the random fill")
 	rfl.StringVar(&rf.trace, "trace", "", "write a Chrome/Perfetto trace of the descriptors to FILE.json")
+	rfl.Uint64Var(&rf.maxElements, "max-elements", sim.DefaultMaxElements, maxElementsHelp)
 	plan.RunE = func(c *cobra.Command, _ []string) error {
 		pf.changed = c.Flags().Changed
 		return dgePlan(&pf, stdout)
@@ -253,6 +260,21 @@ func location(a uint64, g isa.Generation) isa.Location {
 // requestFlags are the flags that describe a request: with --request the file describes it, so
 // none of them may be given (--gen excepted: it overrides the file's gen).
 var requestFlags = []string{"src", "dst", "shape", "perm", "dtype", "out-dtype", "compute-op", "dmas", "dma-cfg", "carveout-cfg"}
+
+// requestName names a request in messages: its file, or the request flags as given.
+func requestName(f *dgeFlags) string {
+	if f.request != "" {
+		return "request " + f.request
+	}
+	s := "request"
+	for _, fl := range []struct{ name, v string }{{"src", f.src}, {"dst", f.dst}, {"shape", f.shape}, {"perm", f.perm},
+		{"dtype", f.dtype}, {"out-dtype", f.outDtype}, {"compute-op", f.computeOp}} {
+		if fl.v != "" {
+			s += " --" + fl.name + " " + fl.v
+		}
+	}
+	return s
+}
 
 // buildRequest turns the flags (or the JSON file) into a dge.Request. The error is a usage error.
 func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
@@ -540,7 +562,14 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return planErr(err)
 	}
-	m, err := sim.New(sim.Config{Gen: g})
+	// The work limits, before anything is allocated, loaded or filled: planning is bounded
+	// (dge.MaxPlanNests), while the random fill, the reference and the run cost what the
+	// request moves.
+	cfg := sim.Config{Gen: g, MaxElements: f.maxElements}
+	if err := cfg.CheckPlan(p, "tpbsim dge run --max-elements N"); err != nil {
+		return ruleErr(fmt.Errorf("%s: %w", requestName(f), err))
+	}
+	m, err := sim.New(cfg)
 	if err != nil {
 		return ioErr(err)
 	}
@@ -580,6 +609,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	eng := dma.New(g)
+	_, eng.MaxJobBytes = cfg.Limits() // as the machine's: the check above bounds the job
 	res, err := eng.Run(mm, &p.Job)
 	if err != nil {
 		return ruleErr(err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func dgeCLI(args ...string) (int, string, string) {
@@ -178,5 +179,74 @@ func TestDgeSundaNote(t *testing.T) {
 	code, out, errs := dgeCLI("dge", "run", "--gen", "SUNDA", "--src", "hbm:0", "--dst", "hbm:0x10000", "--shape", "64", "--dtype", "uint8")
 	if code != 0 || strings.Contains(out+errs, "descriptors below") || !strings.Contains(out+errs, "tpbsim's own lowering") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+}
+
+// dge run has run's work limits (--max-elements; the byte limit 16 x N), checked after planning
+// and before anything is allocated or filled: a 65536x65536 UINT8 transpose (2^32 elements,
+// filled with random data first, it ran for over a minute) is refused at once with exit 1,
+// naming the request, the limit and how to raise it.
+func TestDgeRunWorkLimit(t *testing.T) {
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "out.npy")
+	big := []string{"--src", "hbm:0x0", "--shape", "65536,65536", "--dst", "hbm:0x100000000", "--perm", "1,0", "--dtype", "UINT8"}
+	t0 := time.Now()
+	code, _, errs := dgeCLI(append([]string{"dge", "run", "--verify", "--dump", "hbm:0x100000000=16x16:uint8:" + dump}, big...)...)
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("the refusal took %v", d)
+	}
+	for _, want := range []string{"request --src hbm:0x0 --dst hbm:0x100000000 --shape 65536,65536 --perm 1,0 --dtype UINT8", "work limit exceeded",
+		"rule sim.max_elements", "streams 4294967296 elements", "limit is 67108864", "raise it with tpbsim dge run --max-elements N"} {
+		if code != 1 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, stderr lacks %q: %s", code, want, errs)
+		}
+	}
+	if _, err := os.Stat(dump); err == nil {
+		t.Error("the refused run wrote its dump")
+	}
+	// the planner's work is not limited: plan prints the same request
+	if code, _, errs := dgeCLI(append([]string{"dge", "plan"}, big...)...); code != 0 {
+		t.Errorf("plan: exit %d: %s", code, errs)
+	}
+	// a contiguous 1 GiB copy folds into few large elements but reads plus writes 2 GiB
+	req := filepath.Join(dir, "copy.json")
+	if err := os.WriteFile(req, []byte(`{"src": "hbm:0x0", "dst": "hbm:0x80000000", "shape": [1073741824], "dtype": "uint8"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = dgeCLI("dge", "run", "--request", req)
+	if code != 1 || !strings.Contains(errs, "request "+req+": work limit exceeded: rule sim.max_stream_bytes: streams 2147483648 bytes") ||
+		!strings.Contains(errs, "limit is 1073741824 bytes, 16 per element of the element limit 67108864 (raise it with tpbsim dge run --max-elements N)") {
+		t.Errorf("copy: exit %d: %s", code, errs)
+	}
+	// --max-elements moves both limits
+	small := []string{"dge", "run", "--src", "hbm:0x1000", "--shape", "64,64", "--dst", "sbuf:0:0", "--perm", "1,0", "--dtype", "bf16", "--verify"}
+	if code, _, errs := dgeCLI(append(small, "--max-elements", "4095")...); code != 1 || !strings.Contains(errs, "streams 4096 elements") {
+		t.Errorf("transpose, --max-elements 4095: exit %d: %s", code, errs)
+	}
+	if code, out, errs := dgeCLI(append(small, "--max-elements", "4096")...); code != 0 || !strings.Contains(out, "matches") {
+		t.Errorf("transpose, --max-elements 4096: exit %d: %s %s", code, out, errs)
+	}
+	// an 8 KiB contiguous copy: a few large elements, 16 KiB read plus written
+	cp := []string{"dge", "run", "--src", "hbm:0x1000", "--shape", "64,64", "--dst", "hbm:0x100000", "--dtype", "bf16", "--verify"}
+	if code, _, errs := dgeCLI(append(cp, "--max-elements", "1023")...); code != 1 || !strings.Contains(errs, "rule sim.max_stream_bytes: streams 16384 bytes") {
+		t.Errorf("copy, --max-elements 1023: exit %d: %s", code, errs)
+	}
+	if code, out, errs := dgeCLI(append(cp, "--max-elements", "1024")...); code != 0 || !strings.Contains(out, "matches") {
+		t.Errorf("copy, --max-elements 1024: exit %d: %s %s", code, out, errs)
+	}
+}
+
+// --max-elements says what it bounds in run and dge run, as README "Work limits" does.
+func TestMaxElementsHelp(t *testing.T) {
+	for _, cmd := range [][]string{{"run", "--help"}, {"dge", "run", "--help"}} {
+		code, out, errs := dgeCLI(cmd...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", cmd, code, errs)
+		}
+		for _, want := range []string{"--max-elements", "per channel for a DVE-family instruction", "DMA descriptors of a DMA instruction", "16 x N bytes"} {
+			if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+				t.Errorf("%v: help lacks %q", cmd, want)
+			}
+		}
 	}
 }

@@ -64,7 +64,7 @@ Addresses: sbuf:P:OFF, psum:P:OFF (partition, byte offset), hbm:ADDR, or a raw o
 Outputs (dumps, trace) are written whole or not at all, and not at all when the run fails.
 A single output may be "-" (standard output); the summary then goes to stderr.
 Exit status: 0 success; 1 a rule is broken (invalid instruction, bounds, uninitialised read,
-deadlock); 2 usage or I/O error.`,
+a work limit of --max-elements, deadlock); 2 usage or I/O error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.genSet = cmd.Flags().Changed("gen")
@@ -79,11 +79,16 @@ deadlock); 2 usage or I/O error.`,
 	fl.BoolVar(&f.checkUninit, "check-uninit", false, "report reads of never-written memory as errors")
 	fl.StringVar(&f.tables, "tables", "", "DVE microcode table set (folder): annotate DVE instructions with control rows, block class, depth")
 	fl.StringVar(&f.hbmCap, "hbm-cap", "", "cap on HBM bytes the run may allocate, in whole 64 KiB pages (at least one; default 4 GiB; suffixes K, M, G)")
-	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, "largest element count per channel one instruction may stream")
+	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, maxElementsHelp)
 	fl.BoolVar(&f.quiet, "quiet", false, "do not print the summary table")
 	fl.BoolVar(&f.butterfly, "butterfly", false, "run transposes on the faithful 5-stage dsel butterfly model (slower; same bytes)")
 	return cmd
 }
+
+// maxElementsHelp is the help of --max-elements (run and dge run; README "Work limits").
+const maxElementsHelp = "largest element count one instruction may stream: per channel for a DVE-family instruction, in all " +
+	"for the DMA descriptors of a DMA instruction (or dge request); also sets the per-instruction byte limit, 16 x N bytes " +
+	"read plus written (1 GiB at the default)"
 
 func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	g, err := isa.ParseGeneration(f.gen)
