@@ -191,21 +191,26 @@ func (p *dselProg) specialise(laneBits int) {
 func (p *dselProg) run(vu, vt, vs, vr *vreg) {
 	switch p.kind {
 	case progSwap:
+		// Unrolled over the eight words (with progPerm below: the butterfly 1.8-1.9x faster
+		// at 1 MiB than as loops, whose speed had also swung 1.7x with an unrelated change
+		// elsewhere in the package, commit a3fd92f).
 		k, keep := p.k&63, p.keep
-		for w := range vs {
-			a, b := vs[w], vr[w]
-			t := (a>>k ^ b) & keep
-			vu[w], vt[w] = a^t<<k, b^t
-		}
+		a0, a1, a2, a3, a4, a5, a6, a7 := vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], vs[6], vs[7]
+		b0, b1, b2, b3, b4, b5, b6, b7 := vr[0], vr[1], vr[2], vr[3], vr[4], vr[5], vr[6], vr[7]
+		t0, t1, t2, t3 := (a0>>k^b0)&keep, (a1>>k^b1)&keep, (a2>>k^b2)&keep, (a3>>k^b3)&keep
+		t4, t5, t6, t7 := (a4>>k^b4)&keep, (a5>>k^b5)&keep, (a6>>k^b6)&keep, (a7>>k^b7)&keep
+		vu[0], vu[1], vu[2], vu[3], vu[4], vu[5], vu[6], vu[7] = a0^t0<<k, a1^t1<<k, a2^t2<<k, a3^t3<<k, a4^t4<<k, a5^t5<<k, a6^t6<<k, a7^t7<<k
+		vt[0], vt[1], vt[2], vt[3], vt[4], vt[5], vt[6], vt[7] = b0^t0, b1^t1, b2^t2, b3^t3, b4^t4, b5^t5, b6^t6, b7^t7
 		return
 	case progPerm:
 		var cat [16]uint64
 		*(*vreg)(cat[:8]) = *vs
 		*(*vreg)(cat[8:]) = *vr
-		for w := 0; w < 8; w++ {
-			vu[w] = cat[p.perm[w]&15]
-			vt[w] = cat[p.perm[w+8]&15]
-		}
+		pm := &p.perm
+		vu[0], vu[1], vu[2], vu[3] = cat[pm[0]&15], cat[pm[1]&15], cat[pm[2]&15], cat[pm[3]&15]
+		vu[4], vu[5], vu[6], vu[7] = cat[pm[4]&15], cat[pm[5]&15], cat[pm[6]&15], cat[pm[7]&15]
+		vt[0], vt[1], vt[2], vt[3] = cat[pm[8]&15], cat[pm[9]&15], cat[pm[10]&15], cat[pm[11]&15]
+		vt[4], vt[5], vt[6], vt[7] = cat[pm[12]&15], cat[pm[13]&15], cat[pm[14]&15], cat[pm[15]&15]
 		return
 	}
 	var cat [16]uint64

@@ -49,16 +49,18 @@ import (
 // of every src row of a 32-channel group into a cache-resident buffer at the compile-time row
 // stride stRS (32 sequential reads), and kernels that address all 32 staged rows from one
 // pointer with constant displacements (no per-row pointers to keep in registers, no bounds
-// checks in the kernels) transpose the tiles. 2- and 4-byte kernels (quad16, pair32) write
-// whole cache lines of the dst rows directly; the 1-byte kernel (strip8) writes down the
-// columns of a second buffer, whose rows are then copied out (32 sequential writes), each row
-// interleaved with reading the next round's row in. Instructions of a tile or two per row pay
-// ~1 us for the staging (4 KiB: 4.5 us against 3.5 us for direct per-row tile kernels, which
-// were dropped so that each SWAR step exists once; from 8 tiles per row staging is as fast). Main memory thus sees 64 sequential
-// streams of stChunk bytes per round, which the prefetchers follow, instead of 32 interleaved
-// 8-to-128-byte pieces per tile. At full size (rows of 112 KiB, from DRAM) 32 KiB rounds were
-// measured ~15-25% faster than 4 KiB ones (longer runs per stream); smaller instructions fit
-// one round.
+// checks in the kernels) write the dst rows directly in runs along each row (oct8 for 1-byte,
+// quad16 for 2-byte, pair32 for 4-byte cells; each a SWAR transpose inside uint64 words), then
+// the next round's src rows are read in. Main memory thus sees 32 sequential src streams of
+// stChunk bytes per round, which the prefetchers follow, instead of 32 interleaved 8-to-128-
+// byte pieces per tile. At full size (rows of 112 KiB, from DRAM) 32 KiB rounds were measured
+// ~15-25% faster than 4 KiB ones (longer runs per stream); smaller instructions fit one round.
+// Writing the dst rows directly rather than through a second staging buffer copied out row by
+// row measured (session 2, full size, one core) 8-15% faster for 1- and 2-byte cells and
+// saves 1 MiB of staging per worker; at 1 MiB 1-byte cells are ~8% slower that way (0.19-0.20x
+// copy, goal 0.08). Instructions of a tile or two per row pay ~1 us for the staging (4 KiB:
+// 4.5 us against 3.5 us for per-row tile kernels without staging, which were dropped so that
+// each SWAR step exists once; from 8 tiles per row staging is as fast).
 const (
 	stChunk = 32 << 10
 	stRS    = stChunk + 64 // 64 mod 4096: the 32 rows of a column fall in 32 different L1 sets
@@ -67,8 +69,8 @@ const (
 	m32   = 0x00000000FFFFFFFF
 )
 
-// stage is one worker's pair of staging buffers.
-type stage struct{ s, d [32 * stRS]byte }
+// stage is one worker's staging buffer.
+type stage struct{ s [32 * stRS]byte }
 
 var stagePool = sync.Pool{New: func() any { return new(stage) }}
 
@@ -81,7 +83,7 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 	per := stChunk / tb
 	if t0 < full {
 		st := stagePool.Get().(*stage)
-		sb, db := &st.s, &st.d
+		sb := &st.s
 		span := func(c0 int) (lo, hi int) { return c0 * tb, min(full, c0+per) * tb }
 		lo, hi := span(t0)
 		for j := 0; j < 32; j++ {
@@ -89,31 +91,18 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 		}
 		for c0 := t0; c0 < full; c0 += per {
 			lo, hi := span(c0)
-			if es != 1 {
-				// 2- and 4-byte cells: the kernel writes the dst rows itself (tile16d, tile32d),
-				// no db pass.
-				if es == 4 {
-					tile32d(dst, sb, lo, hi-lo)
-				} else {
-					tile16d(dst, sb, lo, hi-lo)
-				}
-				nlo, nhi := span(c0 + per)
-				for j := 0; nlo < nhi && j < 32; j++ {
-					copy(sb[j*stRS:j*stRS+nhi-nlo], src[j][nlo:nhi])
-				}
-				continue
+			// The kernels write the dst rows themselves, whole cache lines at a time.
+			switch es {
+			case 4:
+				tile32d(dst, sb, lo, hi-lo)
+			case 2:
+				tile16d(dst, sb, lo, hi-lo)
+			default:
+				tile8d(dst, sb, lo, hi-lo)
 			}
-			for col := 0; col < hi-lo; col += tb {
-				tile8s(db, sb, col)
-			}
-			// Write this round's rows out while reading the next round's in: both directions
-			// of the memory traffic stay busy.
 			nlo, nhi := span(c0 + per)
-			for i := 0; i < 32; i++ {
-				copy(dst[i][lo:hi], db[i*stRS:i*stRS+hi-lo])
-				if nlo < nhi {
-					copy(sb[i*stRS:i*stRS+nhi-nlo], src[i][nlo:nhi])
-				}
+			for j := 0; nlo < nhi && j < 32; j++ {
+				copy(sb[j*stRS:j*stRS+nhi-nlo], src[j][nlo:nhi])
 			}
 		}
 		stagePool.Put(st)
@@ -121,217 +110,6 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 	for t := max(full, t0); t < t1; t++ {
 		transposeTilePartial(dst, src, es, t, D-32*t)
 	}
-}
-
-// tile8s transposes the 32x32 byte tile at byte column col of sb into db: four strips of
-// eight src rows, each four 8x8 blocks transposed inside eight uint64 words.
-func tile8s(db, sb *[32 * stRS]byte, col int) {
-	for j := 0; j < 32; j += 8 {
-		strip8((*[31*stRS + 8]byte)(db[col+j:]), (*[7*stRS + 32]byte)(sb[col+j*stRS:]))
-	}
-}
-
-// strip8 transposes src rows j..j+7 (s) of a byte tile into dst column bytes j..j+7 (d).
-func strip8(d *[31*stRS + 8]byte, s *[7*stRS + 32]byte) {
-	le := binary.LittleEndian
-	const m4, m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF
-	var w0, w1, w2, w3, w4, w5, w6, w7, t uint64
-	// cells 0..7 -> dst rows 0..7
-	w0, w1 = le.Uint64(s[0*stRS+0:]), le.Uint64(s[1*stRS+0:])
-	t = (w0>>8 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 8
-	w2, w3 = le.Uint64(s[2*stRS+0:]), le.Uint64(s[3*stRS+0:])
-	t = (w2>>8 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 8
-	t = (w0>>16 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 16
-	t = (w1>>16 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 16
-	w4, w5 = le.Uint64(s[4*stRS+0:]), le.Uint64(s[5*stRS+0:])
-	t = (w4>>8 ^ w5) & m1
-	w5 ^= t
-	w4 ^= t << 8
-	w6, w7 = le.Uint64(s[6*stRS+0:]), le.Uint64(s[7*stRS+0:])
-	t = (w6>>8 ^ w7) & m1
-	w7 ^= t
-	w6 ^= t << 8
-	t = (w4>>16 ^ w6) & m2
-	w6 ^= t
-	w4 ^= t << 16
-	t = (w5>>16 ^ w7) & m2
-	w7 ^= t
-	w5 ^= t << 16
-	t = (w0>>32 ^ w4) & m4
-	w4 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d[0*stRS:], w0)
-	le.PutUint64(d[4*stRS:], w4)
-	t = (w1>>32 ^ w5) & m4
-	w5 ^= t
-	w1 ^= t << 32
-	le.PutUint64(d[1*stRS:], w1)
-	le.PutUint64(d[5*stRS:], w5)
-	t = (w2>>32 ^ w6) & m4
-	w6 ^= t
-	w2 ^= t << 32
-	le.PutUint64(d[2*stRS:], w2)
-	le.PutUint64(d[6*stRS:], w6)
-	t = (w3>>32 ^ w7) & m4
-	w7 ^= t
-	w3 ^= t << 32
-	le.PutUint64(d[3*stRS:], w3)
-	le.PutUint64(d[7*stRS:], w7)
-	// cells 8..15 -> dst rows 8..15
-	w0, w1 = le.Uint64(s[0*stRS+8:]), le.Uint64(s[1*stRS+8:])
-	t = (w0>>8 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 8
-	w2, w3 = le.Uint64(s[2*stRS+8:]), le.Uint64(s[3*stRS+8:])
-	t = (w2>>8 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 8
-	t = (w0>>16 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 16
-	t = (w1>>16 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 16
-	w4, w5 = le.Uint64(s[4*stRS+8:]), le.Uint64(s[5*stRS+8:])
-	t = (w4>>8 ^ w5) & m1
-	w5 ^= t
-	w4 ^= t << 8
-	w6, w7 = le.Uint64(s[6*stRS+8:]), le.Uint64(s[7*stRS+8:])
-	t = (w6>>8 ^ w7) & m1
-	w7 ^= t
-	w6 ^= t << 8
-	t = (w4>>16 ^ w6) & m2
-	w6 ^= t
-	w4 ^= t << 16
-	t = (w5>>16 ^ w7) & m2
-	w7 ^= t
-	w5 ^= t << 16
-	t = (w0>>32 ^ w4) & m4
-	w4 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d[8*stRS:], w0)
-	le.PutUint64(d[12*stRS:], w4)
-	t = (w1>>32 ^ w5) & m4
-	w5 ^= t
-	w1 ^= t << 32
-	le.PutUint64(d[9*stRS:], w1)
-	le.PutUint64(d[13*stRS:], w5)
-	t = (w2>>32 ^ w6) & m4
-	w6 ^= t
-	w2 ^= t << 32
-	le.PutUint64(d[10*stRS:], w2)
-	le.PutUint64(d[14*stRS:], w6)
-	t = (w3>>32 ^ w7) & m4
-	w7 ^= t
-	w3 ^= t << 32
-	le.PutUint64(d[11*stRS:], w3)
-	le.PutUint64(d[15*stRS:], w7)
-	// cells 16..23 -> dst rows 16..23
-	w0, w1 = le.Uint64(s[0*stRS+16:]), le.Uint64(s[1*stRS+16:])
-	t = (w0>>8 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 8
-	w2, w3 = le.Uint64(s[2*stRS+16:]), le.Uint64(s[3*stRS+16:])
-	t = (w2>>8 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 8
-	t = (w0>>16 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 16
-	t = (w1>>16 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 16
-	w4, w5 = le.Uint64(s[4*stRS+16:]), le.Uint64(s[5*stRS+16:])
-	t = (w4>>8 ^ w5) & m1
-	w5 ^= t
-	w4 ^= t << 8
-	w6, w7 = le.Uint64(s[6*stRS+16:]), le.Uint64(s[7*stRS+16:])
-	t = (w6>>8 ^ w7) & m1
-	w7 ^= t
-	w6 ^= t << 8
-	t = (w4>>16 ^ w6) & m2
-	w6 ^= t
-	w4 ^= t << 16
-	t = (w5>>16 ^ w7) & m2
-	w7 ^= t
-	w5 ^= t << 16
-	t = (w0>>32 ^ w4) & m4
-	w4 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d[16*stRS:], w0)
-	le.PutUint64(d[20*stRS:], w4)
-	t = (w1>>32 ^ w5) & m4
-	w5 ^= t
-	w1 ^= t << 32
-	le.PutUint64(d[17*stRS:], w1)
-	le.PutUint64(d[21*stRS:], w5)
-	t = (w2>>32 ^ w6) & m4
-	w6 ^= t
-	w2 ^= t << 32
-	le.PutUint64(d[18*stRS:], w2)
-	le.PutUint64(d[22*stRS:], w6)
-	t = (w3>>32 ^ w7) & m4
-	w7 ^= t
-	w3 ^= t << 32
-	le.PutUint64(d[19*stRS:], w3)
-	le.PutUint64(d[23*stRS:], w7)
-	// cells 24..31 -> dst rows 24..31
-	w0, w1 = le.Uint64(s[0*stRS+24:]), le.Uint64(s[1*stRS+24:])
-	t = (w0>>8 ^ w1) & m1
-	w1 ^= t
-	w0 ^= t << 8
-	w2, w3 = le.Uint64(s[2*stRS+24:]), le.Uint64(s[3*stRS+24:])
-	t = (w2>>8 ^ w3) & m1
-	w3 ^= t
-	w2 ^= t << 8
-	t = (w0>>16 ^ w2) & m2
-	w2 ^= t
-	w0 ^= t << 16
-	t = (w1>>16 ^ w3) & m2
-	w3 ^= t
-	w1 ^= t << 16
-	w4, w5 = le.Uint64(s[4*stRS+24:]), le.Uint64(s[5*stRS+24:])
-	t = (w4>>8 ^ w5) & m1
-	w5 ^= t
-	w4 ^= t << 8
-	w6, w7 = le.Uint64(s[6*stRS+24:]), le.Uint64(s[7*stRS+24:])
-	t = (w6>>8 ^ w7) & m1
-	w7 ^= t
-	w6 ^= t << 8
-	t = (w4>>16 ^ w6) & m2
-	w6 ^= t
-	w4 ^= t << 16
-	t = (w5>>16 ^ w7) & m2
-	w7 ^= t
-	w5 ^= t << 16
-	t = (w0>>32 ^ w4) & m4
-	w4 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d[24*stRS:], w0)
-	le.PutUint64(d[28*stRS:], w4)
-	t = (w1>>32 ^ w5) & m4
-	w5 ^= t
-	w1 ^= t << 32
-	le.PutUint64(d[25*stRS:], w1)
-	le.PutUint64(d[29*stRS:], w5)
-	t = (w2>>32 ^ w6) & m4
-	w6 ^= t
-	w2 ^= t << 32
-	le.PutUint64(d[26*stRS:], w2)
-	le.PutUint64(d[30*stRS:], w6)
-	t = (w3>>32 ^ w7) & m4
-	w7 ^= t
-	w3 ^= t << 32
-	le.PutUint64(d[27*stRS:], w3)
-	le.PutUint64(d[31*stRS:], w7)
 }
 
 // pair32 writes dst rows i, i+1 (d0, d1) of a 4-byte tile from src column cells i, i+1 (sv).
@@ -395,8 +173,8 @@ const dBlock = 1024
 // tile32d transposes the n bytes (whole 4-byte tiles) staged in sb straight into the dst rows
 // at byte offset lo, in blocks of dBlock columns; each dst row pair is written as one run of
 // whole cache lines (pair32 fills both 128-byte pieces of a tile completely), so no dst line
-// is left partly written for the aliasing rows to evict. Against staging the result in db and
-// copying it out this saves a 1 MiB write and read of the staging buffer per round.
+// is left partly written for the aliasing rows to evict. Against staging the result in a
+// second buffer and copying it out this saves a 1 MiB write and read per round.
 func tile32d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
 	for b := 0; b < n; b += dBlock {
 		w := min(dBlock, n-b)
@@ -412,8 +190,8 @@ func tile32d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
 
 // quad16 writes dst rows i..i+3 (d0..d3) of a 2-byte tile, 64 bytes each (whole cache
 // lines), from src column cells i..i+3 (sv: cells i..i+3 of src row 0 at sv[0], of row j at
-// sv[j*stRS]): eight 4x4 blocks of 16-bit cells, each transposed inside four uint64 words as in
-// strip16, but stored along the dst rows instead of down the dst columns.
+// sv[j*stRS]): eight 4x4 blocks of 16-bit cells (src rows 4k..4k+3), each transposed inside
+// four uint64 words in two swap stages (32-bit halves, then 16-bit quarters).
 func quad16(d0, d1, d2, d3 *[64]byte, sv *[31*stRS + 8]byte) {
 	le := binary.LittleEndian
 	const m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF
@@ -568,6 +346,221 @@ func tile16d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
 			d3 := dst[i+3][lo+b : lo+b+w]
 			for c := 0; c+64 <= len(d0) && c+64 <= len(d1) && c+64 <= len(d2) && c+64 <= len(d3); c += 64 {
 				quad16((*[64]byte)(d0[c:]), (*[64]byte)(d1[c:]), (*[64]byte)(d2[c:]), (*[64]byte)(d3[c:]), (*[31*stRS + 8]byte)(sb[b+c+2*i:]))
+			}
+		}
+	}
+}
+
+// oct8 writes dst rows i..i+7 (d[0..7]) of a byte tile, 32 bytes each, from src column cells
+// i..i+7 (sv: cells i..i+7 of src row 0 at sv[0], of row j at sv[j*stRS]): four 8x8 blocks,
+// each transposed inside eight uint64 words in three swap stages (bytes, 16-bit pairs, 32-bit
+// halves); two neighbouring tiles fill a 64-byte line of each dst row.
+func oct8(d0, d1, d2, d3, d4, d5, d6, d7 *[32]byte, sv *[31*stRS + 8]byte) {
+	le := binary.LittleEndian
+	const m4, m2, m1 = 0x00000000FFFFFFFF, 0x0000FFFF0000FFFF, 0x00FF00FF00FF00FF
+	var w0, w1, w2, w3, w4, w5, w6, w7, t uint64
+	w0, w1, w2, w3 = le.Uint64(sv[0*stRS:]), le.Uint64(sv[1*stRS:]), le.Uint64(sv[2*stRS:]), le.Uint64(sv[3*stRS:])
+	w4, w5, w6, w7 = le.Uint64(sv[4*stRS:]), le.Uint64(sv[5*stRS:]), le.Uint64(sv[6*stRS:]), le.Uint64(sv[7*stRS:])
+	t = (w0>>8 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 8
+	t = (w2>>8 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 8
+	t = (w4>>8 ^ w5) & m1
+	w5 ^= t
+	w4 ^= t << 8
+	t = (w6>>8 ^ w7) & m1
+	w7 ^= t
+	w6 ^= t << 8
+	t = (w0>>16 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 16
+	t = (w1>>16 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 16
+	t = (w4>>16 ^ w6) & m2
+	w6 ^= t
+	w4 ^= t << 16
+	t = (w5>>16 ^ w7) & m2
+	w7 ^= t
+	w5 ^= t << 16
+	t = (w0>>32 ^ w4) & m4
+	w4 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w5) & m4
+	w5 ^= t
+	w1 ^= t << 32
+	t = (w2>>32 ^ w6) & m4
+	w6 ^= t
+	w2 ^= t << 32
+	t = (w3>>32 ^ w7) & m4
+	w7 ^= t
+	w3 ^= t << 32
+	le.PutUint64(d0[0:], w0)
+	le.PutUint64(d1[0:], w1)
+	le.PutUint64(d2[0:], w2)
+	le.PutUint64(d3[0:], w3)
+	le.PutUint64(d4[0:], w4)
+	le.PutUint64(d5[0:], w5)
+	le.PutUint64(d6[0:], w6)
+	le.PutUint64(d7[0:], w7)
+	w0, w1, w2, w3 = le.Uint64(sv[8*stRS:]), le.Uint64(sv[9*stRS:]), le.Uint64(sv[10*stRS:]), le.Uint64(sv[11*stRS:])
+	w4, w5, w6, w7 = le.Uint64(sv[12*stRS:]), le.Uint64(sv[13*stRS:]), le.Uint64(sv[14*stRS:]), le.Uint64(sv[15*stRS:])
+	t = (w0>>8 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 8
+	t = (w2>>8 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 8
+	t = (w4>>8 ^ w5) & m1
+	w5 ^= t
+	w4 ^= t << 8
+	t = (w6>>8 ^ w7) & m1
+	w7 ^= t
+	w6 ^= t << 8
+	t = (w0>>16 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 16
+	t = (w1>>16 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 16
+	t = (w4>>16 ^ w6) & m2
+	w6 ^= t
+	w4 ^= t << 16
+	t = (w5>>16 ^ w7) & m2
+	w7 ^= t
+	w5 ^= t << 16
+	t = (w0>>32 ^ w4) & m4
+	w4 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w5) & m4
+	w5 ^= t
+	w1 ^= t << 32
+	t = (w2>>32 ^ w6) & m4
+	w6 ^= t
+	w2 ^= t << 32
+	t = (w3>>32 ^ w7) & m4
+	w7 ^= t
+	w3 ^= t << 32
+	le.PutUint64(d0[8:], w0)
+	le.PutUint64(d1[8:], w1)
+	le.PutUint64(d2[8:], w2)
+	le.PutUint64(d3[8:], w3)
+	le.PutUint64(d4[8:], w4)
+	le.PutUint64(d5[8:], w5)
+	le.PutUint64(d6[8:], w6)
+	le.PutUint64(d7[8:], w7)
+	w0, w1, w2, w3 = le.Uint64(sv[16*stRS:]), le.Uint64(sv[17*stRS:]), le.Uint64(sv[18*stRS:]), le.Uint64(sv[19*stRS:])
+	w4, w5, w6, w7 = le.Uint64(sv[20*stRS:]), le.Uint64(sv[21*stRS:]), le.Uint64(sv[22*stRS:]), le.Uint64(sv[23*stRS:])
+	t = (w0>>8 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 8
+	t = (w2>>8 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 8
+	t = (w4>>8 ^ w5) & m1
+	w5 ^= t
+	w4 ^= t << 8
+	t = (w6>>8 ^ w7) & m1
+	w7 ^= t
+	w6 ^= t << 8
+	t = (w0>>16 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 16
+	t = (w1>>16 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 16
+	t = (w4>>16 ^ w6) & m2
+	w6 ^= t
+	w4 ^= t << 16
+	t = (w5>>16 ^ w7) & m2
+	w7 ^= t
+	w5 ^= t << 16
+	t = (w0>>32 ^ w4) & m4
+	w4 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w5) & m4
+	w5 ^= t
+	w1 ^= t << 32
+	t = (w2>>32 ^ w6) & m4
+	w6 ^= t
+	w2 ^= t << 32
+	t = (w3>>32 ^ w7) & m4
+	w7 ^= t
+	w3 ^= t << 32
+	le.PutUint64(d0[16:], w0)
+	le.PutUint64(d1[16:], w1)
+	le.PutUint64(d2[16:], w2)
+	le.PutUint64(d3[16:], w3)
+	le.PutUint64(d4[16:], w4)
+	le.PutUint64(d5[16:], w5)
+	le.PutUint64(d6[16:], w6)
+	le.PutUint64(d7[16:], w7)
+	w0, w1, w2, w3 = le.Uint64(sv[24*stRS:]), le.Uint64(sv[25*stRS:]), le.Uint64(sv[26*stRS:]), le.Uint64(sv[27*stRS:])
+	w4, w5, w6, w7 = le.Uint64(sv[28*stRS:]), le.Uint64(sv[29*stRS:]), le.Uint64(sv[30*stRS:]), le.Uint64(sv[31*stRS:])
+	t = (w0>>8 ^ w1) & m1
+	w1 ^= t
+	w0 ^= t << 8
+	t = (w2>>8 ^ w3) & m1
+	w3 ^= t
+	w2 ^= t << 8
+	t = (w4>>8 ^ w5) & m1
+	w5 ^= t
+	w4 ^= t << 8
+	t = (w6>>8 ^ w7) & m1
+	w7 ^= t
+	w6 ^= t << 8
+	t = (w0>>16 ^ w2) & m2
+	w2 ^= t
+	w0 ^= t << 16
+	t = (w1>>16 ^ w3) & m2
+	w3 ^= t
+	w1 ^= t << 16
+	t = (w4>>16 ^ w6) & m2
+	w6 ^= t
+	w4 ^= t << 16
+	t = (w5>>16 ^ w7) & m2
+	w7 ^= t
+	w5 ^= t << 16
+	t = (w0>>32 ^ w4) & m4
+	w4 ^= t
+	w0 ^= t << 32
+	t = (w1>>32 ^ w5) & m4
+	w5 ^= t
+	w1 ^= t << 32
+	t = (w2>>32 ^ w6) & m4
+	w6 ^= t
+	w2 ^= t << 32
+	t = (w3>>32 ^ w7) & m4
+	w7 ^= t
+	w3 ^= t << 32
+	le.PutUint64(d0[24:], w0)
+	le.PutUint64(d1[24:], w1)
+	le.PutUint64(d2[24:], w2)
+	le.PutUint64(d3[24:], w3)
+	le.PutUint64(d4[24:], w4)
+	le.PutUint64(d5[24:], w5)
+	le.PutUint64(d6[24:], w6)
+	le.PutUint64(d7[24:], w7)
+}
+
+// tile8d transposes the n bytes (whole byte tiles) staged in sb straight into the dst rows at
+// byte offset lo, in blocks of dBlock columns, eight dst rows at a time (oct8); two neighbouring
+// tiles fill each 64-byte line of a dst row.
+func tile8d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
+	for b := 0; b < n; b += dBlock {
+		w := min(dBlock, n-b)
+		for i := 0; i < 32; i += 8 {
+			var r [8][]byte
+			for k := range r {
+				r[k] = dst[i+k][lo+b : lo+b+w]
+			}
+			d0, d1, d2, d3, d4, d5, d6, d7 := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+			for c := 0; c+32 <= len(d0) && c+32 <= len(d1) && c+32 <= len(d2) && c+32 <= len(d3) &&
+				c+32 <= len(d4) && c+32 <= len(d5) && c+32 <= len(d6) && c+32 <= len(d7); c += 32 {
+				oct8((*[32]byte)(d0[c:]), (*[32]byte)(d1[c:]), (*[32]byte)(d2[c:]), (*[32]byte)(d3[c:]),
+					(*[32]byte)(d4[c:]), (*[32]byte)(d5[c:]), (*[32]byte)(d6[c:]), (*[32]byte)(d7[c:]), (*[31*stRS + 8]byte)(sb[b+c+i:]))
 			}
 		}
 	}
