@@ -57,9 +57,10 @@ type Options struct {
 	// pages in "madvise" mode; a no-op elsewhere). Large transposes and DMA walks touch 32-128
 	// partition rows at once, 224 KiB or more apart, and with 4 KiB pages each step of each row
 	// is a TLB miss: a full-size StreamTranspose measured 25-35% faster with them. Off by
-	// default: faulting in a huge page costs a 2 MiB zero fill (and, on a fragmented host, a
-	// compaction), which a process that builds thousands of small memories (the test suite:
-	// 4x slower) pays again and again. `tpbsim run` turns it on; one memory per process.
+	// default: a program that touches a few bytes here and there then holds whole 2 MiB pages
+	// (up to all of SBUF resident instead of a few 4 KiB pages), and on a host with fragmented
+	// memory a huge page fault may wait for the kernel to compact memory. `tpbsim run` turns it
+	// on (one memory per process); the test suite measured the same time either way.
 	HugePages bool
 }
 
