@@ -11,7 +11,8 @@ import (
 //
 //	4-byte 1 MiB:  x-copy 0.27 -> 0.36-0.45 on one core since the kernel writes dst rows directly
 //	4-byte full:   x-copy 0.17-0.19 -> 0.20-0.22 on one core with huge pages (goal 0.3 not reached)
-//	2-byte full:   x-copy 0.13-0.15 -> 0.17-0.19 with huge pages and direct dst writes (quad16)
+//	2-byte full:   x-copy 0.13-0.15 -> 0.20 with huge pages and direct dst writes (quad16)
+//	1-byte full:   x-copy 0.12-0.13 -> 0.14-0.15 with huge pages and direct dst writes (oct8)
 //
 // Session 2 (2026-11-30) measurements, 4-byte at full size, one core, in a copy of this code
 // with each part switched off in turn (copy() of the 14 MiB: 0.57-0.60 ms):
