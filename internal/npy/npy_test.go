@@ -88,14 +88,33 @@ func FuzzRead(f *testing.F) {
 	Write(&b, &Array{Dtype: "f4", Shape: []int{2, 2}, Data: make([]byte, 16)})
 	f.Add(b.Bytes())
 	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'shape': (1,)}"))
+	f.Add([]byte("\x93NUMPY\x02\x00\x3a\x00\x00\x00{'descr': '>i2', 'fortran_order': False, 'shape': (2,), }\n\x01\x02\x03\x04"))
+	f.Add([]byte("\x93NUMPY\x01\x00\x2b\x00{\"shape\": (0, 9999999999), \"descr\": \"|b1\",}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := Read(bytes.NewReader(data))
 		if err != nil {
+			// The reader is in memory: every failure is the file's, so it is ErrFormat.
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error not ErrFormat: %v", err)
+			}
 			return
+		}
+		if ItemSize(a.Dtype) == 0 || len(a.Data) != a.Len()*ItemSize(a.Dtype) {
+			t.Fatalf("read %q shape %v with %d data bytes", a.Dtype, a.Shape, len(a.Data))
 		}
 		var out bytes.Buffer
 		if err := Write(&out, a); err != nil {
 			t.Fatalf("re-encode: %v", err)
+		}
+		if out.Len()%64 != len(a.Data)%64 {
+			t.Fatalf("data of the re-encoded file is not 64-byte aligned")
+		}
+		b, err := Read(bytes.NewReader(out.Bytes()))
+		if err != nil {
+			t.Fatalf("re-read: %v", err)
+		}
+		if b.Dtype != a.Dtype || !reflect.DeepEqual(b.Shape, a.Shape) && len(a.Shape)+len(b.Shape) > 0 || !bytes.Equal(b.Data, a.Data) {
+			t.Fatalf("round trip differs: %q %v %d bytes -> %q %v %d bytes", a.Dtype, a.Shape, len(a.Data), b.Dtype, b.Shape, len(b.Data))
 		}
 	})
 }
