@@ -2,6 +2,7 @@ package dma_test
 
 import (
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dma"
@@ -57,7 +58,35 @@ func descFromBytes(b []byte) (dma.Descriptor, isa.Generation, dma.BoundRegs) {
 	return d, g, regs
 }
 
-// FuzzExecutor: any descriptor either fails its checks or runs; nothing panics.
+// countingMem is the plain (ReadAt/WriteAt only) memory path, counting the writes that land.
+type countingMem struct {
+	dmatest.Plain
+	writes int
+}
+
+func (c *countingMem) WriteAt(addr uint64, b []byte) error {
+	err := c.Plain.WriteAt(addr, b)
+	if err == nil && len(b) > 0 {
+		c.writes++
+	}
+	return err
+}
+
+// checkJobErr: a failed job's error is one of the package's categories and names a rule.
+func checkJobErr(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, dma.ErrBounds) && !errors.Is(err, dma.ErrIndex) && !errors.Is(err, dma.ErrDescriptor) {
+		t.Fatalf("error of no category: %v", err)
+	}
+	var r interface{ RuleID() string }
+	if !errors.As(err, &r) || r.RuleID() == "" {
+		t.Fatalf("error names no rule: %v", err)
+	}
+}
+
+// FuzzExecutor: any descriptor either fails its checks or runs; nothing panics; a failure is
+// categorised, names a rule, and (on the plain memory path, where writes can be counted) writes
+// nothing.
 func FuzzExecutor(f *testing.F) {
 	f.Add([]byte{1, 1, 4, 4, 1, 1, 1, 0, 4, 0, 0, 0, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2})
 	f.Add([]byte{2, 2, 16, 100, 2, 1, 100, 0, 1, 0, 0, 0, 0, 0, 1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 1, 0})
@@ -70,7 +99,15 @@ func FuzzExecutor(f *testing.F) {
 		e := dma.New(g)
 		e.Regs = regs
 		e.MaxJobBytes = 1 << 22
-		_, _ = e.Run(m, &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1})
-		_, _ = e.Run(dmatest.Plain{M: m}, &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1})
+		if _, err := e.Run(m, &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1}); err != nil {
+			checkJobErr(t, err)
+		}
+		cm := &countingMem{Plain: dmatest.Plain{M: m}}
+		if _, err := e.Run(cm, &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1}); err != nil {
+			checkJobErr(t, err)
+			if cm.writes > 0 {
+				t.Fatalf("failed job wrote %d times: %v", cm.writes, err)
+			}
+		}
 	})
 }
