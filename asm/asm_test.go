@@ -2,6 +2,8 @@ package asm
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -153,10 +155,39 @@ func FuzzAsm(f *testing.F) {
 	f.Add("COPY src=sbuf:0:0[1@-1] dst=psum:3:0x10[2@2,3@4]")
 	f.Add(".word " + strings.Repeat("ab", 64))
 	f.Add("DMA_GATHER_TRANSPOSE dtype.dtype_lo=BFLOAT16 flags.gather_dim=Y dma_configs=3")
+	f.Add(".gen MAVERICK\n.engine ACT\nCAST\n.engine SP\n0xee\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse("fuzz.s", []byte(src), isa.CAYMAN)
 		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.File != "fuzz.s" || e.Line < 1 || e.Line > strings.Count(src, "\n")+2 {
+				t.Fatalf("error is not an *Error naming fuzz.s and a line: %#v", err)
+			}
 			return
+		}
+		// The whole program printed back (a .gen line, .engine lines where the queue is not the
+		// one the reader would pick) reads back to the same words, queues and generation.
+		var b strings.Builder
+		fmt.Fprintf(&b, ".gen %v\n", p.Gen)
+		cur := isa.EngineNone
+		for _, it := range p.Items {
+			if it.Engine != isa.EngineNone && (cur != isa.EngineNone || it.Engine != isa.Opcode(it.Word[0]).Engine()) && it.Engine != cur {
+				fmt.Fprintf(&b, ".engine %v\n", it.Engine)
+				cur = it.Engine
+			}
+			b.WriteString(Format(it.Word, p.Gen) + "\n")
+		}
+		q, err := Parse("again.s", []byte(b.String()), isa.CAYMAN)
+		if err != nil {
+			t.Fatalf("printed program does not parse: %v\n%s", err, b.String())
+		}
+		if q.Gen != p.Gen || len(q.Items) != len(p.Items) {
+			t.Fatalf("printed program reads back as %v with %d items, want %v with %d", q.Gen, len(q.Items), p.Gen, len(p.Items))
+		}
+		for k := range p.Items {
+			if q.Items[k].Word != p.Items[k].Word || q.Items[k].Engine != p.Items[k].Engine {
+				t.Fatalf("item %d reads back differently (engine %v, want %v)", k, q.Items[k].Engine, p.Items[k].Engine)
+			}
 		}
 		for _, it := range p.Items {
 			line := Format(it.Word, p.Gen)
