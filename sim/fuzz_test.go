@@ -1,9 +1,11 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,7 +237,7 @@ func randomMemory(r *rand.Rand, m *Machine) {
 // checkRun is the program-level oracle: a run either finishes every instruction or fails with
 // exactly one of the categories; a deadlock report is true (every engine it lists as waiting
 // really cannot proceed with the semaphores it reports).
-func checkRun(t *testing.T, m *Machine, p *Program) {
+func checkRun(t *testing.T, m *Machine, p *Program) error {
 	t.Helper()
 	res, err := m.Run(p)
 	if err == nil {
@@ -248,7 +250,7 @@ func checkRun(t *testing.T, m *Machine, p *Program) {
 		if n != p.Len() {
 			t.Fatalf("finished with %d of %d instructions issued", n, p.Len())
 		}
-		return
+		return nil
 	}
 	known := false
 	for _, s := range []error{ErrInvalid, ErrBounds, ErrUninit, ErrDeadlock, ErrUnsupported, ErrLimit, ErrCapacity} {
@@ -282,10 +284,55 @@ func checkRun(t *testing.T, m *Machine, p *Program) {
 	if errors.As(err, &ie) && ie.Engine == "" {
 		t.Fatalf("instruction error names no engine: %v", err)
 	}
+	return err
+}
+
+// checkUntouched fails t unless m is as New made it: every semaphore 0, no HBM page
+// allocated, SBUF and PSUM all zero.
+func checkUntouched(t *testing.T, m *Machine, err error) {
+	t.Helper()
+	for i := 0; i < NumSemaphores; i++ {
+		if v := m.Semaphore(i); v != 0 {
+			t.Fatalf("failed instruction set sem[%d] = %d: %v", i, v, err)
+		}
+	}
+	mm := m.Memory()
+	if n := mm.HBMBytesAllocated(); n != 0 {
+		t.Fatalf("failed instruction allocated %d HBM bytes: %v", n, err)
+	}
+	for _, reg := range []mem.Region{mem.SBUF, mem.PSUM} {
+		for pi := 0; pi < mm.NumPartitions(reg); pi++ {
+			if part := mm.Partition(reg, pi); bytes.Count(part, []byte{0}) != len(part) {
+				off := slices.IndexFunc(part, func(b byte) bool { return b != 0 })
+				t.Fatalf("failed instruction wrote %v partition %d offset 0x%x: %v", reg, pi, off, err)
+			}
+		}
+	}
 }
 
 func runRandom(t *testing.T, seed uint64) {
-	r := rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
+	runRandomFrom(t, rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)))
+}
+
+// bytesSource draws from b, 8 bytes a value (the last ones zero-padded), then from pcg: each
+// choice randomProgram makes is a few input bytes, so a fuzzer's mutation changes a few choices
+// and keeps the rest, where a changed seed would make a new program.
+type bytesSource struct {
+	b   []byte
+	pcg *rand.PCG
+}
+
+func (s *bytesSource) Uint64() uint64 {
+	if len(s.b) == 0 {
+		return s.pcg.Uint64()
+	}
+	var w [8]byte
+	n := copy(w[:], s.b)
+	s.b = s.b[n:]
+	return binary.LittleEndian.Uint64(w[:])
+}
+
+func runRandomFrom(t *testing.T, r *rand.Rand) {
 	g := isa.Generations[r.IntN(len(isa.Generations))]
 	m, err := New(Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(2) == 0})
 	if err != nil {
@@ -312,18 +359,24 @@ func TestRandomPrograms(t *testing.T) {
 }
 
 // FuzzRun runs random programs on random memory: never a panic, never a hang, and every
-// failure categorised (deadlocks checked to be real).
+// failure categorised (deadlocks checked to be real). The program's choices are drawn from
+// data first, then from the seed (with empty data, exactly runRandom(seed)).
 func FuzzRun(f *testing.F) {
 	for _, s := range []uint64{0, 1, 7, 42, 1234, 99999} {
-		f.Add(s)
+		f.Add(s, []byte(nil))
 	}
-	f.Fuzz(func(t *testing.T, seed uint64) {
-		runRandom(t, seed)
+	f.Add(uint64(3), []byte{0, 0, 0, 0, 0, 0, 0, 0x80, 2})
+	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
+		if len(data) > 4096 {
+			data = data[:4096]
+		}
+		runRandomFrom(t, rand.New(&bytesSource{b: data, pcg: rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)}))
 	})
 }
 
 // FuzzRunWords runs arbitrary instruction words as a bare list (a raw .bin): each word goes to
-// the queue of its opcode's engine. Never a panic; every failure categorised.
+// the queue of its opcode's engine. Never a panic; every failure categorised; a program of one
+// instruction that fails leaves the machine untouched (memory and semaphores).
 func FuzzRunWords(f *testing.F) {
 	w := isa.Encode(transposeWord())
 	f.Add(w[:])
@@ -348,7 +401,9 @@ func FuzzRunWords(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkRun(t, m, p)
+		if err := checkRun(t, m, p); err != nil && p.Len() == 1 {
+			checkUntouched(t, m, err)
+		}
 	})
 }
 
