@@ -145,7 +145,14 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				continue
 			case ".engine":
 				if len(fields) != 2 {
-					return nil, &Error{File: name, Line: line, Msg: ".engine takes one engine name (DVE, POOL, ACT, SP, PE)"}
+					return nil, &Error{File: name, Line: line, Msg: ".engine takes one engine name (DVE, POOL, ACT, SP, PE, or none)"}
+				}
+				if strings.EqualFold(fields[1], "none") {
+					// Closes the open section: what follows goes, as before any .engine line,
+					// to its opcode's own engine (disasm prints it after a section for a word
+					// on no queue).
+					cur = isa.EngineNone
+					continue
 				}
 				e, err := isa.ParseEngine(fields[1])
 				if err != nil {

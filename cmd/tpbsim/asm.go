@@ -22,15 +22,17 @@ reads the same program forms the same way (a .bin input is copied).
 
 A bare .bin has no engine queues: 'tpbsim run' puts each of its words on the queue of its
 opcode's engine. A source that puts an instruction on another queue (an '.engine' section, a
-JSON "engine" key: e.g. a CAST on ACT) would run differently from the .bin, so asm refuses it
-(exit 2, naming the line): run the source itself, or keep the queues in the JSON form
-('tpbsim disasm --json IN > OUT.json', which 'tpbsim run' takes). Several queues whose every
-instruction is on its opcode's own engine lose nothing and are written.
+JSON "engine" key: e.g. a CAST on ACT) would run differently from the .bin: asm writes the
+words and warns on standard error, naming the first such line (exit 0). To run the program as
+written, run the source itself, or keep the queues in the JSON form ('tpbsim disasm --json IN >
+OUT.json', which 'tpbsim run' takes). Several queues whose every instruction is on its opcode's
+own engine lose nothing: no warning.
 
 Text syntax: one instruction per line, the opcode then key=value fields, e.g.
   STREAM_TRANSPOSE in=BFLOAT16 out=BFLOAT16 nac=32 src=sbuf:0:0x0[32@1] dst=sbuf:0:0x1000[32@1]
 '#' starts a comment, a trailing '\' continues a line, '.gen G' sets the generation,
-'.engine E' starts an engine queue, '.word HEX' gives a raw word. A file holds one generation: a
+'.engine E' starts an engine queue ('.engine none' closes it: what follows goes to its
+opcode's engine), '.word HEX' gives a raw word. A file holds one generation: a
 second '.gen' naming another is an error. A TENSOR4D is
 ADDR[num@step,...] with dim 0 first. Addresses: sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a
 number. Invalid values can be written on purpose (numbers for enums); 'tpbsim check' tells.
@@ -58,9 +60,7 @@ output (and the summary line to stderr).`,
 			if err != nil {
 				return err
 			}
-			if err := checkBinKeepsQueues(f); err != nil {
-				return err
-			}
+			warning := binQueueWarning(f)
 			var buf bytes.Buffer
 			for k := 0; k < f.Len(); k++ {
 				w := f.Word(k)
@@ -75,6 +75,9 @@ output (and the summary line to stderr).`,
 				info, dest = stderr, "standard output"
 			}
 			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", args[0], f.Len(), buf.Len(), dest)
+			if warning != "" {
+				fmt.Fprintf(stderr, "tpbsim asm: warning: %s\n", warning)
+			}
 			return nil
 		},
 	}
@@ -83,29 +86,32 @@ output (and the summary line to stderr).`,
 	return c
 }
 
-// checkBinKeepsQueues refuses to write a source as a bare word file when that loses its engine
-// queues: a .bin has none, and 'tpbsim run' puts each of its words on the queue of its opcode's
-// engine, so an instruction placed on another queue (an .engine section, a JSON "engine" key)
-// would run elsewhere, and a correct multi-queue program could deadlock or race. A source whose
-// every instruction is on its opcode's own queue runs the same from the .bin and is written.
-func checkBinKeepsQueues(f *programFile) error {
+// binQueueWarning says when writing a source as a bare word file loses its engine queues: a
+// .bin has none, and 'tpbsim run' puts each of its words on the queue of its opcode's engine, so
+// an instruction placed on another queue (an .engine section, a JSON "engine" key) would run
+// elsewhere, and a correct multi-queue program could deadlock or race. The .bin is still
+// written (DESIGN.md §7: asm turns any source into its bytes); the warning names the first such
+// line and how to keep the queues. A source whose every instruction is on its opcode's own
+// queue runs the same from the .bin: no warning.
+func binQueueWarning(f *programFile) string {
 	if f.binary() {
-		return nil
+		return ""
 	}
 	it, moved := f.src.OffDefaultEngine()
 	if !moved {
-		return nil
+		return ""
 	}
 	op := isa.Opcode(it.Word[0])
 	there := fmt.Sprintf("on %v (its opcode's engine)", op.Engine())
 	if op.Engine() == isa.EngineNone {
 		there = "on no queue (its opcode has no engine)"
 	}
-	keep := fmt.Sprintf("Keep the source (.s/.tpb) to run it, or write the JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", f.path)
+	keep := fmt.Sprintf("to run it as written, run the source (.s/.tpb) or its JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", f.path)
 	if f.form == formJSON {
-		keep = fmt.Sprintf("Run %s itself: the JSON form keeps each instruction's engine", f.path)
+		keep = fmt.Sprintf("to run it as written, run %s itself: the JSON form keeps each instruction's engine", f.path)
 	}
-	return ioErr(&asm.Error{File: it.File, Line: it.Line, Field: "engine",
-		Msg: fmt.Sprintf("%v is on the %v queue, but a bare .bin has no engine queues: 'tpbsim run' of the .bin would put it %s. %s",
-			op, it.Engine, there, keep)})
+	e := &asm.Error{File: it.File, Line: it.Line, Field: "engine",
+		Msg: fmt.Sprintf("%v is on the %v queue, but a bare .bin has no engine queues: 'tpbsim run' of the .bin puts it %s; %s",
+			op, it.Engine, there, keep)}
+	return e.Error()
 }
