@@ -297,6 +297,21 @@ func opFor(o *operands, in *isa.S4D4TR, arith bool) (isa.ALUOp, valueKind, error
 	return op, vk, nil
 }
 
+// CheckOp reports, without memory, whether the model computes the reduce / scan op of an S4D4_TR
+// reduce or cumulative instruction (dve_alu_op_modelled, bitvec_integer_dtype,
+// int_alu_op_integer_dtype): the machine runs it before anything executes, so an instruction the
+// model cannot compute fails before the run, not halfway. Other opcodes: nil.
+func CheckOp(in *isa.S4D4TR) error {
+	switch op := in.Hdr().Opcode; op {
+	case isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_ARITH_OP,
+		isa.OpTENSOR_REDUCE_ADD_BF16, isa.OpTENSOR_REDUCE_MAX_BF16,
+		isa.OpTENSOR_REDUCE_BITVEC_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP, isa.OpTENSOR_CUMULATIVE_BITVEC_OP:
+		_, _, err := opFor(&operands{op: op}, in, isArithOpcode(op))
+		return err
+	}
+	return nil
+}
+
 func isArithOpcode(op isa.Opcode) bool {
 	switch op {
 	case isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_ARITH_OP,

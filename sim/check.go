@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -46,6 +48,14 @@ func isDMA(op isa.Opcode) bool {
 	}
 	return false
 }
+
+// EngineExecutes reports whether the machine's queue of engine e executes op (the engine check
+// of the run, rule opcode_legal_on_engine); EnginesFor names the queues that do. `tpbsim check`
+// uses them so that it refuses what `run` refuses.
+func EngineExecutes(e isa.Engine, op isa.Opcode) bool { return engineAllows(e, op) }
+
+// EnginesFor names the queues that execute op, e.g. "DVE, POOL".
+func EnginesFor(op isa.Opcode) string { return enginesFor(op) }
 
 func enginesFor(op isa.Opcode) string {
 	s := ""
@@ -116,6 +126,20 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 	}
 	if x, ok := in.Inst.(*isa.S4D4TR); ok {
 		if ie := checkImmediate(x); ie != nil {
+			return ie
+		}
+		// A reduce / scan op the model does not compute (e.g. POOL's AMAX_INT) fails here,
+		// before anything runs, not when reached.
+		var de *dve.Error
+		if err := dve.CheckOp(x); errors.As(err, &de) {
+			kind := ErrInvalid
+			if errors.Is(err, dve.ErrUnsupported) {
+				kind = ErrUnsupported
+			}
+			ie := &InstError{Kind: kind, Rule: de.Rule, Msg: de.Detail, Err: err, quiet: true}
+			if de.Field != "" {
+				ie.Fields = []Field{{Path: de.Field, Value: x.Op.String()}}
+			}
 			return ie
 		}
 	}

@@ -3,12 +3,15 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/sim"
 )
 
 func newCheckCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -47,27 +50,48 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 				off := k * isa.InstNBytes
 				inst, _ := d.Decode(w[:])
 				vs = val.AppendOn(vs[:0], inst, g, f.Engine(k))
+				op := isa.Opcode(w[0])
+				// What `run` checks beyond the instruction layer: a source's queue must execute
+				// the opcode (a .bin's words go to their opcode's own engine), and a reduce /
+				// scan op must be one the model computes.
+				if eng := f.Engine(k); !f.binary() && eng != isa.EngineNone && op.Known() && !sim.EngineExecutes(eng, op) {
+					vs = append(vs, isa.Violation{Rule: sim.RuleOpcodeLegalOnEngine, Field: "opcode",
+						Value: fmt.Sprintf("%v on the %v queue", op, eng), Legal: "on " + sim.EnginesFor(op)})
+				}
 				sup := isa.Supported(inst)
+				var de *dve.Error
+				if x, ok := inst.(*isa.S4D4TR); ok && len(vs) == 0 {
+					if err := dve.CheckOp(x); errors.As(err, &de) {
+						if errors.Is(err, dve.ErrUnsupported) {
+							sup = false
+						} else {
+							vs = append(vs, isa.Violation{Rule: de.Rule, Field: de.Field, Value: x.Op.String(), Legal: de.Detail})
+						}
+					}
+				}
 				if len(vs) > 0 {
 					invalid++
 				}
 				if !sup {
 					unsupported++
 				}
-				op := isa.Opcode(w[0])
 				if asJSON {
 					writeCheckJSON(bw, k, off, op, sup, vs)
 					continue
 				}
+				where := f.where(k)
 				for _, v := range vs {
 					src := ""
 					if p, ok := isa.Lookup(v.Rule); ok {
 						src = fmt.Sprintf(" [%s, %v]", p.Source, p.Confidence)
 					}
-					fmt.Fprintf(bw, "word %d (offset 0x%x) %v: %s%s\n", k, off, op, v, src)
+					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: %s%s\n", k, off, where, op, v, src)
 				}
-				if !sup && len(vs) == 0 && op.Known() {
-					fmt.Fprintf(bw, "word %d (offset 0x%x) %v: unsupported: no modelled struct, header and events checked only\n", k, off, op)
+				switch {
+				case de != nil && !sup && len(vs) == 0:
+					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: unsupported: rule %s: %s (run refuses it before anything executes)\n", k, off, where, op, de.Rule, de.Detail)
+				case !sup && len(vs) == 0 && op.Known():
+					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: unsupported: no modelled struct, header and events checked only\n", k, off, where, op)
 				}
 			}
 			if !asJSON {

@@ -85,3 +85,30 @@ func TestDisasmLengthError(t *testing.T) {
 		t.Fatalf("%d %q", code, e)
 	}
 }
+
+// check refuses what run refuses before the run: an opcode on a queue that does not execute it
+// (opcode_legal_on_engine), and reports a reduce op the model does not compute (POOL's AMAX_INT)
+// as unsupported; a source's messages name its file and line.
+func TestCheckAgreesWithRun(t *testing.T) {
+	sp := writeISASrc(t, "sp.s", ".gen CAYMAN\n.engine SP\nCOPY in=FP32 out=FP32 nac=32 src=sbuf:0:0[32@1] dst=sbuf:0:0x100[32@1]\n")
+	code, out, _ := runISACLI(t, "check", sp)
+	if code != 1 || !strings.Contains(out, "sp.s:3 COPY: opcode_legal_on_engine: opcode = COPY on the SP queue, legal: on DVE, POOL, ACT") {
+		t.Fatalf("SP COPY: exit %d\n%s", code, out)
+	}
+	if code, _, stderr := simCLI("run", sp); code != 1 || !strings.Contains(stderr, "opcode_legal_on_engine") {
+		t.Fatalf("run of SP COPY: exit %d %s", code, stderr)
+	}
+	amax := writeISASrc(t, "amax.s", ".gen CAYMAN\n.engine POOL\n"+
+		"TENSOR_REDUCE_ARITH_OP src_mem_pattern=sbuf:0:0x200[32@1] in_dtype=INT32 out_dtype=INT32 num_active_channels=32 op=ADD_INT op_dim=X dst_mem_pattern=sbuf:0:0x1200[1@1]\n"+
+		"TENSOR_REDUCE_ARITH_OP src_mem_pattern=sbuf:0:0x200[32@1] in_dtype=INT32 out_dtype=UINT32 num_active_channels=32 op=AMAX_INT op_dim=X dst_mem_pattern=sbuf:0:0x1300[1@1]\n")
+	code, out, _ = runISACLI(t, "check", amax)
+	if code != 0 || !strings.Contains(out, "amax.s:4 TENSOR_REDUCE_ARITH_OP: unsupported: rule dve_alu_op_modelled") ||
+		!strings.Contains(out, "1 unsupported") {
+		t.Fatalf("AMAX_INT: exit %d\n%s", code, out)
+	}
+	// run refuses it before anything executes: instruction 0 (ADD_INT) does not run either.
+	if code, _, stderr := simCLI("run", amax); code != 1 || !strings.Contains(stderr, "nothing was executed") ||
+		!strings.Contains(stderr, "POOL instruction 1") || !strings.Contains(stderr, "dve_alu_op_modelled") {
+		t.Fatalf("run of AMAX_INT: exit %d %s", code, stderr)
+	}
+}

@@ -58,6 +58,16 @@ func (f *programFile) Word(k int) [isa.InstNBytes]byte {
 
 // Engine is the queue of word k: its section's in a source, its opcode's in a word file (the
 // queue run gives it).
+// where is " FILE:LINE" of word k of a source (its line in the text or JSON file), "" for a
+// word file.
+func (f *programFile) where(k int) string {
+	if f.src == nil || k < 0 || k >= len(f.src.Items) {
+		return ""
+	}
+	it := f.src.Items[k]
+	return fmt.Sprintf(" %s:%d", it.File, it.Line)
+}
+
 func (f *programFile) Engine(k int) isa.Engine {
 	if f.src != nil {
 		return f.src.Items[k].Engine
