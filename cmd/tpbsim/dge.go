@@ -566,6 +566,9 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	// The work limits, before anything is allocated, loaded or filled: planning is bounded
 	// (dge.MaxPlanNests), while the random fill, the reference and the run cost what the
 	// request moves.
+	if f.maxElements == 0 {
+		return ioErr(errZeroMaxElements)
+	}
 	cfg := sim.Config{Gen: g, MaxElements: f.maxElements}
 	if err := cfg.CheckPlan(p, "tpbsim dge run --max-elements N"); err != nil {
 		return ruleErr(fmt.Errorf("%s: %w", requestName(f), err))

@@ -279,3 +279,13 @@ func TestDgeRunSelfOverlappingDestination(t *testing.T) {
 		}
 	}
 }
+
+// --max-elements 0 would silently mean the default (sim.Config's zero value): refused instead.
+func TestMaxElementsZeroRefused(t *testing.T) {
+	if code, _, errs := simCLI("run", "../../testdata/sim/pingpong.tpb", "--max-elements", "0"); code != 2 || !strings.Contains(errs, "--max-elements 0: the limit must be at least 1") {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	if code, _, errs := dgeCLI("dge", "run", "--src", "hbm:0", "--shape", "4,4", "--dst", "hbm:0x100000", "--dtype", "uint8", "--max-elements", "0"); code != 2 || !strings.Contains(errs, "--max-elements 0") {
+		t.Fatalf("dge run: exit %d: %s", code, errs)
+	}
+}

@@ -85,6 +85,10 @@ a work limit of --max-elements, deadlock); 2 usage or I/O error.`,
 	return cmd
 }
 
+// errZeroMaxElements: sim.Config reads MaxElements 0 as "the default", which a user who typed 0
+// would not expect; the flag takes 1 or more.
+var errZeroMaxElements = errors.New("--max-elements 0: the limit must be at least 1 (the default is 2^26)")
+
 // maxElementsHelp is the help of --max-elements (run and dge run; README "Work limits").
 const maxElementsHelp = "largest element count one instruction may stream: per channel for a DVE-family instruction, in all " +
 	"for the DMA descriptors of a DMA instruction (or dge request); also sets the per-instruction byte limit, 16 x N bytes " +
@@ -95,6 +99,9 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
+	if f.maxElements == 0 {
+		return ioErr(errZeroMaxElements)
+	}
 	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly,
 		HugePages: true}
 	if f.hbmCap != "" {
@@ -102,8 +109,8 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
 		}
 		if cfg.HBMCapBytes < mem.HBMPageSize {
-			return ioErr(fmt.Errorf("--hbm-cap %s: %s is less than one HBM page of %s: HBM is allocated in whole pages, so nothing could be written",
-				f.hbmCap, fmtBytes(cfg.HBMCapBytes), fmtBytes(mem.HBMPageSize)))
+			return ioErr(fmt.Errorf("--hbm-cap %s: %d bytes is less than one HBM page (%d bytes): HBM is allocated in whole pages, so nothing could be written",
+				f.hbmCap, cfg.HBMCapBytes, mem.HBMPageSize))
 		}
 	}
 	pf, err := loadProgramFile(path, g, f.genSet)

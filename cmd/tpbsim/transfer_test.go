@@ -94,7 +94,7 @@ func TestRunHBMCapPages(t *testing.T) {
 	prog := writeBin(t, dir, transposeInst(32, isa.Events{}))
 	for _, c := range []string{"4K", "65535", "1"} {
 		code, _, stderr := simCLI("run", prog, "--hbm-cap", c)
-		if code != 2 || !strings.Contains(stderr, "less than one HBM page of 65536 bytes") {
+		if code != 2 || !strings.Contains(stderr, "is less than one HBM page (65536 bytes)") || (c == "65535" && !strings.Contains(stderr, "65535 bytes is less")) {
 			t.Errorf("--hbm-cap %s: exit %d: %s", c, code, stderr)
 		}
 	}
