@@ -156,6 +156,7 @@ func FuzzAsm(f *testing.F) {
 	f.Add(".word " + strings.Repeat("ab", 64))
 	f.Add("DMA_GATHER_TRANSPOSE dtype.dtype_lo=BFLOAT16 flags.gather_dim=Y dma_configs=3")
 	f.Add(".gen MAVERICK\n.engine ACT\nCAST\n.engine SP\n0xee\n")
+	f.Add(".engine ACT\nCAST\n.engine none\n0xee\nCOPY\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse("fuzz.s", []byte(src), isa.CAYMAN)
 		if err != nil {
@@ -169,10 +170,14 @@ func FuzzAsm(f *testing.F) {
 		// one the reader would pick) reads back to the same words, queues and generation.
 		var b strings.Builder
 		fmt.Fprintf(&b, ".gen %v\n", p.Gen)
-		cur := isa.EngineNone
+		cur := isa.EngineNone // the open section; none: each word to its opcode's engine
 		for _, it := range p.Items {
-			if it.Engine != isa.EngineNone && (cur != isa.EngineNone || it.Engine != isa.Opcode(it.Word[0]).Engine()) && it.Engine != cur {
-				fmt.Fprintf(&b, ".engine %v\n", it.Engine)
+			reads := cur
+			if reads == isa.EngineNone {
+				reads = isa.Opcode(it.Word[0]).Engine()
+			}
+			if it.Engine != reads {
+				fmt.Fprintf(&b, ".engine %v\n", it.Engine) // "none" closes the section
 				cur = it.Engine
 			}
 			b.WriteString(Format(it.Word, p.Gen) + "\n")
