@@ -190,7 +190,18 @@ func parseScalar(f isa.Field, s string, g isa.Generation) (uint64, error) {
 	if uint64(v) > max {
 		return 0, fmt.Errorf("%s out of range (max %d)", s, max)
 	}
+	if f.Kind == isa.KInt && uint64(v) > max>>1 && !isHex(s) {
+		// A decimal number past a signed field's range would wrap to a negative value (40000
+		// in a 16-bit step is -25536): refused; hex still writes raw bits on purpose.
+		return 0, fmt.Errorf("%s out of range (%d..%d) for a signed field; 0x%x writes these bits as %d",
+			s, -int64(max>>1)-1, max>>1, uint64(v), int64(uint64(v)|^max))
+	}
 	return uint64(v), nil
+}
+
+func isHex(s string) bool {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "+")
+	return strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X")
 }
 
 // formatScalar prints one element value of field f so that parseScalar reads it back.
