@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -76,7 +77,11 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 					unsupported++
 				}
 				if asJSON {
-					writeCheckJSON(bw, k, off, op, sup, vs)
+					why := ""
+					if de != nil && !sup {
+						why = "rule " + de.Rule + ": " + de.Detail
+					}
+					writeCheckJSON(bw, k, off, op, sup, why, f.where(k), vs)
 					continue
 				}
 				where := f.where(k)
@@ -121,17 +126,21 @@ type checkViolationJSON struct {
 }
 
 type checkWordJSON struct {
-	Word       int                  `json:"word"`
-	Offset     string               `json:"offset"`
-	Opcode     string               `json:"opcode"`
-	Valid      bool                 `json:"valid"`
-	Supported  bool                 `json:"supported"`
-	Violations []checkViolationJSON `json:"violations"`
+	Word      int    `json:"word"`
+	Offset    string `json:"offset"`
+	At        string `json:"at,omitempty"` // FILE:LINE of a source's word
+	Opcode    string `json:"opcode"`
+	Valid     bool   `json:"valid"`
+	Supported bool   `json:"supported"`
+	// Unsupported says why a supported struct is still not executed (a reduce op the model
+	// does not compute; run refuses it before anything executes).
+	Unsupported string               `json:"unsupported,omitempty"`
+	Violations  []checkViolationJSON `json:"violations"`
 }
 
-func writeCheckJSON(w io.Writer, k, off int, op isa.Opcode, sup bool, vs []isa.Violation) {
-	o := checkWordJSON{Word: k, Offset: fmt.Sprintf("0x%x", off), Opcode: op.String(), Valid: len(vs) == 0,
-		Supported: sup, Violations: []checkViolationJSON{}}
+func writeCheckJSON(w io.Writer, k, off int, op isa.Opcode, sup bool, why, where string, vs []isa.Violation) {
+	o := checkWordJSON{Word: k, Offset: fmt.Sprintf("0x%x", off), At: strings.TrimSpace(where), Opcode: op.String(),
+		Valid: len(vs) == 0, Supported: sup, Unsupported: why, Violations: []checkViolationJSON{}}
 	for _, v := range vs {
 		j := checkViolationJSON{Rule: v.Rule, Field: v.Field, Value: v.Value, Legal: v.Legal, Offset: v.Offset}
 		if p, ok := isa.Lookup(v.Rule); ok {
