@@ -238,15 +238,63 @@ func patchControl(files map[Table][]byte, data []byte, g TableGen) (ops, rows, s
 	return ops, rows, slow
 }
 
-// FuzzDecodeJSON: arbitrary JSON never panics.
+// FuzzDecodeJSON maps a small input onto the JSON form (mode picks the generation, the shape and
+// the template, see splitJSONMode): raw JSON text, or patch records (see patchJSON) rewriting keys
+// and values of a compact JSON rendering of part of the default fixture. It checks (see
+// checkDecodeJSON): text that is not one JSON object of the form is refused as JSON; a decode
+// error is ErrInvalid or ErrGeneration and names where (format, gen, tables, or the list element
+// and lane that exist in the JSON); a set holds exactly what the JSON lists, re-encodes to JSON
+// that decodes to the same tables byte for byte, and that JSON is a fixpoint. An unpatched
+// template decodes to the tables it was rendered from.
 func FuzzDecodeJSON(f *testing.F) {
-	js, _ := MarshalJSONSet(mustFixture(f, "gen3/default"))
-	f.Add(js)
-	f.Add([]byte(`{"format":"tpbsim.dtable/1","gen":"gen4","tables":["datapath_table"],"datapath_table":[{"block":3,"lanes":[{"lane":0,"fields":{"high":"0x1"}}]}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := DecodeJSON(data)
-		if err == nil {
-			s.Files()
+	rec := func(slot int, how uint8, payload string) []byte {
+		return append([]byte{byte(slot), how<<6 | uint8(len(payload))}, payload...)
+	}
+	for i, g := range TableGens {
+		f.Add([]byte{}, jsonMode(g, false, i))
+		f.Add(rec(0, 1, "fields"), jsonMode(g, false, 0)) // a key renamed: unknown field
+		f.Add(slices.Concat(rec(9, 2, "\x01"), rec(17, 3, "\xff\xff"), rec(40, 2, "\xff")), jsonMode(g, false, 1))
+		f.Add(slices.Concat(rec(60, 3, "\x01\x00\x00\x00\x00\x00\x00\x00\x00"), rec(90, 1, " 0x7 ")), jsonMode(g, false, 2))
+		f.Add(rec(120, 0, "null"), jsonMode(g, false, 3))
+	}
+	f.Add([]byte(`{"format":"tpbsim.dtable/1","gen":"gen4","tables":["datapath_table"],"datapath_table":[{"block":3,"lanes":[{"lane":0,"fields":{"high":"0x1"}}]}]}`), jsonMode(Gen4, true, 0))
+	f.Add([]byte(`{"format":"tpbsim.dtable/1","set":"s","gen":"2","tables":["opcode_table","control_table"],"opcode_table":[{"op":255,"raw":"0X81","fast_row":1,"slow_row":1}],"control_table":[{"row":127,"bytes":" 00112233445566778899aabbccddeeff"}]}`), jsonMode(Gen2, true, 0))
+	f.Add([]byte(`{"format":"tpbsim.dtable/1","gen":"MARIANA","tables":["control_slow_table","datapath_table"],"datapath_table":[{"block":0,"lanes":[{"lane":7,"word":"0x40000000000"}]}]} `), jsonMode(Gen4, true, 0))
+	f.Add([]byte(`{"format":"tpbsim.dtable/1","gen":"gen3","tables":[]}{}`), jsonMode(Gen3, true, 0))
+	f.Add([]byte(`[`), jsonMode(Gen3, true, 0))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		g, raw, v := splitJSONMode(mode)
+		if raw {
+			checkDecodeJSON(t, data[:min(len(data), jsonFuzzMaxRaw)])
+			return
+		}
+		tp := fuzzJSONTemplate(t, g, v)
+		js, n := patchJSON(tp, data[:min(len(data), fuzzMaxInput)])
+		s := checkDecodeJSON(t, js)
+		if n == 0 {
+			want := tp.src.Files()
+			if s == nil || len(s.Files()) != len(want) {
+				t.Fatalf("%s template %d does not decode to its tables", g, v)
+			}
+			for tb, b := range s.Files() {
+				if !bytes.Equal(b, want[tb]) {
+					t.Fatalf("%s template %d: %s differs from the fixture's", g, v, tb)
+				}
+			}
 		}
 	})
+}
+
+// jsonMode packs FuzzDecodeJSON's mode byte: mode%3 the generation, mode/3%2 raw JSON (1) or
+// patches (0), mode/6%jsonVariants the template.
+func jsonMode(g TableGen, raw bool, variant int) uint8 {
+	m := uint8(g-Gen2) + 6*uint8(variant%jsonVariants)
+	if raw {
+		m += 3
+	}
+	return m
+}
+
+func splitJSONMode(mode uint8) (TableGen, bool, int) {
+	return TableGens[mode%3], mode/3%2 == 1, int(mode / 6 % jsonVariants)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -155,7 +156,7 @@ func parseU64(s string) (uint64, error) {
 }
 
 // DecodeJSON reads the decoded form back into a full-size TableSet: the mirror of JSON.
-// Unknown keys, out-of-range rows, lanes and fields, and words that disagree with their fields
+// Unknown keys, anything but white space after the object, out-of-range rows, lanes and fields, and words that disagree with their fields
 // are errors naming the JSON path.
 func DecodeJSON(data []byte) (*TableSet, error) {
 	var j SetJSON
@@ -163,6 +164,9 @@ func DecodeJSON(data []byte) (*TableSet, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
 		return nil, fmt.Errorf("%w: json: %v", ErrInvalid, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: json: data after the set's object at byte %d", ErrInvalid, dec.InputOffset())
 	}
 	if j.Format != JSONFormat {
 		return nil, fmt.Errorf("%w: format %q, want %q", ErrInvalid, j.Format, JSONFormat)

@@ -53,6 +53,15 @@ func TestJSONErrors(t *testing.T) {
 			t.Errorf("%s: err %v, want %q", c.name, err, c.msg)
 		}
 	}
+	// Found by FuzzDecodeJSON: a second object (or any text) after the set was ignored.
+	for _, tail := range []string{"{}", "x", `{"format":"tpbsim.dtable/1","set":"y","gen":"gen2","tables":[]}`} {
+		if _, err := DecodeJSON(append(bytes.Clone(js), tail...)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "after the set's object") {
+			t.Errorf("JSON followed by %q: err %v", tail, err)
+		}
+	}
+	if _, err := DecodeJSON(append(bytes.Clone(js), " \n\t"...)); err != nil {
+		t.Errorf("JSON followed by white space: %v", err)
+	}
 	if _, err := DecodeJSON([]byte(`{"format":"tpbsim.dtable/1","set":"x","gen":"gen2","tables":[],"opcode_table":[{"op":1,"fast_row":1,"slow_row":0}]}`)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("entries for an unlisted table: %v", err)
 	}
