@@ -156,8 +156,8 @@ func parseU64(s string) (uint64, error) {
 }
 
 // DecodeJSON reads the decoded form back into a full-size TableSet: the mirror of JSON.
-// Unknown keys, anything but white space after the object, out-of-range rows, lanes and fields, and words that disagree with their fields
-// are errors naming the JSON path.
+// Unknown keys, anything but white space after the object, out-of-range rows, lanes and fields,
+// and words that disagree with their fields are errors naming the JSON path.
 func DecodeJSON(data []byte) (*TableSet, error) {
 	var j SetJSON
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -53,7 +53,8 @@ func TestJSONErrors(t *testing.T) {
 			t.Errorf("%s: err %v, want %q", c.name, err, c.msg)
 		}
 	}
-	// Found by FuzzDecodeJSON: a second object (or any text) after the set was ignored.
+	// Found by FuzzDecodeJSON's checks (its trailing-object seed): a second object, or any text,
+	// after the set was ignored.
 	for _, tail := range []string{"{}", "x", `{"format":"tpbsim.dtable/1","set":"y","gen":"gen2","tables":[]}`} {
 		if _, err := DecodeJSON(append(bytes.Clone(js), tail...)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "after the set's object") {
 			t.Errorf("JSON followed by %q: err %v", tail, err)
