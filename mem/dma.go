@@ -171,7 +171,8 @@ func (m *Memory) CheckRange(addr, n uint64, write bool) error {
 //
 // Slice checks nothing else: PSUM's 4-byte write rule and the cap of a whole job are the
 // caller's (check with CheckRange first, as the DMA engines do). Writes through the slice are
-// plain stores; concurrent use follows the Memory's rules (disjoint bytes only). n == 0 gives
+// plain stores; concurrent use follows the Memory's rules (disjoint bytes only). An on-chip
+// range handed out is recorded as written for Reset (the caller may write it). n == 0 gives
 // an empty slice and true for any address.
 func (m *Memory) Slice(addr uint64, n int) ([]byte, bool) {
 	if n <= 0 {
@@ -198,6 +199,7 @@ func (m *Memory) Slice(addr uint64, n int) ([]byte, bool) {
 			return nil, false
 		}
 	}
+	b.markDirty(l.Partition, int(l.Offset), n) // the caller may write through the slice
 	return b.part(l.Partition)[l.Offset : int(l.Offset)+n : int(l.Offset)+n], true
 }
 

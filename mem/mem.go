@@ -11,14 +11,22 @@
 // bytes never written is reported with its address, the way users of the official simulator rely
 // on sentinel fills (shared/spec/NKI.md).
 //
+// Reset returns a memory to the state New left it in, clearing only the SBUF and PSUM chunks a
+// write may have reached: every write path records its partition bytes (a bit per chunk, set
+// once per call), and writers through Partition report theirs (MarkInit, MarkWritten).
+//
 // Concurrency: SBUF and PSUM are allocated whole when the Memory is built, so accesses to
 // disjoint bytes may run concurrently; the HBM page table is guarded by a mutex.
 package mem
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math/bits"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tpbsim/tpbsim/isa"
 )
@@ -135,6 +143,60 @@ type bank struct {
 	host   int    // host bytes per partition in data: active + hostSkew
 	data   []byte // n * host bytes, partition-major
 	init   []uint64
+	// dirty[p] has bit i set when bytes [i<<shift, (i+1)<<shift) of partition p may have been
+	// written since New or the last Reset: the chunks Reset clears. Set with atomic OR (writers
+	// of disjoint bytes of one partition may run concurrently), once per write call, never per
+	// element.
+	dirty []uint64
+	shift uint
+}
+
+// dirtyMinShift is the smallest dirty chunk (64 bytes, one cache line); a partition of more
+// than 4 KiB gets chunks of active/64 bytes rounded up to a power of two (4 KiB for SBUF).
+const dirtyMinShift = 6
+
+// markDirty records bytes [off, off+n) of partition p as possibly written (0 <= off,
+// off+n <= active, checked by the caller). A plain load first keeps a repeated mark of the
+// same chunks free of a locked instruction.
+func (b *bank) markDirty(p, off, n int) {
+	if n <= 0 {
+		return
+	}
+	lo, hi := uint(off)>>b.shift, uint(off+n-1)>>b.shift
+	mask := (^uint64(0) >> (63 - (hi - lo))) << lo
+	d := &b.dirty[p]
+	if atomic.LoadUint64(d)&mask != mask {
+		atomic.OrUint64(d, mask)
+	}
+}
+
+// chunks calls fn with each maximal run [lo, hi) of consecutive dirty chunks of partition p,
+// in bytes clipped to the active area.
+func (b *bank) chunks(p int, fn func(lo, hi int)) {
+	d := b.dirty[p]
+	for d != 0 {
+		lo := bits.TrailingZeros64(d)
+		hi := lo + bits.TrailingZeros64(^(d >> uint(lo)))
+		d &^= (uint64(1)<<uint(hi-lo) - 1) << uint(lo)
+		fn(lo<<b.shift, min(hi<<b.shift, int(b.active)))
+	}
+}
+
+// reset zeroes the dirty chunks of every partition and their never-written bits.
+func (b *bank) reset() {
+	for p := range b.dirty {
+		if b.dirty[p] == 0 {
+			continue
+		}
+		b.chunks(p, func(lo, hi int) {
+			clear(b.data[p*b.host+lo : p*b.host+hi])
+			if b.init != nil {
+				base := p * int(b.active)
+				clearBits(b.init, base+lo, base+hi)
+			}
+		})
+		b.dirty[p] = 0
+	}
 }
 
 // hostSkew pads each partition's host storage by five cache lines so that the same offset in
@@ -200,8 +262,101 @@ func New(g isa.Generation, opts Options) (*Memory, error) {
 		if opts.TrackUninit {
 			b.init = make([]uint64, (total+63)/64)
 		}
+		b.dirty = make([]uint64, b.n)
+		for b.shift = dirtyMinShift; (int(b.active)+1<<b.shift-1)>>b.shift > 64; b.shift++ {
+		}
 	}
 	return m, nil
+}
+
+// Reset returns the memory to the state New left it in: SBUF and PSUM zero and never written,
+// no HBM page allocated (the HBM count back to 0). It clears only the chunks of partitions that
+// a write may have reached since New or the last Reset (see Partition for writes it cannot
+// see), so a run that touched little costs little to undo. Not safe concurrently with any other
+// use of the memory.
+func (m *Memory) Reset() {
+	m.sbuf.reset()
+	m.psum.reset()
+	m.mu.Lock()
+	m.hbm = map[uint64]*hbmPage{}
+	m.hbmBytes = 0
+	m.mu.Unlock()
+}
+
+// Written calls fn for each run of SBUF and PSUM bytes that may have been written since New or
+// the last Reset, region by region, partition by partition, in address order: whole chunks,
+// a superset of the bytes that the memory's write paths, MarkInit and MarkWritten reached.
+// Every byte outside these runs is zero and never written. b is the memory itself, to read only
+// (say, to check that a failing access left it zero).
+func (m *Memory) Written(fn func(r Region, p, off int, b []byte)) {
+	for _, b := range []*bank{&m.sbuf, &m.psum} {
+		for p := range b.dirty {
+			b.chunks(p, func(lo, hi int) { fn(b.region, p, lo, b.part(p)[lo:hi]) })
+		}
+	}
+}
+
+// MarkWritten records the bytes of s (clipped to the region's partitions and active area) as
+// possibly written, for Reset, without marking them initialised: the call that goes with a
+// write through Partition when MarkInit does not (without TrackUninit, or for bytes the
+// tracking must not count as written).
+func (m *Memory) MarkWritten(s Span) {
+	b := m.bank(s.Region)
+	if b == nil || s.Empty() {
+		return
+	}
+	lo, hi := int(s.Lo), min(int(s.Hi), int(b.active))
+	for p := max(s.FirstPartition, 0); p < min(s.FirstPartition+s.NumPartitions, b.n); p++ {
+		b.markDirty(p, lo, hi-lo)
+	}
+}
+
+// Diff describes the first difference between the states of m and o, or returns "" when they
+// hold the same state: generation and options, SBUF and PSUM bytes and never-written bits,
+// the allocated HBM pages (bytes, never-written bits, the runs they were allocated in) and the
+// HBM count. For tests of Reset; it reads every byte.
+func (m *Memory) Diff(o *Memory) string {
+	if m.gen != o.gen || m.opts != o.opts {
+		return fmt.Sprintf("configuration %v %+v, other %v %+v", m.gen, m.opts, o.gen, o.opts)
+	}
+	for _, r := range []Region{SBUF, PSUM} {
+		a, b := m.bank(r), o.bank(r)
+		for p := 0; p < a.n; p++ {
+			if x, y := a.part(p), b.part(p); !bytes.Equal(x, y) {
+				i := 0
+				for x[i] == y[i] {
+					i++
+				}
+				return fmt.Sprintf("%v partition %d offset 0x%x: 0x%02x, other 0x%02x", r, p, i, x[i], y[i])
+			}
+		}
+		for i := range a.init {
+			if a.init[i] != b.init[i] {
+				return fmt.Sprintf("%v never-written bits differ at byte %d (partition %d)", r, i*64, i*64/int(a.active))
+			}
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if m.hbmBytes != o.hbmBytes || len(m.hbm) != len(o.hbm) {
+		return fmt.Sprintf("HBM: %d bytes in %d pages allocated, other %d in %d", m.hbmBytes, len(m.hbm), o.hbmBytes, len(o.hbm))
+	}
+	for pn, pg := range m.hbm {
+		q := o.hbm[pn]
+		switch {
+		case q == nil:
+			return fmt.Sprintf("HBM page %d allocated, not in other", pn)
+		case pg.run.first != q.run.first || len(pg.run.buf) != len(q.run.buf):
+			return fmt.Sprintf("HBM page %d in the run of %d bytes from page %d, other %d from %d", pn, len(pg.run.buf), pg.run.first, len(q.run.buf), q.run.first)
+		case !bytes.Equal(pg.data, q.data):
+			return fmt.Sprintf("HBM page %d bytes differ", pn)
+		case !slices.Equal(pg.init, q.init):
+			return fmt.Sprintf("HBM page %d never-written bits differ", pn)
+		}
+	}
+	return ""
 }
 
 // Gen is the memory's generation.
@@ -241,7 +396,9 @@ func (m *Memory) PartitionActive(r Region) int {
 }
 
 // Partition returns the active bytes of partition p of r for direct access by hot paths, or nil
-// when r or p is invalid. Writes through it bypass uninitialised tracking: call MarkInit.
+// when r or p is invalid. Writes through it bypass uninitialised tracking and Reset's record of
+// written bytes: call MarkInit for them (bytes now initialised), or MarkWritten (only recorded
+// for Reset). A write reported by neither survives a Reset.
 func (m *Memory) Partition(r Region, p int) []byte {
 	b := m.bank(r)
 	if b == nil || p < 0 || p >= b.n {
@@ -331,12 +488,22 @@ func (m *Memory) span(l Loc, n int) ([]byte, error) {
 	return b.part(l.Partition)[l.Offset : int(l.Offset)+n], nil
 }
 
-// MarkInit records bytes [off, off+n) of partition p of r as written. A no-op unless tracking.
+// MarkInit records bytes [off, off+n) of partition p of r as written: initialised (when
+// tracking) and to be cleared by Reset.
 func (m *Memory) MarkInit(r Region, p, off, n int) {
 	b := m.bank(r)
-	if b == nil || b.init == nil || n <= 0 {
+	if b == nil || n <= 0 || p < 0 || p >= b.n {
 		return
 	}
+	b.markDirty(p, max(off, 0), min(off+n, int(b.active))-max(off, 0))
+	if b.init == nil {
+		return
+	}
+	b.setInit(p, off, n)
+}
+
+// setInit sets the never-written bits of bytes [off, off+n) of partition p (tracking on).
+func (b *bank) setInit(p, off, n int) {
 	base := p * int(b.active)
 	setBits(b.init, base+off, base+off+n)
 }
@@ -367,6 +534,21 @@ func setBits(bm []uint64, lo, hi int) {
 	}
 	for ; lo < hi; lo++ {
 		bm[lo>>6] |= 1 << uint(lo&63)
+	}
+}
+
+// clearBits clears bits [lo, hi).
+func clearBits(bm []uint64, lo, hi int) {
+	for lo < hi && lo&63 != 0 {
+		bm[lo>>6] &^= 1 << uint(lo&63)
+		lo++
+	}
+	if lo+64 <= hi {
+		clear(bm[lo>>6 : hi>>6])
+		lo = hi &^ 63
+	}
+	for ; lo < hi; lo++ {
+		bm[lo>>6] &^= 1 << uint(lo&63)
 	}
 }
 

@@ -240,6 +240,9 @@ func (m *Memory) Scatter(p *Pattern, c int, buf []byte) {
 func (m *Memory) ScatterN(p *Pattern, c int, buf []byte, n int) {
 	r, pn := p.Start.Region, p.Partition(c)
 	part := m.Partition(r, pn)
+	if n > 0 {
+		m.bank(r).markDirty(pn, int(p.lo), int(p.hi-p.lo)) // the walk's bounding box, once
+	}
 	es := p.ElemSize
 	track := m.opts.TrackUninit
 	pos, left := 0, n
@@ -252,14 +255,15 @@ func (m *Memory) ScatterN(p *Pattern, c int, buf []byte, n int) {
 		if stride == int64(es) {
 			pos += copy(part[off:off+int64(k*es)], buf[pos:pos+k*es])
 			if track {
-				m.MarkInit(r, pn, int(off), k*es)
+				m.bank(r).setInit(pn, int(off), k*es)
 			}
 			return
 		}
 		scatterStrided(part, off, stride, buf[pos:pos+k*es], es, k)
 		if track {
+			b := m.bank(r)
 			for i := 0; i < k; i++ {
-				m.MarkInit(r, pn, int(off+int64(i)*stride), es)
+				b.setInit(pn, int(off+int64(i)*stride), es)
 			}
 		}
 		pos += k * es

@@ -13,6 +13,12 @@ type dveUnit struct {
 
 func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
 	eff, err := u.d.Execute(m.mem, in, m.gen)
+	// The fast StreamTranspose writes its destination through mem.Memory.Partition, which the
+	// memory does not see: record every destination for Reset (harmless for the others, and for
+	// a failing instruction, which wrote nothing).
+	for _, s := range eff.Writes {
+		m.mem.MarkWritten(s)
+	}
 	if err != nil {
 		return Effect{}, err
 	}

@@ -1,12 +1,13 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -221,6 +222,9 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 	return x
 }
 
+// randomMemory fills the first 4 KiB of every SBUF and PSUM partition with random bytes through
+// Partition, leaving them never-written for the uninitialised tracking (MarkWritten records
+// them for Reset only).
 func randomMemory(r *rand.Rand, m *Machine) {
 	mm := m.Memory()
 	for _, reg := range []mem.Region{mem.SBUF, mem.PSUM} {
@@ -231,6 +235,7 @@ func randomMemory(r *rand.Rand, m *Machine) {
 				binary.LittleEndian.PutUint64(part[i:], r.Uint64())
 			}
 		}
+		mm.MarkWritten(mem.Span{Region: reg, NumPartitions: mm.NumPartitions(reg), Hi: 4096})
 	}
 }
 
@@ -291,23 +296,89 @@ func checkRun(t *testing.T, m *Machine, p *Program) error {
 // allocated, SBUF and PSUM all zero.
 func checkUntouched(t *testing.T, m *Machine, err error) {
 	t.Helper()
+	if e := untouched(m); e != nil {
+		t.Fatalf("failed instruction %v: %v", e, err)
+	}
+}
+
+// untouched says how m differs from the state New leaves it in (a semaphore not 0, an HBM
+// page allocated, a nonzero SBUF or PSUM byte), or returns nil. Of SBUF and PSUM it reads only
+// the bytes the memory records as possibly written (mem.Memory.Written): every other byte is
+// zero, which TestResetMatchesNew checks on every machine it resets.
+func untouched(m *Machine) error {
 	for i := 0; i < NumSemaphores; i++ {
 		if v := m.Semaphore(i); v != 0 {
-			t.Fatalf("failed instruction set sem[%d] = %d: %v", i, v, err)
+			return fmt.Errorf("set sem[%d] = %d", i, v)
 		}
 	}
 	mm := m.Memory()
 	if n := mm.HBMBytesAllocated(); n != 0 {
-		t.Fatalf("failed instruction allocated %d HBM bytes: %v", n, err)
+		return fmt.Errorf("allocated %d HBM bytes", n)
 	}
-	for _, reg := range []mem.Region{mem.SBUF, mem.PSUM} {
-		for pi := 0; pi < mm.NumPartitions(reg); pi++ {
-			if part := mm.Partition(reg, pi); bytes.Count(part, []byte{0}) != len(part) {
-				off := slices.IndexFunc(part, func(b byte) bool { return b != 0 })
-				t.Fatalf("failed instruction wrote %v partition %d offset 0x%x: %v", reg, pi, off, err)
-			}
+	return writtenNonzero(mm)
+}
+
+// writtenNonzero names the first nonzero SBUF or PSUM byte among those mm records as possibly
+// written, or returns nil.
+func writtenNonzero(mm *mem.Memory) error {
+	var err error
+	mm.Written(func(reg mem.Region, p, off int, b []byte) {
+		if i := slices.IndexFunc(b, func(x byte) bool { return x != 0 }); i >= 0 && err == nil {
+			err = fmt.Errorf("wrote %v partition %d offset 0x%x", reg, p, off+i)
+		}
+	})
+	return err
+}
+
+// pool keeps machines between runs, one per configuration: a run takes one (Reset when given
+// back, so exactly as New would make it) and gives it back, so a fuzz worker process builds each of its
+// machines once instead of paying New's memory set-up every input.
+var pool = struct {
+	sync.Mutex
+	m map[poolKey][]*Machine
+}{m: map[poolKey][]*Machine{}}
+
+// poolKey is a Config without Annotate (pooled configurations have none).
+type poolKey struct {
+	gen                                 isa.Generation
+	hbmCap, maxElements, maxStream      uint64
+	uninit, trace, butterfly, hugePages bool
+}
+
+func keyOf(c Config) poolKey {
+	return poolKey{c.Gen, c.HBMCapBytes, c.MaxElements, c.MaxStreamBytes, c.CheckUninit, c.Trace, c.Butterfly, c.HugePages}
+}
+
+// getMachine returns a machine in the state New(cfg) leaves, and the function that gives it
+// back: it Resets the machine (dropping the HBM pages the run allocated, up to the cap, rather
+// than holding them until the configuration's next run) and returns it to the pool.
+func getMachine(t *testing.T, cfg Config) (*Machine, func()) {
+	t.Helper()
+	if cfg.Annotate != nil {
+		t.Fatal("getMachine: a configuration with Annotate is not pooled")
+	}
+	k := keyOf(cfg) // of cfg as given: New fills in the limits
+	put := func(m *Machine) func() {
+		return func() {
+			m.Reset()
+			pool.Lock()
+			defer pool.Unlock()
+			pool.m[k] = append(pool.m[k], m)
 		}
 	}
+	pool.Lock()
+	if ms := pool.m[k]; len(ms) > 0 {
+		m := ms[len(ms)-1]
+		pool.m[k] = ms[:len(ms)-1]
+		pool.Unlock()
+		return m, put(m)
+	}
+	pool.Unlock()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, put(m)
 }
 
 func runRandom(t *testing.T, seed uint64) {
@@ -333,18 +404,26 @@ func (s *bytesSource) Uint64() uint64 {
 }
 
 func runRandomFrom(t *testing.T, r *rand.Rand) {
+	m, put := getMachine(t, randomConfig(r))
+	defer put()
+	randomStart(r, m)
+	checkRun(t, m, randomProgram(r, m.Gen()))
+}
+
+// randomConfig draws the configuration of a random run.
+func randomConfig(r *rand.Rand) Config {
 	g := isa.Generations[r.IntN(len(isa.Generations))]
-	m, err := New(Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(2) == 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(2) == 0}
+}
+
+// randomStart fills memory and a few semaphores before a random run.
+func randomStart(r *rand.Rand, m *Machine) {
 	randomMemory(r, m)
 	for i := 0; i < 4; i++ {
 		if r.IntN(2) == 0 {
 			m.SetSemaphore(r.IntN(4), uint32(r.IntN(3)))
 		}
 	}
-	checkRun(t, m, randomProgram(r, g))
 }
 
 // TestRandomPrograms runs a fixed set of random programs through the oracle.
@@ -397,10 +476,8 @@ func FuzzRunWords(f *testing.F) {
 			}
 			return
 		}
-		m, err := New(Config{Gen: isa.CAYMAN, MaxElements: 1 << 14})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, put := getMachine(t, Config{Gen: isa.CAYMAN, MaxElements: 1 << 14})
+		defer put()
 		if err := checkRun(t, m, p); err != nil && p.Len() == 1 {
 			checkUntouched(t, m, err)
 		}

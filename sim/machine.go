@@ -6,7 +6,8 @@
 // engine's state; an instruction that fails validation or a bounds check changes no memory and
 // no semaphore, and its error names the engine, instruction, opcode, rule and fields.
 //
-// The machine is a value built by New; there is no package-level mutable state.
+// The machine is a value built by New; there is no package-level mutable state. Reset returns a
+// machine to New's state for another run, clearing only the memory the last runs wrote.
 package sim
 
 import (
@@ -126,16 +127,36 @@ func New(cfg Config) (*Machine, error) {
 		return nil, err
 	}
 	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, bytesDerived: derived}
-	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, cfg.Butterfly, cfg.MaxStreamBytes) }
-	m.dma = newDMAState(cfg.Gen)
+	m.initState()
+	return m, nil
+}
+
+// initState sets everything but memory as New leaves it: semaphores 0, the default executors
+// (each Run makes its queues' units afresh, so no DVE mask register outlives a run), DMA
+// engines never used (Free times 0, no counters).
+func (m *Machine) initState() {
+	m.sems = [NumSemaphores]uint32{}
+	butterfly, maxStream := m.cfg.Butterfly, m.cfg.MaxStreamBytes
+	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, butterfly, maxStream) }
+	m.dma = newDMAState(m.gen)
 	// The check before the run bounds every DMA by MaxStreamBytes; the engines' own job cap is
 	// the same figure (a job's bytes are its destination bytes, at most its stream bytes).
-	m.dma.engines.MaxJobBytes = cfg.MaxStreamBytes
+	m.dma.engines.MaxJobBytes = maxStream
 	// A DMA whose descriptors share a byte that one of them writes (a destination that overlaps
 	// itself, a source another descriptor writes) runs in job order, deterministically
 	// (Provenance sim.dma_dst_overlap); others run on parallel host workers.
 	m.dma.engines.SerialSharedDst = true
-	return m, nil
+}
+
+// Reset returns the machine to the state New left it in with the same Config: memory zero and
+// never written with no HBM page allocated (mem.Memory.Reset), semaphores 0, DMA engines and
+// executors as new. A run on a Reset machine is the run on a new one, byte for byte, at the
+// cost of clearing only the memory the machine recorded as written: the bytes its instructions
+// and the memory's write paths reached, and those reported with mem.Memory.MarkInit or
+// MarkWritten after a write through mem.Memory.Partition (an unreported one survives Reset).
+func (m *Machine) Reset() {
+	m.mem.Reset()
+	m.initState()
 }
 
 // Gen is the machine's generation.

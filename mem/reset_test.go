@@ -1,0 +1,149 @@
+package mem
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// writers are the ways bytes reach SBUF and PSUM: each writes nonzero bytes to bytes [off,
+// off+n) of partition p of r (PSUM: whole words).
+var writers = map[string]func(m *Memory, r Region, p, off, n int){
+	"Write": func(m *Memory, r Region, p, off, n int) {
+		if err := m.Write(Loc{Region: r, Partition: p, Offset: uint32(off)}, fill(n)); err != nil {
+			panic(err)
+		}
+	},
+	"WriteAt": func(m *Memory, r Region, p, off, n int) {
+		a := isa.DMALocalBase + uint64(m.OnChipAddr(Loc{Region: r, Partition: p, Offset: uint32(off)}))
+		if err := m.WriteAt(a, fill(n)); err != nil {
+			panic(err)
+		}
+	},
+	"Slice": func(m *Memory, r Region, p, off, n int) {
+		a := isa.DMALocalBase + uint64(m.OnChipAddr(Loc{Region: r, Partition: p, Offset: uint32(off)}))
+		if m.opts.TrackUninit { // Slice hands out initialised bytes only (so the test of its own record is without tracking)
+			m.MarkInit(r, p, off, n)
+		}
+		b, ok := m.Slice(a, n)
+		if !ok {
+			panic(fmt.Sprintf("Slice(0x%x, %d) refused", a, n))
+		}
+		copy(b, fill(n))
+	},
+	"Scatter": func(m *Memory, r Region, p, off, n int) {
+		t := isa.Tensor4D{StartAddr: isa.Addr4(m.OnChipAddr(Loc{Region: r, Partition: p, Offset: uint32(off)})),
+			StepElem: [4]int16{2, 1, 1, 1}, NumElem: [4]uint16{uint16((n/4 + 1) / 2), 1, 1, 1}}
+		pt, err := m.Pattern(t, 4, 1, true)
+		if err != nil {
+			panic(err)
+		}
+		m.Scatter(pt, 0, fill(pt.Bytes()))
+	},
+	"Partition+MarkInit": func(m *Memory, r Region, p, off, n int) {
+		copy(m.Partition(r, p)[off:off+n], fill(n))
+		m.MarkInit(r, p, off, n)
+	},
+	"Partition+MarkWritten": func(m *Memory, r Region, p, off, n int) {
+		copy(m.Partition(r, p)[off:off+n], fill(n))
+		m.MarkWritten(Span{Region: r, FirstPartition: p, NumPartitions: 1, Lo: uint32(off), Hi: uint32(off + n)})
+	},
+}
+
+func fill(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i%255 + 1)
+	}
+	return b
+}
+
+// TestResetMatchesNew: after writes by every path, everywhere or at random places, with and
+// without tracking, on every generation, and HBM pages allocated, Reset leaves the memory as New
+// makes it; Written covers every nonzero byte before the Reset.
+func TestResetMatchesNew(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, g := range isa.Generations {
+		for _, track := range []bool{false, true} {
+			o := Options{TrackUninit: track, HBMCapBytes: 1 << 30}
+			fresh := newMem(t, g, o)
+			m := newMem(t, g, o)
+			for name, w := range writers {
+				for _, everywhere := range []bool{true, false} {
+					for _, r := range []Region{SBUF, PSUM} {
+						act := m.PartitionActive(r)
+						for p := 0; p < m.NumPartitions(r); p++ {
+							if everywhere {
+								w(m, r, p, 0, act)
+								continue
+							}
+							if rng.Intn(4) == 0 {
+								off := rng.Intn(act/4) * 4
+								w(m, r, p, off, min(act-off, 4*(1+rng.Intn(600))))
+							}
+						}
+					}
+					if err := m.WriteAt(uint64(rng.Intn(1<<30)), fill(1+rng.Intn(1<<17))); err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := m.Slice(3<<30, 1<<17); !ok && !track {
+						t.Fatal("HBM Slice refused")
+					}
+					checkWrittenCovers(t, m)
+					if fresh.Diff(m) == "" {
+						t.Fatalf("%v %s: the writes changed nothing", g, name)
+					}
+					m.Reset()
+					if d := m.Diff(fresh); d != "" {
+						t.Fatalf("%v track %v %s everywhere %v: after Reset: %s", g, track, name, everywhere, d)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkWrittenCovers fails unless every nonzero SBUF and PSUM byte is in a run Written reports.
+func checkWrittenCovers(t *testing.T, m *Memory) {
+	t.Helper()
+	for _, r := range []Region{SBUF, PSUM} {
+		seen := make([][]byte, m.NumPartitions(r))
+		for p := range seen {
+			seen[p] = make([]byte, m.PartitionActive(r))
+		}
+		m.Written(func(rr Region, p, off int, b []byte) {
+			if rr == r {
+				copy(seen[p][off:], b)
+			}
+		})
+		for p := range seen {
+			if !bytes.Equal(seen[p], m.Partition(r, p)) {
+				t.Fatalf("%v partition %d: a written byte outside Written", r, p)
+			}
+		}
+	}
+}
+
+// TestDirtyChunks: the chunks are at most 64 per partition and cover the active area.
+func TestDirtyChunks(t *testing.T) {
+	for _, g := range isa.Generations {
+		m := newMem(t, g, Options{})
+		for _, b := range []*bank{&m.sbuf, &m.psum} {
+			if b.n == 0 {
+				continue
+			}
+			if n := (int(b.active) + 1<<b.shift - 1) >> b.shift; n > 64 || (b.shift > dirtyMinShift && n <= 32) {
+				t.Errorf("%v %v: %d chunks of %d bytes for %d active bytes", g, b.region, n, 1<<b.shift, b.active)
+			}
+			b.markDirty(b.n-1, 0, int(b.active))
+			var got []int
+			b.chunks(b.n-1, func(lo, hi int) { got = append(got, lo, hi) })
+			if len(got) != 2 || got[0] != 0 || got[1] != int(b.active) {
+				t.Errorf("%v %v: whole partition marked, chunks %v", g, b.region, got)
+			}
+		}
+	}
+}
