@@ -2,6 +2,7 @@ package dge
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/isa"
@@ -162,4 +163,36 @@ func Reference(m dma.Memory, r Request) error {
 		return err
 	}
 	return WriteView(m, r.Dst, after)
+}
+
+// ReadBack turns a stream written over view v, in walk order, into what ReadView of v gives
+// afterwards: where the view names one byte more than once, the byte written last in walk
+// order is what every such position reads (sim.dma_dst_overlap); this is how `tpbsim dge run
+// --verify` compares a self-overlapping destination. A view whose elements follow each other
+// without overlap in walk order (the usual case) gives the stream itself.
+func ReadBack(v View, stream []byte) []byte {
+	prev, increasing := int64(math.MinInt64/2), true
+	Walk(v, func(_ uint64, off int64) {
+		if off < prev+int64(v.ElemSize) {
+			increasing = false
+		}
+		prev = off
+	})
+	if increasing {
+		return stream
+	}
+	es := uint64(v.ElemSize)
+	last := map[int64]uint64{} // byte offset -> stream byte written there last
+	Walk(v, func(i uint64, off int64) {
+		for b := uint64(0); b < es; b++ {
+			last[off+int64(b)] = i*es + b
+		}
+	})
+	out := make([]byte, len(stream))
+	Walk(v, func(i uint64, off int64) {
+		for b := uint64(0); b < es; b++ {
+			out[i*es+b] = stream[last[off+int64(b)]]
+		}
+	})
+	return out
 }

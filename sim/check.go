@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/dge"
@@ -130,16 +129,9 @@ func (m *Machine) checkInst(eng isa.Engine, in Instr) *InstError {
 		}
 		// A reduce / scan op the model does not compute (e.g. POOL's AMAX_INT) fails here,
 		// before anything runs, not when reached.
-		var de *dve.Error
-		if err := dve.CheckOp(x); errors.As(err, &de) {
-			kind := ErrInvalid
-			if errors.Is(err, dve.ErrUnsupported) {
-				kind = ErrUnsupported
-			}
-			ie := &InstError{Kind: kind, Rule: de.Rule, Msg: de.Detail, Err: err, quiet: true}
-			if de.Field != "" {
-				ie.Fields = []Field{{Path: de.Field, Value: x.Op.String()}}
-			}
+		if err := dve.CheckOp(x); err != nil {
+			ie := &InstError{Kind: ErrInvalid, Err: err}
+			fromDVE(ie, err)
 			return ie
 		}
 	}

@@ -548,6 +548,23 @@ func (r *run) annotate(e *engine, op isa.Opcode, args map[string]any) {
 	}
 }
 
+// fromDVE fills ie's rule, message and field from a *dve.Error in err (the executor names its
+// rule and field itself); false when err holds none.
+func fromDVE(ie *InstError, err error) bool {
+	var de *dve.Error
+	if !errors.As(err, &de) {
+		return false
+	}
+	ie.Rule, ie.Msg, ie.quiet = de.Rule, de.Detail, true
+	if de.Field != "" {
+		ie.Fields = []Field{{Path: de.Field}}
+	}
+	if errors.Is(err, dve.ErrUnsupported) {
+		ie.Kind = ErrUnsupported
+	}
+	return true
+}
+
 // execErr turns an executor error into an *InstError with the right category.
 func (r *run) execErr(e *engine, in Instr, err error) error {
 	var ie *InstError
@@ -573,20 +590,11 @@ func (r *run) execErr(e *engine, in Instr, err error) error {
 		kind = ErrLimit
 	}
 	ie = r.instErr(e, in, kind, rule, "", err)
-	var de *dve.Error
-	if errors.As(err, &de) {
-		ie.Rule, ie.Msg, ie.quiet = de.Rule, de.Detail, true
-		if de.Field != "" {
-			ie.Fields = []Field{{Path: de.Field}}
-		}
-	} else if me != nil {
+	if !fromDVE(ie, err) && me != nil {
 		ie.Msg, ie.quiet = fmt.Sprintf("%s at 0x%x: %s", me.Err, me.Addr, me.Detail), true
 		if me.Field != "" {
 			ie.Fields = []Field{{Path: me.Field}}
 		}
-	}
-	if errors.Is(err, dve.ErrUnsupported) {
-		ie.Kind = ErrUnsupported
 	}
 	return ie
 }

@@ -52,11 +52,7 @@ output (and the summary line to stderr).`,
 			if err := checkOutputs(outFlag{"-o", out}); err != nil {
 				return err
 			}
-			g, err := parseGenFlag(gen)
-			if err != nil {
-				return ioErr(err)
-			}
-			f, err := loadProgramFile(args[0], g, gen != "")
+			f, err := loadProgramArg(args[0], gen)
 			if err != nil {
 				return err
 			}

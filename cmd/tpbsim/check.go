@@ -31,15 +31,11 @@ error (e.g. a file whose length is not a multiple of 64: the offset is named). W
 opcode tpbsim names but does not model are reported as unsupported (header and events checked).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := parseGenFlag(gen)
-			if err != nil {
-				return ioErr(err)
-			}
-			f, err := loadProgramFile(args[0], g, gen != "")
+			f, err := loadProgramArg(args[0], gen)
 			if err != nil {
 				return err
 			}
-			g = f.gen
+			g := f.gen
 			bw := bufio.NewWriter(stdout)
 			defer bw.Flush()
 			invalid, unsupported := 0, 0

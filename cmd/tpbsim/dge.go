@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand"
 	"os"
 	"strconv"
@@ -611,7 +610,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		if want, err = req.Expect(src, before); err != nil {
 			return ruleErr(err)
 		}
-		want = lastWriteWins(req.Dst, want)
+		want = dge.ReadBack(req.Dst, want)
 	}
 	eng := dma.New(g)
 	_, eng.MaxJobBytes = cfg.Limits() // as the machine's: the check above bounds the job
@@ -714,36 +713,4 @@ func chromeTrace(res *dma.Result, g isa.Generation) []byte {
 	}
 	b, _ := json.Marshal(map[string]any{"traceEvents": evs, "displayTimeUnit": "ns", "otherData": map[string]any{"generation": g.String()}})
 	return b
-}
-
-// lastWriteWins turns the reference stream of a destination view into what reading the view
-// back after the writes gives: where the view names one byte offset more than once, the
-// byte written last in walk order is what every such position reads (sim.dma_dst_overlap).
-// A view whose elements follow each other without overlap in walk order (the usual case) is
-// returned as is.
-func lastWriteWins(v dge.View, stream []byte) []byte {
-	prev, increasing := int64(math.MinInt64/2), true
-	dge.Walk(v, func(_ uint64, off int64) {
-		if off < prev+int64(v.ElemSize) {
-			increasing = false
-		}
-		prev = off
-	})
-	if increasing {
-		return stream
-	}
-	es := uint64(v.ElemSize)
-	last := map[int64]uint64{} // byte offset -> stream byte written there last
-	dge.Walk(v, func(i uint64, off int64) {
-		for b := uint64(0); b < es; b++ {
-			last[off+int64(b)] = i*es + b
-		}
-	})
-	out := make([]byte, len(stream))
-	dge.Walk(v, func(i uint64, off int64) {
-		for b := uint64(0); b < es; b++ {
-			out[i*es+b] = stream[last[off+int64(b)]]
-		}
-	})
-	return out
 }

@@ -32,15 +32,11 @@ back to the same bytes with 'tpbsim asm' without --gen.
 The file length must be a multiple of 64 (exit 2 names the offset of the incomplete word).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := parseGenFlag(gen)
-			if err != nil {
-				return ioErr(err)
-			}
-			f, err := loadProgramFile(args[0], g, gen != "")
+			f, err := loadProgramArg(args[0], gen)
 			if err != nil {
 				return err
 			}
-			g = f.gen
+			g := f.gen
 			bw := bufio.NewWriter(stdout)
 			defer bw.Flush()
 			if !asJSON {

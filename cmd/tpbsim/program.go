@@ -107,6 +107,16 @@ func programFormOf(path string, data []byte) (programForm, error) {
 	return formText, nil
 }
 
+// loadProgramArg is loadProgramFile for a command's PROGRAM argument and its --gen flag value
+// (empty: not given, CAYMAN unless the file names its generation).
+func loadProgramArg(path, gen string) (*programFile, error) {
+	g, err := parseGenFlag(gen)
+	if err != nil {
+		return nil, ioErr(err)
+	}
+	return loadProgramFile(path, g, gen != "")
+}
+
 // loadProgramFile reads a program file of any form. g is the generation for a file that names
 // none; genSet says it came from an explicit --gen, which a file's own generation (a `.gen`
 // line, JSON "gen" keys) must then agree with. Every error is a usage or I/O error (exit 2),
