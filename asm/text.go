@@ -156,7 +156,7 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				e, err := isa.ParseEngine(fields[1])
 				if err != nil {
-					return nil, &Error{File: name, Line: line, Msg: err.Error()}
+					return nil, &Error{File: name, Line: line, Msg: err.Error() + "; '.engine none' closes a section"}
 				}
 				cur = e
 				continue
