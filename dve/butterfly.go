@@ -96,19 +96,25 @@ type dselTerm struct {
 //	progSwap  vu[w], vt[w] = a delta swap of vs[w], vr[w]: t = (vs[w]>>k ^ vr[w]) & keep;
 //	          vt[w] = vr[w]^t; vu[w] = vs[w]^t<<k (a lane-block exchange inside words)
 //	progPerm  every output word is one whole source word: out[w] = cat[perm[w]]
+//	progExch  a progPerm that keeps every word in place except nx pairs exchanged between the
+//	          registers: vu[xs[i]] = vr[xr[i]], vt[xr[i]] = vs[xs[i]] (whole-word lane blocks and
+//	          the register swap); in place that is nx word swaps and no other moves
 type dselProg struct {
-	start [17]uint16
-	terms []dselTerm
-	kind  uint8
-	k     uint8
-	keep  uint64
-	perm  [16]uint8
+	start  [17]uint16
+	terms  []dselTerm
+	kind   uint8
+	k      uint8
+	keep   uint64
+	perm   [16]uint8
+	nx     uint8
+	xs, xr [8]uint8
 }
 
 const (
 	progGeneric = iota
 	progSwap
 	progPerm
+	progExch
 )
 
 // compileDsel compiles selector c for lanes of laneBits bits (n = 512/laneBits lanes): output
@@ -176,6 +182,7 @@ func (p *dselProg) specialise(laneBits int) {
 		for w := range p.perm {
 			p.perm[w] = p.terms[w].src
 		}
+		p.exchange()
 	} else if t := p.terms[p.start[0]:p.start[1]]; len(t) == 2 && t[1].src == 8 && t[1].shl > 0 {
 		p.kind, p.k, p.keep = progSwap, t[1].shl, t[1].mask>>t[1].shl
 	} else {
@@ -187,20 +194,85 @@ func (p *dselProg) specialise(laneBits int) {
 	}
 }
 
+// exchange turns a progPerm into a progExch when its word permutation is the identity apart
+// from pairs exchanged between vs and vr (specialise then checks the result as for every form).
+func (p *dselProg) exchange() {
+	var nx uint8
+	var xs, xr [8]uint8
+	for w := 0; w < 8; w++ {
+		switch src := p.perm[w]; {
+		case src == uint8(w):
+		case src >= 8 && p.perm[src] == uint8(w):
+			xs[nx], xr[nx] = uint8(w), src-8
+			nx++
+		default:
+			return
+		}
+	}
+	for j := 8; j < 16; j++ { // every vt word not in a pair keeps its own vr word
+		if src := p.perm[j]; src != uint8(j) && (src >= 8 || p.perm[src] != uint8(j)) {
+			return
+		}
+	}
+	p.kind, p.nx, p.xs, p.xr = progExch, nx, xs, xr
+}
+
+// runInPlace is run(a, b, a, b): the butterfly's form, every DSEL writing its own sources.
+func (p *dselProg) runInPlace(a, b *vreg) {
+	switch p.kind {
+	case progSwap:
+		deltaSwap(a, b, uint64(p.k&63), p.keep)
+		return
+	case progExch:
+	default:
+		p.run(a, b, a, b)
+		return
+	}
+	x, y := &p.xs, &p.xr
+	switch p.nx {
+	case 4: // whole-word lane blocks of one, two or four words
+		w0, w1, w2, w3, j0, j1, j2, j3 := x[0]&7, x[1]&7, x[2]&7, x[3]&7, y[0]&7, y[1]&7, y[2]&7, y[3]&7
+		a[w0], a[w1], a[w2], a[w3], b[j0], b[j1], b[j2], b[j3] = b[j0], b[j1], b[j2], b[j3], a[w0], a[w1], a[w2], a[w3]
+	case 8: // the register swap
+		w0, w1, w2, w3, j0, j1, j2, j3 := x[0]&7, x[1]&7, x[2]&7, x[3]&7, y[0]&7, y[1]&7, y[2]&7, y[3]&7
+		a[w0], a[w1], a[w2], a[w3], b[j0], b[j1], b[j2], b[j3] = b[j0], b[j1], b[j2], b[j3], a[w0], a[w1], a[w2], a[w3]
+		w0, w1, w2, w3, j0, j1, j2, j3 = x[4]&7, x[5]&7, x[6]&7, x[7]&7, y[4]&7, y[5]&7, y[6]&7, y[7]&7
+		a[w0], a[w1], a[w2], a[w3], b[j0], b[j1], b[j2], b[j3] = b[j0], b[j1], b[j2], b[j3], a[w0], a[w1], a[w2], a[w3]
+	default:
+		for i := range p.nx {
+			w, j := x[i]&7, y[i]&7
+			a[w], b[j] = b[j], a[w]
+		}
+	}
+}
+
+// deltaSwap is progSwap in place. Unrolled over the eight words (with the exchanges of
+// runInPlace: the butterfly 1.8-1.9x faster at 1 MiB than as loops, whose speed had also swung
+// 1.7x with an unrelated change elsewhere in the package, commit a3fd92f).
+func deltaSwap(a, b *vreg, k, keep uint64) {
+	a0, a1, a2, a3, a4, a5, a6, a7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+	b0, b1, b2, b3, b4, b5, b6, b7 := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
+	t0, t1, t2, t3 := (a0>>k^b0)&keep, (a1>>k^b1)&keep, (a2>>k^b2)&keep, (a3>>k^b3)&keep
+	t4, t5, t6, t7 := (a4>>k^b4)&keep, (a5>>k^b5)&keep, (a6>>k^b6)&keep, (a7>>k^b7)&keep
+	a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = a0^t0<<k, a1^t1<<k, a2^t2<<k, a3^t3<<k, a4^t4<<k, a5^t5<<k, a6^t6<<k, a7^t7<<k
+	b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7] = b0^t0, b1^t1, b2^t2, b3^t3, b4^t4, b5^t5, b6^t6, b7^t7
+}
+
 // run executes the compiled DSEL: vu, vt = select(vs ++ vr). Outputs may alias inputs.
 func (p *dselProg) run(vu, vt, vs, vr *vreg) {
 	switch p.kind {
 	case progSwap:
-		// Unrolled over the eight words (with progPerm below: the butterfly 1.8-1.9x faster
-		// at 1 MiB than as loops, whose speed had also swung 1.7x with an unrelated change
-		// elsewhere in the package, commit a3fd92f).
-		k, keep := p.k&63, p.keep
-		a0, a1, a2, a3, a4, a5, a6, a7 := vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], vs[6], vs[7]
-		b0, b1, b2, b3, b4, b5, b6, b7 := vr[0], vr[1], vr[2], vr[3], vr[4], vr[5], vr[6], vr[7]
-		t0, t1, t2, t3 := (a0>>k^b0)&keep, (a1>>k^b1)&keep, (a2>>k^b2)&keep, (a3>>k^b3)&keep
-		t4, t5, t6, t7 := (a4>>k^b4)&keep, (a5>>k^b5)&keep, (a6>>k^b6)&keep, (a7>>k^b7)&keep
-		vu[0], vu[1], vu[2], vu[3], vu[4], vu[5], vu[6], vu[7] = a0^t0<<k, a1^t1<<k, a2^t2<<k, a3^t3<<k, a4^t4<<k, a5^t5<<k, a6^t6<<k, a7^t7<<k
-		vt[0], vt[1], vt[2], vt[3], vt[4], vt[5], vt[6], vt[7] = b0^t0, b1^t1, b2^t2, b3^t3, b4^t4, b5^t5, b6^t6, b7^t7
+		u, t := *vs, *vr
+		deltaSwap(&u, &t, uint64(p.k&63), p.keep)
+		*vu, *vt = u, t
+		return
+	case progExch:
+		u, t := *vs, *vr
+		for i := range p.nx {
+			w, j := p.xs[i]&7, p.xr[i]&7
+			u[w], t[j] = vr[j], vs[w]
+		}
+		*vu, *vt = u, t
 		return
 	case progPerm:
 		var cat [16]uint64
@@ -257,8 +329,7 @@ func butterflyStages(r *[32]vreg, progs []*dselProg) {
 		stride := 1 << s
 		for i := 0; i < 32; i += 2 * stride {
 			for k := i; k < i+stride; k++ {
-				a, b := &r[k], &r[k+stride]
-				p.run(a, b, a, b)
+				p.runInPlace(&r[k], &r[k+stride])
 			}
 		}
 	}
@@ -359,7 +430,7 @@ func butterflyRows(procs int, dst, src [][]byte, E, es int) {
 				butterflyStages(lo, progN2X32[:])
 				butterflyStages(hi, progN2X32[:])
 				for k := 0; k < 16; k++ { // stage 4: 16-lane blocks are whole registers
-					progRegSwap.run(&hi[k], &lo[k+16], &hi[k], &lo[k+16])
+					progRegSwap.runInPlace(&hi[k], &lo[k+16])
 				}
 				for i := 0; i < 32; i++ {
 					storeRow(sOut[i], 128*ps, &lo[i])

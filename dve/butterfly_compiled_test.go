@@ -60,9 +60,12 @@ func TestCompiledDselMatchesLanes(t *testing.T) {
 			p.run(&vu, &vt, &vs, &vr)
 			a, b := vs, vr
 			p.run(&a, &b, &a, &b) // aliased outputs
+			ia, ib := vs, vr
+			p.runInPlace(&ia, &ib)
 			for l := 0; l < n; l++ {
 				if lanesOf(&vu, c.w)[l] != wu[l] || lanesOf(&vt, c.w)[l] != wt[l] ||
-					lanesOf(&a, c.w)[l] != wu[l] || lanesOf(&b, c.w)[l] != wt[l] {
+					lanesOf(&a, c.w)[l] != wu[l] || lanesOf(&b, c.w)[l] != wt[l] ||
+					lanesOf(&ia, c.w)[l] != wu[l] || lanesOf(&ib, c.w)[l] != wt[l] {
 					t.Fatalf("case %d (%s, %d-bit lanes): lane %d differs", ci, c.name, c.w, l)
 				}
 			}
@@ -109,19 +112,20 @@ func TestButterflyParallelAgrees(t *testing.T) {
 }
 
 // TestButterflyProgramsSpecialised pins which word form each butterfly selector compiles to:
-// in-word lane blocks are delta swaps, whole-word blocks and the register swap are word moves.
+// in-word lane blocks are delta swaps, whole-word blocks and the register swap are word
+// exchanges between the two registers.
 func TestButterflyProgramsSpecialised(t *testing.T) {
 	for s := 0; s < 5; s++ {
 		want := uint8(progSwap)
 		if 8<<s >= 64 {
-			want = progPerm
+			want = progExch
 		}
 		if prog2NX8[s].kind != want {
 			t.Errorf("2NX8 stage %d: kind %d, want %d", s, prog2NX8[s].kind, want)
 		}
 		want = progSwap
 		if 16<<s >= 64 {
-			want = progPerm
+			want = progExch
 		}
 		if progNX16[s].kind != want {
 			t.Errorf("NX16 stage %d: kind %d, want %d", s, progNX16[s].kind, want)
@@ -130,13 +134,13 @@ func TestButterflyProgramsSpecialised(t *testing.T) {
 	for s := 0; s < 4; s++ {
 		want := uint8(progSwap)
 		if 32<<s >= 64 {
-			want = progPerm
+			want = progExch
 		}
 		if progN2X32[s].kind != want {
 			t.Errorf("N_2X32 stage %d: kind %d, want %d", s, progN2X32[s].kind, want)
 		}
 	}
-	if progRegSwap.kind != progPerm {
+	if progRegSwap.kind != progExch || progRegSwap.nx != 8 {
 		t.Errorf("register swap: kind %d", progRegSwap.kind)
 	}
 }

@@ -202,9 +202,10 @@ var (
 func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 	groups := len(src)
 	kernel := transposeChunks
+	nt := groups*32*D*es >= ntMin
 	if procs <= 1 {
 		for g := 0; g < groups; g++ {
-			kernel(&dst[g], &src[g], es, 0, tiles, D)
+			kernel(&dst[g], &src[g], es, 0, tiles, D, nt)
 		}
 		return
 	}
@@ -227,7 +228,7 @@ func transposeParallel(procs int, dst, src [][32][]byte, es, tiles, D int) {
 		}
 		lo, hi := k*per, min(tiles, (k+1)*per)
 		if lo < hi {
-			kernel(&dst[g], &src[g], es, lo, hi, D)
+			kernel(&dst[g], &src[g], es, lo, hi, D, nt)
 		}
 	}
 	if n == 1 {

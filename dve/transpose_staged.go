@@ -3,6 +3,7 @@ package dve
 import (
 	"encoding/binary"
 	"sync"
+	"unsafe"
 )
 
 // Measured limits (issue 3 item 8; AMD EPYC Zen 4 KVM guest, 2 shared cores, 1 MiB L2 per core,
@@ -36,6 +37,13 @@ import (
 // each miss holds the reorder buffer); 8/16 KiB rounds with either; 0.25-32 KiB dBlock. Tried
 // in session 1: staging sizes, a 32 x 0.5-4 KiB L1 tile flushed with copy(), double-buffered
 // rounds interleaving the kernel with the previous write-out and the next read-in.
+//
+// Session 3 (2026-11-30): the 4-byte kernel in SSE2 assembly (transpose_amd64.s; 4x4 blocks of
+// cells transposed with PUNPCK, 16-byte stores) measured with ordinary stores 0.74-0.80x copy
+// at 1 MiB but still 0.19x at full size, which confirms the read for ownership, not the store
+// width or the kernel, as the limit there; with non-temporal stores (MOVNTDQ, for instructions
+// of at least ntMin dst bytes) full size runs at 0.42-0.52x. tile32d stays as the kernel of
+// other platforms and the purego build, and as the reference the assembly is tested against.
 //
 // Work split (transposeParallel): items of whole 64-byte runs of every row, taken by the workers
 // (the caller plus procs-1 goroutines) from an atomic counter, element-range-major. With the
@@ -78,7 +86,7 @@ var stagePool = sync.Pool{New: func() any { return new(stage) }}
 // transposeChunks transposes element tiles [t0, t1) of one 32-channel group (src rows of E
 // cells, dst rows of D cells). A partial last tile (D not a multiple of 32) goes through
 // transposeTilePartial.
-func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
+func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
 	tb := 32 * es // bytes of one tile in one row
 	full := min(t1, D/32)
 	per := stChunk / tb
@@ -95,7 +103,9 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 			// The kernels write the dst rows themselves, whole cache lines at a time.
 			switch es {
 			case 4:
-				tile32d(dst, sb, lo, hi-lo)
+				if !tile32asm(dst, sb, lo, hi-lo, nt) {
+					tile32d(dst, sb, lo, hi-lo)
+				}
 			case 2:
 				tile16d(dst, sb, lo, hi-lo)
 			default:
@@ -111,6 +121,36 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int) {
 	for t := max(full, t0); t < t1; t++ {
 		transposeTilePartial(dst, src, es, t, D-32*t)
 	}
+}
+
+// ntMin is the fewest dst bytes of one StreamTranspose for which the 4-byte assembly kernel
+// uses non-temporal stores. Measured (session 3, one core, 4-byte cells, src and dst in SBUF):
+// below it ordinary stores are 5-10% faster (the dst stays in cache: 2 MiB 0.64 against 0.60x
+// copy, 4 MiB 0.64 against 0.59x); above it ordinary stores fall off a cliff once src and dst
+// outgrow the cache (6 MiB 0.23 against 0.56x, 8 MiB 0.17 against 0.56x, 14 MiB 0.19 against
+// 0.38-0.41x), because each dst line must first be read for ownership. copy() switches to
+// non-temporal stores at 1 MiB for the same reason.
+const ntMin = 4 << 20
+
+// tile32asm runs the assembly kernel for the n bytes of whole 4-byte tiles staged in sb, into
+// the dst rows at byte offset lo, and reports whether it could (an assembly kernel exists and
+// every dst row holds lo+n bytes). nt asks for non-temporal stores, which it uses only where
+// every dst row's first byte is 16-byte aligned.
+func tile32asm(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int, nt bool) bool {
+	if !haveTile32Asm || n <= 0 || n > stChunk || n%128 != 0 || lo < 0 {
+		return false
+	}
+	var d [32]*byte
+	var align uintptr
+	for i := range d {
+		if len(dst[i]) < lo+n {
+			return false
+		}
+		d[i] = &dst[i][0]
+		align |= uintptr(unsafe.Pointer(d[i])) + uintptr(lo)
+	}
+	tile32sse(&d, uintptr(lo), &sb[0], n/128, nt && align%16 == 0)
+	return true
 }
 
 // pair32 writes dst rows i, i+1 (d0, d1) of a 4-byte tile from src column cells i, i+1 (sv).

@@ -36,7 +36,7 @@ func TestTransposeChunksMatchesNaive(t *testing.T) {
 						}
 					}
 				}
-				transposeChunks(&got, &src, es, t0, t1, D)
+				transposeChunks(&got, &src, es, t0, t1, D, cut == 1)
 				for i := range got {
 					if !bytes.Equal(gotAll[i], wantAll[i]) {
 						t.Fatalf("es %d tiles %d D %d tiles [%d,%d): dst row %d differs", es, tiles, D, t0, t1, i)

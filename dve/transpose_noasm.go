@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package dve
+
+const haveTile32Asm = false
+
+func tile32sse(d *[32]*byte, off uintptr, s *byte, n int, nt bool) {
+	panic("dve: no assembly kernel in this build")
+}
