@@ -98,7 +98,8 @@ type dselTerm struct {
 //	progPerm  every output word is one whole source word: out[w] = cat[perm[w]]
 //	progExch  a progPerm that keeps every word in place except nx pairs exchanged between the
 //	          registers: vu[xs[i]] = vr[xr[i]], vt[xr[i]] = vs[xs[i]] (whole-word lane blocks and
-//	          the register swap); in place that is nx word swaps and no other moves
+//	          the register swap); in place that is nx word swaps and no other moves (block:
+//	          the butterfly's forms, run by exch1..exch8)
 type dselProg struct {
 	start  [17]uint16
 	terms  []dselTerm
@@ -108,6 +109,7 @@ type dselProg struct {
 	perm   [16]uint8
 	nx     uint8
 	xs, xr [8]uint8
+	block  uint8
 }
 
 const (
@@ -189,7 +191,9 @@ func (p *dselProg) specialise(laneBits int) {
 		return
 	}
 	p.run(&cu, &ct, &vs, &vr)
-	if cu != wu || ct != wt {
+	iu, it := vs, vr
+	p.runInPlace(&iu, &it)
+	if cu != wu || ct != wt || iu != wu || it != wt {
 		p.kind = progGeneric
 	}
 }
@@ -215,6 +219,43 @@ func (p *dselProg) exchange() {
 		}
 	}
 	p.kind, p.nx, p.xs, p.xr = progExch, nx, xs, xr
+	for _, b := range []uint8{1, 2, 4, 8} {
+		var bx, br [8]uint8 // the pairs of exchB: vs word w+B with vr word w (B = 8: w with w)
+		n := uint8(0)
+		for w := uint8(0); w < 8; w++ {
+			switch {
+			case b == 8:
+				bx[n], br[n] = w, w
+				n++
+			case w&b != 0:
+				bx[n], br[n] = w, w-b
+				n++
+			}
+		}
+		if n == nx && bx == xs && br == xr {
+			p.block = b
+		}
+	}
+}
+
+// exch1, exch2, exch4 and exch8 are the progExch forms of the butterfly: whole-word lane blocks
+// of B = 1, 2 or 4 words (vs words with bit B set exchanged with the vr words B below them) and
+// the register swap (B = 8: every word). Constant word indexes, so the compiler inlines them.
+func exch1(a, b *vreg) {
+	a[1], a[3], a[5], a[7], b[0], b[2], b[4], b[6] = b[0], b[2], b[4], b[6], a[1], a[3], a[5], a[7]
+}
+
+func exch2(a, b *vreg) {
+	a[2], a[3], a[6], a[7], b[0], b[1], b[4], b[5] = b[0], b[1], b[4], b[5], a[2], a[3], a[6], a[7]
+}
+
+func exch4(a, b *vreg) {
+	a[4], a[5], a[6], a[7], b[0], b[1], b[2], b[3] = b[0], b[1], b[2], b[3], a[4], a[5], a[6], a[7]
+}
+
+func exch8(a, b *vreg) {
+	a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3] = b[0], b[1], b[2], b[3], a[0], a[1], a[2], a[3]
+	a[4], a[5], a[6], a[7], b[4], b[5], b[6], b[7] = b[4], b[5], b[6], b[7], a[4], a[5], a[6], a[7]
 }
 
 // runInPlace is run(a, b, a, b): the butterfly's form, every DSEL writing its own sources.
@@ -228,34 +269,47 @@ func (p *dselProg) runInPlace(a, b *vreg) {
 		p.run(a, b, a, b)
 		return
 	}
-	x, y := &p.xs, &p.xr
-	switch p.nx {
-	case 4: // whole-word lane blocks of one, two or four words
-		w0, w1, w2, w3, j0, j1, j2, j3 := x[0]&7, x[1]&7, x[2]&7, x[3]&7, y[0]&7, y[1]&7, y[2]&7, y[3]&7
-		a[w0], a[w1], a[w2], a[w3], b[j0], b[j1], b[j2], b[j3] = b[j0], b[j1], b[j2], b[j3], a[w0], a[w1], a[w2], a[w3]
-	case 8: // the register swap
-		w0, w1, w2, w3, j0, j1, j2, j3 := x[0]&7, x[1]&7, x[2]&7, x[3]&7, y[0]&7, y[1]&7, y[2]&7, y[3]&7
-		a[w0], a[w1], a[w2], a[w3], b[j0], b[j1], b[j2], b[j3] = b[j0], b[j1], b[j2], b[j3], a[w0], a[w1], a[w2], a[w3]
-		w0, w1, w2, w3, j0, j1, j2, j3 = x[4]&7, x[5]&7, x[6]&7, x[7]&7, y[4]&7, y[5]&7, y[6]&7, y[7]&7
-		a[w0], a[w1], a[w2], a[w3], b[j0], b[j1], b[j2], b[j3] = b[j0], b[j1], b[j2], b[j3], a[w0], a[w1], a[w2], a[w3]
+	switch p.block {
+	case 1:
+		exch1(a, b)
+	case 2:
+		exch2(a, b)
+	case 4:
+		exch4(a, b)
+	case 8:
+		exch8(a, b)
 	default:
 		for i := range p.nx {
-			w, j := x[i]&7, y[i]&7
+			w, j := p.xs[i]&7, p.xr[i]&7
 			a[w], b[j] = b[j], a[w]
 		}
 	}
 }
 
-// deltaSwap is progSwap in place. Unrolled over the eight words (with the exchanges of
-// runInPlace: the butterfly 1.8-1.9x faster at 1 MiB than as loops, whose speed had also swung
-// 1.7x with an unrelated change elsewhere in the package, commit a3fd92f).
+// deltaSwap is progSwap in place, on two different registers. Word by word and unrolled:
+// loading all sixteen words first (as the aliasing-safe run must) needs more registers than
+// amd64 has and spilled (32 swaps 370 -> 255 ns, session 3); a loop with the shift constant
+// measured slower still. Unrolling (here and in the exchanges) made the butterfly 1.8-1.9x
+// faster at 1 MiB than loops, whose speed had also swung 1.7x with an unrelated change
+// elsewhere in the package (commit a3fd92f).
 func deltaSwap(a, b *vreg, k, keep uint64) {
-	a0, a1, a2, a3, a4, a5, a6, a7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
-	b0, b1, b2, b3, b4, b5, b6, b7 := b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
-	t0, t1, t2, t3 := (a0>>k^b0)&keep, (a1>>k^b1)&keep, (a2>>k^b2)&keep, (a3>>k^b3)&keep
-	t4, t5, t6, t7 := (a4>>k^b4)&keep, (a5>>k^b5)&keep, (a6>>k^b6)&keep, (a7>>k^b7)&keep
-	a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = a0^t0<<k, a1^t1<<k, a2^t2<<k, a3^t3<<k, a4^t4<<k, a5^t5<<k, a6^t6<<k, a7^t7<<k
-	b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7] = b0^t0, b1^t1, b2^t2, b3^t3, b4^t4, b5^t5, b6^t6, b7^t7
+	var t uint64
+	t = (a[0]>>k ^ b[0]) & keep
+	a[0], b[0] = a[0]^t<<k, b[0]^t
+	t = (a[1]>>k ^ b[1]) & keep
+	a[1], b[1] = a[1]^t<<k, b[1]^t
+	t = (a[2]>>k ^ b[2]) & keep
+	a[2], b[2] = a[2]^t<<k, b[2]^t
+	t = (a[3]>>k ^ b[3]) & keep
+	a[3], b[3] = a[3]^t<<k, b[3]^t
+	t = (a[4]>>k ^ b[4]) & keep
+	a[4], b[4] = a[4]^t<<k, b[4]^t
+	t = (a[5]>>k ^ b[5]) & keep
+	a[5], b[5] = a[5]^t<<k, b[5]^t
+	t = (a[6]>>k ^ b[6]) & keep
+	a[6], b[6] = a[6]^t<<k, b[6]^t
+	t = (a[7]>>k ^ b[7]) & keep
+	a[7], b[7] = a[7]^t<<k, b[7]^t
 }
 
 // run executes the compiled DSEL: vu, vt = select(vs ++ vr). Outputs may alias inputs.
@@ -324,9 +378,37 @@ func init() {
 
 // butterflyStages runs stages [0, len(progs)) of DSEL over 32 registers: stage s pairs r[i+k]
 // with r[i+k+(1<<s)].
+// The two forms the butterfly tables compile to are dispatched once per stage, not per DSEL.
 func butterflyStages(r *[32]vreg, progs []*dselProg) {
 	for s, p := range progs {
 		stride := 1 << s
+		switch {
+		case p.kind == progExch && p.block != 0:
+			for i := 0; i < 32; i += 2 * stride {
+				for k := i; k < i+stride; k++ {
+					a, b := &r[k], &r[k+stride]
+					switch p.block {
+					case 1:
+						exch1(a, b)
+					case 2:
+						exch2(a, b)
+					case 4:
+						exch4(a, b)
+					default:
+						exch8(a, b)
+					}
+				}
+			}
+			continue
+		case p.kind == progSwap:
+			k, keep := uint64(p.k&63), p.keep
+			for i := 0; i < 32; i += 2 * stride {
+				for j := i; j < i+stride; j++ {
+					deltaSwap(&r[j], &r[j+stride], k, keep)
+				}
+			}
+			continue
+		}
 		for i := 0; i < 32; i += 2 * stride {
 			for k := i; k < i+stride; k++ {
 				p.runInPlace(&r[k], &r[k+stride])

@@ -6,58 +6,63 @@ import (
 	"testing"
 )
 
-// TestTile32AsmMatchesGo holds the assembly 4-byte kernels (ordinary and non-temporal stores)
-// to the plain-Go tile32d byte for byte: random staged cells, 1 to stChunk/128 tiles, dst rows at
-// 16-byte aligned and unaligned addresses (the non-temporal kernel must fall back to ordinary
-// stores on those), and guard bytes before and after each row's written range.
+// TestTile32AsmMatchesGo holds the assembly 4-byte kernel, with ordinary and with non-temporal
+// stores, to the plain-Go staged path byte for byte: random cells, tile ranges starting and
+// ending mid-row, rows longer than one staging round, a partial last tile, dst rows at 16-byte
+// aligned and unaligned addresses (non-temporal stores must then give way to ordinary ones),
+// and guard bytes after every row.
 func TestTile32AsmMatchesGo(t *testing.T) {
 	if !haveTile32Asm {
-		t.Skip("no assembly kernel on this platform or build (purego)")
+		t.Skip("no assembly kernel in this build (purego or not amd64)")
 	}
 	rng := rand.New(rand.NewSource(31))
-	st := new(stage)
-	for trial := 0; trial < 60; trial++ {
-		rng.Read(st.s[:])
-		tiles := 1 + rng.Intn(stChunk/128)
-		if trial%6 == 0 {
-			tiles = stChunk / 128
-		}
-		n := 128 * tiles
-		lo := 128 * rng.Intn(4)
-		shift := 0 // start of each row in its backing array: 0 keeps rows 16-byte aligned
+	for trial := 0; trial < 48; trial++ {
+		tiles := 1 + rng.Intn(3*stChunk/128)
+		E := 32 * tiles
+		D := E - rng.Intn(32)
+		nt, shift := trial%2 == 1, 0
 		if trial%3 == 2 {
-			shift = 4 * (1 + rng.Intn(3))
+			shift = 4 * (1 + rng.Intn(3)) // rows 4-byte but not 16-byte aligned
 		}
-		var got, want [32][]byte
-		var gotAll, wantAll [32][]byte
-		for i := range got {
-			back := make([]byte, shift+lo+n+64) // make of this size is at least 16-byte aligned
+		var src, got, want, gotAll, wantAll [32][]byte
+		for j := range src {
+			src[j] = make([]byte, E*4)
+			rng.Read(src[j])
+			back := make([]byte, shift+D*4+64) // make of this size is 16-byte aligned
 			rng.Read(back)
-			gotAll[i] = back[shift:]
-			wantAll[i] = bytes.Clone(gotAll[i])
-			got[i], want[i] = gotAll[i][:lo+n], wantAll[i][:lo+n]
+			gotAll[j] = back[shift:]
+			wantAll[j] = bytes.Clone(gotAll[j])
+			got[j], want[j] = gotAll[j][:D*4], wantAll[j][:D*4]
 		}
-		tile32d(&want, &st.s, lo, n)
-		if !tile32asm(&got, &st.s, lo, n, trial%2 == 1) {
-			t.Fatalf("trial %d: tile32asm refused lo %d n %d", trial, lo, n)
-		}
+		t0 := rng.Intn(min(3, tiles))
+		t1 := (D+31)/32 - rng.Intn(2)
+		transposeStaged(&want, &src, 4, t0, t1, D)
+		transposeChunks(&got, &src, 4, t0, t1, D, nt)
 		for i := range got {
 			if !bytes.Equal(gotAll[i], wantAll[i]) {
-				t.Fatalf("trial %d (tiles %d lo %d shift %d nt %v): dst row %d differs from tile32d", trial, tiles, lo, shift, trial%2 == 1, i)
+				t.Fatalf("trial %d (E %d D %d tiles [%d,%d) shift %d nt %v): dst row %d differs from the Go kernel", trial, E, D, t0, t1, shift, nt, i)
 			}
 		}
 	}
-	// Rows too short for lo+n, or a size that is not whole tiles: refused, nothing written.
-	var short [32][]byte
-	for i := range short {
-		short[i] = make([]byte, 256)
+}
+
+// TestTile32AsmRefuses checks that the kernel is not run, and nothing written, when a row is
+// shorter than the tiles or the range is empty.
+func TestTile32AsmRefuses(t *testing.T) {
+	var src, dst [32][]byte
+	for i := range src {
+		src[i], dst[i] = make([]byte, 512), make([]byte, 512)
 	}
-	if tile32asm(&short, &st.s, 128, 256, false) || tile32asm(&short, &st.s, 0, 100, false) || tile32asm(&short, &st.s, 0, stChunk+128, true) {
-		t.Fatal("tile32asm accepted rows shorter than lo+n or a partial tile")
+	dst[7] = dst[7][:384]
+	src[30] = src[30][:256]
+	for _, r := range [][2]int{{0, 4}, {1, 3}, {2, 2}, {3, 1}, {-1, 1}} {
+		if tile32asm(&dst, &src, r[0], r[1], false) {
+			t.Errorf("tiles [%d,%d) with short rows: tile32asm ran", r[0], r[1])
+		}
 	}
-	for i := range short {
-		if !bytes.Equal(short[i], make([]byte, 256)) {
-			t.Fatalf("refused call wrote dst row %d", i)
+	for i := range dst {
+		if !bytes.Equal(dst[i], make([]byte, len(dst[i]))) {
+			t.Fatalf("dst row %d written by a refused call", i)
 		}
 	}
 }

@@ -4,6 +4,6 @@ package dve
 
 const haveTile32Asm = false
 
-func tile32sse(d *[32]*byte, off uintptr, s *byte, n int, nt bool) {
+func tile32sse(d, s *[32]*byte, off uintptr, n int, nt bool) {
 	panic("dve: no assembly kernel in this build")
 }

@@ -38,12 +38,21 @@ import (
 // in session 1: staging sizes, a 32 x 0.5-4 KiB L1 tile flushed with copy(), double-buffered
 // rounds interleaving the kernel with the previous write-out and the next read-in.
 //
-// Session 3 (2026-11-30): the 4-byte kernel in SSE2 assembly (transpose_amd64.s; 4x4 blocks of
-// cells transposed with PUNPCK, 16-byte stores) measured with ordinary stores 0.74-0.80x copy
-// at 1 MiB but still 0.19x at full size, which confirms the read for ownership, not the store
-// width or the kernel, as the limit there; with non-temporal stores (MOVNTDQ, for instructions
-// of at least ntMin dst bytes) full size runs at 0.42-0.52x. tile32d stays as the kernel of
-// other platforms and the purego build, and as the reference the assembly is tested against.
+// Session 3 (2026-11-30): 4-byte tiles go to an SSE2 assembly kernel (transpose_amd64.s, via
+// tile32asm), measured at each step on one core (x copy at 1 MiB / full size):
+//
+//	plain-Go staged pair32 (tile32d)                            0.45 / 0.19
+//	assembly on the staged rows, 16-byte ordinary stores         0.74-0.80 / 0.19
+//	  the same with non-temporal stores                          0.59-0.61 / 0.38-0.52
+//	assembly reading the src rows in place, no staging           0.97 / 0.39-0.42
+//	  the same with software prefetch 512 bytes ahead            0.96-1.0 / 0.64-0.79
+//
+// (non-temporal stores from ntMin dst bytes on). The second line shows the read for ownership,
+// not the store width or the kernel, as the plain-Go limit at full size. With prefetch one core
+// reaches most of the machine's memory bandwidth, so a second core adds little there (two cores
+// 0.91-0.98x copy either way; a copy() split over two goroutines measured no faster than one).
+// tile32d stays as the kernel of other platforms and of the purego build tag, and as the
+// reference the assembly is tested against (TestTile32AsmMatchesGo; CI runs both builds).
 //
 // Work split (transposeParallel): items of whole 64-byte runs of every row, taken by the workers
 // (the caller plus procs-1 goroutines) from an atomic counter, element-range-major. With the
@@ -86,7 +95,16 @@ var stagePool = sync.Pool{New: func() any { return new(stage) }}
 // transposeChunks transposes element tiles [t0, t1) of one 32-channel group (src rows of E
 // cells, dst rows of D cells). A partial last tile (D not a multiple of 32) goes through
 // transposeTilePartial.
+// Whole 4-byte tiles go to the assembly kernel where there is one (nt: non-temporal stores).
 func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
+	if full := min(t1, D/32); es == 4 && t0 < full && tile32asm(dst, src, t0, full, nt) {
+		t0 = full
+	}
+	transposeStaged(dst, src, es, t0, t1, D)
+}
+
+// transposeStaged is transposeChunks in plain Go, through the staging buffer.
+func transposeStaged(dst, src *[32][]byte, es, t0, t1, D int) {
 	tb := 32 * es // bytes of one tile in one row
 	full := min(t1, D/32)
 	per := stChunk / tb
@@ -103,9 +121,7 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
 			// The kernels write the dst rows themselves, whole cache lines at a time.
 			switch es {
 			case 4:
-				if !tile32asm(dst, sb, lo, hi-lo, nt) {
-					tile32d(dst, sb, lo, hi-lo)
-				}
+				tile32d(dst, sb, lo, hi-lo)
 			case 2:
 				tile16d(dst, sb, lo, hi-lo)
 			default:
@@ -132,24 +148,25 @@ func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
 // non-temporal stores at 1 MiB for the same reason.
 const ntMin = 4 << 20
 
-// tile32asm runs the assembly kernel for the n bytes of whole 4-byte tiles staged in sb, into
-// the dst rows at byte offset lo, and reports whether it could (an assembly kernel exists and
-// every dst row holds lo+n bytes). nt asks for non-temporal stores, which it uses only where
-// every dst row's first byte is 16-byte aligned.
-func tile32asm(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int, nt bool) bool {
-	if !haveTile32Asm || n <= 0 || n > stChunk || n%128 != 0 || lo < 0 {
+// tile32asm runs the assembly kernel (where there is one) on whole 4-byte tiles [t0, t1) of
+// one 32-channel group, reading the src rows in place, and reports whether it did: every row
+// must hold the tiles. nt asks for non-temporal stores, which it uses only where every dst
+// row's first byte is 16-byte aligned.
+func tile32asm(dst, src *[32][]byte, t0, t1 int, nt bool) bool {
+	lo, hi := 128*t0, 128*t1
+	if !haveTile32Asm || t0 < 0 || t0 >= t1 {
 		return false
 	}
-	var d [32]*byte
+	var d, s [32]*byte
 	var align uintptr
 	for i := range d {
-		if len(dst[i]) < lo+n {
+		if len(dst[i]) < hi || len(src[i]) < hi {
 			return false
 		}
-		d[i] = &dst[i][0]
+		d[i], s[i] = &dst[i][0], &src[i][0]
 		align |= uintptr(unsafe.Pointer(d[i])) + uintptr(lo)
 	}
-	tile32sse(&d, uintptr(lo), &sb[0], n/128, nt && align%16 == 0)
+	tile32sse(&d, &s, uintptr(lo), t1-t0, nt && align%16 == 0)
 	return true
 }
 
