@@ -2,6 +2,8 @@ package dve
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,6 +137,30 @@ func BenchmarkCopy(b *testing.B) {
 				copy(dst, src)
 			}
 		})
+	}
+}
+
+// BenchmarkCopySplit is copy() of the full-size 14 MiB split over GOMAXPROCS goroutines: with
+// -cpu 1,2 it shows how much a second core can add to a memory-bound copy on this machine, the
+// ceiling for the two-core StreamTranspose figures.
+func BenchmarkCopySplit(b *testing.B) {
+	n := 128 * 112 << 10
+	src, dst := filledPair(n)
+	procs := runtime.GOMAXPROCS(0)
+	per := (n + procs - 1) / procs
+	b.SetBytes(int64(n))
+	for i := 0; i < b.N; i++ {
+		var wg sync.WaitGroup
+		for lo := per; lo < n; lo += per {
+			wg.Add(1)
+			go func(lo int) {
+				defer wg.Done()
+				hi := min(n, lo+per)
+				copy(dst[lo:hi], src[lo:hi])
+			}(lo)
+		}
+		copy(dst[:per], src[:per])
+		wg.Wait()
 	}
 }
 
