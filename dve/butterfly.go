@@ -440,10 +440,21 @@ func butterflyTranspose(out, src []byte, nac, E, es int) {
 	butterflyRows(1, dstRows, srcRows, E, es)
 }
 
-// bflyWork is the number of consecutive register passes one goroutine takes at a time.
-const bflyWork = 16
+// bflyWork is the number of consecutive register passes one goroutine takes at a time (8 KiB
+// of each row for 4-byte cells, 4 KiB otherwise).
+const bflyWork = 64
 
-var bflyPool = sync.Pool{New: func() any { return new([2][32]vreg) }}
+// bflyBuf is one worker's register file and the src and dst rows of its current run of passes:
+// the src rows are copied in and the dst rows out in one piece per row (copyOut: non-temporal
+// stores for large instructions) rather than 64 bytes at a time. Session 3, 4-byte cells, one
+// core: full size 8.4 -> 5.6 ms (the fast path: 0.65 ms), 1 MiB 294 -> 330 us; runs of 64
+// passes measured 5-10% faster than 16 at full size.
+type bflyBuf struct {
+	regs    [2][32]vreg
+	in, out [32][bflyWork * 128]byte
+}
+
+var bflyPool = sync.Pool{New: func() any { return new(bflyBuf) }}
 
 // loadRow loads register r from the 64 bytes at off of row, zero past the row's end.
 func loadRow(r *vreg, row []byte, off int) {
@@ -480,34 +491,60 @@ func butterflyRows(procs int, dst, src [][]byte, E, es int) {
 	}
 	chunks := (passes + bflyWork - 1) / bflyWork
 	groups := len(src) / 32
+	pb := 64 // bytes of each row one pass covers
+	if es == 4 {
+		pb = 128
+	}
+	total := 0
+	for _, r := range dst {
+		total += len(r)
+	}
+	nt := total >= ntMin
 	parallel(procs, groups*chunks, func(i int) {
 		g, c := i/chunks, i%chunks
-		sIn, sOut := src[32*g:32*g+32], dst[32*g:32*g+32]
-		regs := bflyPool.Get().(*[2][32]vreg)
-		defer bflyPool.Put(regs)
-		lo, hi := &regs[0], &regs[1]
-		for ps := c * bflyWork; ps < min(passes, (c+1)*bflyWork); ps++ {
+		rIn, dOut := src[32*g:32*g+32], dst[32*g:32*g+32]
+		buf := bflyPool.Get().(*bflyBuf)
+		defer bflyPool.Put(buf)
+		lo, hi := &buf.regs[0], &buf.regs[1]
+		// The passes write the rows of buf.out (sOut), from byte 0 at pass p0.
+		p0, p1 := c*bflyWork, min(passes, (c+1)*bflyWork)
+		var sIn, sOut [32][]byte
+		for i := range sOut {
+			sOut[i] = buf.out[i][:(p1-p0)*pb]
+			if off := p0 * pb; off < len(rIn[i]) {
+				sIn[i] = buf.in[i][:copy(buf.in[i][:(p1-p0)*pb], rIn[i][off:])]
+			}
+		}
+		defer func() {
+			for i, row := range dOut {
+				if off := p0 * pb; off < len(row) {
+					copyOut(row[off:min(len(row), off+(p1-p0)*pb)], sOut[i], nt)
+				}
+			}
+		}()
+		for ps := p0; ps < p1; ps++ {
+			o := (ps - p0) * pb // the pass's bytes in sOut
 			switch es {
 			case 1: // 2NX8: lanes 0..31 tile 2ps, lanes 32..63 tile 2ps+1 (zero past the end)
 				for c := 0; c < 32; c++ {
-					loadRow(&lo[c], sIn[c], 64*ps)
+					loadRow(&lo[c], sIn[c], o)
 				}
 				butterflyStages(lo, prog2NX8[:])
 				for i := 0; i < 32; i++ {
-					storeRow(sOut[i], 64*ps, &lo[i])
+					storeRow(sOut[i], o, &lo[i])
 				}
 			case 2: // NX16
 				for c := 0; c < 32; c++ {
-					loadRow(&lo[c], sIn[c], 64*ps)
+					loadRow(&lo[c], sIn[c], o)
 				}
 				butterflyStages(lo, progNX16[:])
 				for i := 0; i < 32; i++ {
-					storeRow(sOut[i], 64*ps, &lo[i])
+					storeRow(sOut[i], o, &lo[i])
 				}
 			default: // N_2X32: lo/hi registers per tile row
 				for c := 0; c < 32; c++ {
-					loadRow(&lo[c], sIn[c], 128*ps)
-					loadRow(&hi[c], sIn[c], 128*ps+64)
+					loadRow(&lo[c], sIn[c], o)
+					loadRow(&hi[c], sIn[c], o+64)
 				}
 				butterflyStages(lo, progN2X32[:])
 				butterflyStages(hi, progN2X32[:])
@@ -515,8 +552,8 @@ func butterflyRows(procs int, dst, src [][]byte, E, es int) {
 					progRegSwap.runInPlace(&hi[k], &lo[k+16])
 				}
 				for i := 0; i < 32; i++ {
-					storeRow(sOut[i], 128*ps, &lo[i])
-					storeRow(sOut[i], 128*ps+64, &hi[i])
+					storeRow(sOut[i], o, &lo[i])
+					storeRow(sOut[i], o+64, &hi[i])
 				}
 			}
 		}

@@ -11,3 +11,9 @@ package dve
 func tile32sse(d, s *[32]*byte, off uintptr, n int, nt bool)
 
 const haveTile32Asm = true
+
+// copyNT copies n bytes from src to dst with non-temporal stores (MOVNTDQ) and an SFENCE; n is
+// a multiple of 64 and dst 16-byte aligned (copyOut checks both).
+//
+//go:noescape
+func copyNT(dst, src *byte, n int)

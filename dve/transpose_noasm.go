@@ -7,3 +7,5 @@ const haveTile32Asm = false
 func tile32sse(d, s *[32]*byte, off uintptr, n int, nt bool) {
 	panic("dve: no assembly kernel in this build")
 }
+
+func copyNT(dst, src *byte, n int) { panic("dve: no assembly kernel in this build") }

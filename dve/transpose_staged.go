@@ -170,6 +170,18 @@ func tile32asm(dst, src *[32][]byte, t0, t1 int, nt bool) bool {
 	return true
 }
 
+// copyOut copies src into dst (the shorter length), with non-temporal stores if nt, an
+// assembly kernel exists and dst starts 16-byte aligned (at least 64 bytes: the rest with copy).
+func copyOut(dst, src []byte, nt bool) {
+	n := min(len(dst), len(src))
+	if k := n &^ 63; nt && haveTile32Asm && k > 0 && uintptr(unsafe.Pointer(&dst[0]))%16 == 0 {
+		copyNT(&dst[0], &src[0], k)
+		copy(dst[k:n], src[k:n])
+		return
+	}
+	copy(dst[:n], src[:n])
+}
+
 // pair32 writes dst rows i, i+1 (d0, d1) of a 4-byte tile from src column cells i, i+1 (sv).
 func pair32(d0, d1 *[128]byte, sv *[31*stRS + 8]byte) {
 	le := binary.LittleEndian
