@@ -77,18 +77,40 @@
 	PREFETCHT0 PD(AX)(DX*1);        \
 	PREFETCHT0 (PD+64)(AX)(DX*1)
 
+// ARGS loads the arguments of tile32sse and tile16sse (d: DI, s: SI, off: DX, n: CX, nt: BX)
+// and sets the flags for n <= 0.
+#define ARGS \
+	MOVQ    d+0(FP), DI;    \
+	MOVQ    s+8(FP), SI;    \
+	MOVQ    off+16(FP), DX; \
+	MOVQ    n+24(FP), CX;   \
+	MOVBQZX nt+32(FP), BX;  \
+	TESTQ   CX, CX
+
+// STEP moves to the next column cells (R9), the next dst rows (R8, by rs bytes of d) until the
+// tile is done, then to the next tile (DX, by tb bytes) until n tiles are done.
+#define STEP(rs, tb) \
+	ADDQ $16, R9;   \
+	ADDQ rs, R8;    \
+	CMPQ R8, $256;  \
+	JNE  rows;      \
+	ADDQ tb, DX;    \
+	DECQ CX;        \
+	JNE  tile
+
+// FENCE orders the non-temporal stores (weakly ordered) before returning, if there were any.
+#define FENCE \
+	TESTQ BX, BX; \
+	JZ    done;   \
+	SFENCE
+
 // func tile32sse(d, s *[32]*byte, off uintptr, n int, nt bool)
 //
 // d and s hold the 32 dst and src row pointers, off the byte offset of the first tile in every
 // row, n the number of tiles; nt selects non-temporal stores.
 TEXT ·tile32sse(SB), NOSPLIT, $0-33
-	MOVQ    d+0(FP), DI
-	MOVQ    s+8(FP), SI
-	MOVQ    off+16(FP), DX
-	MOVQ    n+24(FP), CX
-	MOVBQZX nt+32(FP), BX
-	TESTQ   CX, CX
-	JLE     done
+	ARGS
+	JLE done
 
 tile:
 	MOVQ DX, R9
@@ -109,18 +131,122 @@ rowsnt:
 	ROWS(MOVNTO)
 
 next:
-	ADDQ $16, R9
-	ADDQ $32, R8
-	CMPQ R8, $256
-	JNE  rows
-	ADDQ $128, DX
-	DECQ CX
-	JNE  tile
+	STEP($32, $128)
 
-	// Non-temporal stores are weakly ordered: fence them before returning.
+	FENCE
+
+done:
+	RET
+
+// TR8 transposes the 8x8 block of 16-bit cells in X0..X7 (row k in Xk) using X8..X11; column
+// c of the block (cells c of rows 0..7) ends up in X0, X2, X1, X6, X8, X9, X3, X11 for c = 0..7.
+#define TR8 \
+	MOVO       X0, X8;  \
+	PUNPCKLWL  X1, X0;  \
+	PUNPCKHWL  X1, X8;  \
+	MOVO       X2, X9;  \
+	PUNPCKLWL  X3, X2;  \
+	PUNPCKHWL  X3, X9;  \
+	MOVO       X4, X10; \
+	PUNPCKLWL  X5, X4;  \
+	PUNPCKHWL  X5, X10; \
+	MOVO       X6, X11; \
+	PUNPCKLWL  X7, X6;  \
+	PUNPCKHWL  X7, X11; \
+	MOVO       X0, X1;  \
+	PUNPCKLLQ  X2, X0;  \
+	PUNPCKHLQ  X2, X1;  \
+	MOVO       X8, X3;  \
+	PUNPCKLLQ  X9, X8;  \
+	PUNPCKHLQ  X9, X3;  \
+	MOVO       X4, X5;  \
+	PUNPCKLLQ  X6, X4;  \
+	PUNPCKHLQ  X6, X5;  \
+	MOVO       X10, X7; \
+	PUNPCKLLQ  X11, X10; \
+	PUNPCKHLQ  X11, X7; \
+	MOVO       X0, X2;  \
+	PUNPCKLQDQ X4, X0;  \
+	PUNPCKHQDQ X4, X2;  \
+	MOVO       X1, X6;  \
+	PUNPCKLQDQ X5, X1;  \
+	PUNPCKHQDQ X5, X6;  \
+	MOVO       X8, X9;  \
+	PUNPCKLQDQ X10, X8; \
+	PUNPCKHQDQ X10, X9; \
+	MOVO       X3, X11; \
+	PUNPCKLQDQ X7, X3;  \
+	PUNPCKHQDQ X7, X11
+
+// STORE16 stores X with ST at byte 16k of the tile (DX) in dst row 8i+c (R8 = 64i bytes into d).
+#define STORE16(c, k, X, ST) \
+	MOVQ ((c)*8)(DI)(R8*1), AX; \
+	ST   X, (16*k)(AX)(DX*1)
+
+// BLOCK16 reads column cells 8i..8i+7 (R9 = their byte offset) of src rows 8k..8k+7 and stores
+// them with ST as cells 8k..8k+7 of dst rows 8i..8i+7: 16 bytes of each.
+#define BLOCK16(k, ST) \
+	LOAD(8*k+0, X0);           \
+	LOAD(8*k+1, X1);           \
+	LOAD(8*k+2, X2);           \
+	LOAD(8*k+3, X3);           \
+	LOAD(8*k+4, X4);           \
+	LOAD(8*k+5, X5);           \
+	LOAD(8*k+6, X6);           \
+	LOAD(8*k+7, X7);           \
+	TR8;                       \
+	STORE16(0, k, X0, ST);     \
+	STORE16(1, k, X2, ST);     \
+	STORE16(2, k, X1, ST);     \
+	STORE16(3, k, X6, ST);     \
+	STORE16(4, k, X8, ST);     \
+	STORE16(5, k, X9, ST);     \
+	STORE16(6, k, X3, ST);     \
+	STORE16(7, k, X11, ST)
+
+// PREFETCH1 prefetches the line PD bytes past the tile (DX) of src row 8i+r (R8 = 64i).
+#define PREFETCH1(r) \
+	MOVQ       ((r)*8)(SI)(R8*1), AX; \
+	PREFETCHT0 PD(AX)(DX*1)
+
+// func tile16sse(d, s *[32]*byte, off uintptr, n int, nt bool)
+//
+// tile32sse for 2-byte cells: 64 bytes per tile and row, in 8x8 blocks.
+TEXT ·tile16sse(SB), NOSPLIT, $0-33
+	ARGS
+	JLE done
+
+tile:
+	MOVQ DX, R9
+	XORQ R8, R8
+
+rows:
+	PREFETCH1(0)
+	PREFETCH1(1)
+	PREFETCH1(2)
+	PREFETCH1(3)
+	PREFETCH1(4)
+	PREFETCH1(5)
+	PREFETCH1(6)
+	PREFETCH1(7)
 	TESTQ BX, BX
-	JZ    done
-	SFENCE
+	JNZ   rowsnt
+	BLOCK16(0, MOVOU)
+	BLOCK16(1, MOVOU)
+	BLOCK16(2, MOVOU)
+	BLOCK16(3, MOVOU)
+	JMP   next
+
+rowsnt:
+	BLOCK16(0, MOVNTO)
+	BLOCK16(1, MOVNTO)
+	BLOCK16(2, MOVNTO)
+	BLOCK16(3, MOVNTO)
+
+next:
+	STEP($64, $64)
+
+	FENCE
 
 done:
 	RET

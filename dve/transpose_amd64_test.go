@@ -6,58 +6,59 @@ import (
 	"testing"
 )
 
-// TestTile32AsmMatchesGo holds the assembly 4-byte kernel, with ordinary and with non-temporal
-// stores, to the plain-Go staged path byte for byte: random cells, tile ranges starting and
+// TestTileAsmMatchesGo holds the assembly kernels (2- and 4-byte cells), with ordinary and with
+// non-temporal stores, to the plain-Go staged path byte for byte: random cells, tile ranges starting and
 // ending mid-row, rows longer than one staging round, a partial last tile, dst rows at 16-byte
 // aligned and unaligned addresses (non-temporal stores must then give way to ordinary ones),
 // and guard bytes after every row.
-func TestTile32AsmMatchesGo(t *testing.T) {
+func TestTileAsmMatchesGo(t *testing.T) {
 	if !haveTile32Asm {
-		t.Skip("no assembly kernel in this build (purego or not amd64)")
+		t.Skip("no assembly kernels in this build (purego or not amd64)")
 	}
 	rng := rand.New(rand.NewSource(31))
-	for trial := 0; trial < 48; trial++ {
-		tiles := 1 + rng.Intn(3*stChunk/128)
+	for trial := 0; trial < 96; trial++ {
+		es := 2 + 2*(trial%2)
+		tiles := 1 + rng.Intn(3*stChunk/(32*es))
 		E := 32 * tiles
 		D := E - rng.Intn(32)
-		nt, shift := trial%2 == 1, 0
+		nt, shift := trial%4 >= 2, 0
 		if trial%3 == 2 {
-			shift = 4 * (1 + rng.Intn(3)) // rows 4-byte but not 16-byte aligned
+			shift = es * (1 + rng.Intn(3)) // rows es-byte but not 16-byte aligned
 		}
 		var src, got, want, gotAll, wantAll [32][]byte
 		for j := range src {
-			src[j] = make([]byte, E*4)
+			src[j] = make([]byte, E*es)
 			rng.Read(src[j])
-			back := make([]byte, shift+D*4+64) // make of this size is 16-byte aligned
+			back := make([]byte, shift+D*es+64) // make of this size is 16-byte aligned
 			rng.Read(back)
 			gotAll[j] = back[shift:]
 			wantAll[j] = bytes.Clone(gotAll[j])
-			got[j], want[j] = gotAll[j][:D*4], wantAll[j][:D*4]
+			got[j], want[j] = gotAll[j][:D*es], wantAll[j][:D*es]
 		}
 		t0 := rng.Intn(min(3, tiles))
 		t1 := (D+31)/32 - rng.Intn(2)
-		transposeStaged(&want, &src, 4, t0, t1, D)
-		transposeChunks(&got, &src, 4, t0, t1, D, nt)
+		transposeStaged(&want, &src, es, t0, t1, D)
+		transposeChunks(&got, &src, es, t0, t1, D, nt)
 		for i := range got {
 			if !bytes.Equal(gotAll[i], wantAll[i]) {
-				t.Fatalf("trial %d (E %d D %d tiles [%d,%d) shift %d nt %v): dst row %d differs from the Go kernel", trial, E, D, t0, t1, shift, nt, i)
+				t.Fatalf("trial %d (es %d E %d D %d tiles [%d,%d) shift %d nt %v): dst row %d differs from the Go kernel", trial, es, E, D, t0, t1, shift, nt, i)
 			}
 		}
 	}
 }
 
-// TestTile32AsmRefuses checks that the kernel is not run, and nothing written, when a row is
-// shorter than the tiles or the range is empty.
-func TestTile32AsmRefuses(t *testing.T) {
+// TestTileAsmRefuses checks that no kernel is run, and nothing written, when a row is shorter
+// than the tiles, the range is empty or the cells are bytes (no assembly kernel).
+func TestTileAsmRefuses(t *testing.T) {
 	var src, dst [32][]byte
 	for i := range src {
 		src[i], dst[i] = make([]byte, 512), make([]byte, 512)
 	}
 	dst[7] = dst[7][:384]
 	src[30] = src[30][:256]
-	for _, r := range [][2]int{{0, 4}, {1, 3}, {2, 2}, {3, 1}, {-1, 1}} {
-		if tile32asm(&dst, &src, r[0], r[1], false) {
-			t.Errorf("tiles [%d,%d) with short rows: tile32asm ran", r[0], r[1])
+	for _, r := range [][3]int{{4, 0, 4}, {4, 1, 3}, {4, 2, 2}, {4, 3, 1}, {4, -1, 1}, {2, 0, 8}, {2, 4, 5}, {1, 0, 1}, {8, 0, 1}} {
+		if tileAsm(&dst, &src, r[0], r[1], r[2], false) {
+			t.Errorf("es %d tiles [%d,%d): tileAsm ran", r[0], r[1], r[2])
 		}
 	}
 	for i := range dst {

@@ -9,3 +9,7 @@ func tile32sse(d, s *[32]*byte, off uintptr, n int, nt bool) {
 }
 
 func copyNT(dst, src *byte, n int) { panic("dve: no assembly kernel in this build") }
+
+func tile16sse(d, s *[32]*byte, off uintptr, n int, nt bool) {
+	panic("dve: no assembly kernel in this build")
+}

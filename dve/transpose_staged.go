@@ -39,7 +39,7 @@ import (
 // rounds interleaving the kernel with the previous write-out and the next read-in.
 //
 // Session 3 (2026-11-30): 4-byte tiles go to an SSE2 assembly kernel (transpose_amd64.s, via
-// tile32asm), measured at each step on one core (x copy at 1 MiB / full size):
+// tileAsm), measured at each step on one core (x copy at 1 MiB / full size):
 //
 //	plain-Go staged pair32 (tile32d)                            0.45 / 0.19
 //	assembly on the staged rows, 16-byte ordinary stores         0.74-0.80 / 0.19
@@ -47,7 +47,11 @@ import (
 //	assembly reading the src rows in place, no staging           0.97 / 0.39-0.42
 //	  the same with software prefetch 512 bytes ahead            0.96-1.0 / 0.64-0.79
 //
-// (non-temporal stores from ntMin dst bytes on). The second line shows the read for ownership,
+// (non-temporal stores from ntMin dst bytes on). 2-byte tiles followed with the same structure
+// (tile16sse, 8x8 blocks): 0.27 -> 0.79-0.85x at 1 MiB, 0.20 -> 0.50-0.67x at full size (the
+// noisier figure: each 8x8 block leaves eight dst lines open in the write-combining buffers,
+// against four for 4-byte cells; staging each line on the stack to store it in one go measured
+// 6x slower, dropping the prefetch the same). The second line shows the read for ownership,
 // not the store width or the kernel, as the plain-Go limit at full size. With prefetch one core
 // reaches most of the machine's memory bandwidth, so a second core adds little there (two cores
 // 0.91-0.98x copy either way; a copy() split over two goroutines measured no faster than one).
@@ -97,7 +101,7 @@ var stagePool = sync.Pool{New: func() any { return new(stage) }}
 // transposeTilePartial.
 // Whole 4-byte tiles go to the assembly kernel where there is one (nt: non-temporal stores).
 func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
-	if full := min(t1, D/32); es == 4 && t0 < full && tile32asm(dst, src, t0, full, nt) {
+	if full := min(t1, D/32); es >= 2 && t0 < full && tileAsm(dst, src, es, t0, full, nt) {
 		t0 = full
 	}
 	transposeStaged(dst, src, es, t0, t1, D)
@@ -148,13 +152,14 @@ func transposeStaged(dst, src *[32][]byte, es, t0, t1, D int) {
 // non-temporal stores at 1 MiB for the same reason.
 const ntMin = 4 << 20
 
-// tile32asm runs the assembly kernel (where there is one) on whole 4-byte tiles [t0, t1) of
-// one 32-channel group, reading the src rows in place, and reports whether it did: every row
-// must hold the tiles. nt asks for non-temporal stores, which it uses only where every dst
-// row's first byte is 16-byte aligned.
-func tile32asm(dst, src *[32][]byte, t0, t1 int, nt bool) bool {
-	lo, hi := 128*t0, 128*t1
-	if !haveTile32Asm || t0 < 0 || t0 >= t1 {
+// tileAsm runs the assembly kernel (where there is one) for es-byte cells (2 or 4) on whole
+// tiles [t0, t1) of one 32-channel group, reading the src rows in place, and reports whether it
+// did: every row must hold the tiles. nt asks for non-temporal stores, which it uses only where
+// every dst row's first byte is 16-byte aligned.
+func tileAsm(dst, src *[32][]byte, es, t0, t1 int, nt bool) bool {
+	tb := 32 * es
+	lo, hi := tb*t0, tb*t1
+	if !haveTile32Asm || (es != 2 && es != 4) || t0 < 0 || t0 >= t1 {
 		return false
 	}
 	var d, s [32]*byte
@@ -166,7 +171,12 @@ func tile32asm(dst, src *[32][]byte, t0, t1 int, nt bool) bool {
 		d[i], s[i] = &dst[i][0], &src[i][0]
 		align |= uintptr(unsafe.Pointer(d[i])) + uintptr(lo)
 	}
-	tile32sse(&d, &s, uintptr(lo), t1-t0, nt && align%16 == 0)
+	nt = nt && align%16 == 0
+	if es == 4 {
+		tile32sse(&d, &s, uintptr(lo), t1-t0, nt)
+	} else {
+		tile16sse(&d, &s, uintptr(lo), t1-t0, nt)
+	}
 	return true
 }
 
