@@ -15,6 +15,11 @@ func tile32sse(d, s *[32]*byte, off uintptr, n int, nt bool)
 //go:noescape
 func tile16sse(d, s *[32]*byte, off uintptr, n int, nt bool)
 
+// tile8sse is tile32sse for 1-byte cells (32 bytes per tile and row).
+//
+//go:noescape
+func tile8sse(d, s *[32]*byte, off uintptr, n int, nt bool)
+
 const haveTile32Asm = true
 
 // copyNT copies n bytes from src to dst with non-temporal stores (MOVNTDQ) and an SFENCE; n is

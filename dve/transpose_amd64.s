@@ -77,7 +77,94 @@
 	PREFETCHT0 PD(AX)(DX*1);        \
 	PREFETCHT0 (PD+64)(AX)(DX*1)
 
-// ARGS loads the arguments of tile32sse and tile16sse (d: DI, s: SI, off: DX, n: CX, nt: BX)
+// TRB8 transposes 8 rows (X0..X7) of 16 byte cells using X8..X11: column pair m (cells 2m and
+// 2m+1 of rows 0..7, 8 bytes each) ends up in X0, X2, X1, X6, X8, X9, X3, X11 for m = 0..7.
+#define TRB8 \
+	MOVO      X0, X8;   \
+	PUNPCKLBW X1, X0;   \
+	PUNPCKHBW X1, X8;   \
+	MOVO      X2, X9;   \
+	PUNPCKLBW X3, X2;   \
+	PUNPCKHBW X3, X9;   \
+	MOVO      X4, X10;  \
+	PUNPCKLBW X5, X4;   \
+	PUNPCKHBW X5, X10;  \
+	MOVO      X6, X11;  \
+	PUNPCKLBW X7, X6;   \
+	PUNPCKHBW X7, X11;  \
+	MOVO      X0, X1;   \
+	PUNPCKLWL X2, X0;   \
+	PUNPCKHWL X2, X1;   \
+	MOVO      X8, X3;   \
+	PUNPCKLWL X9, X8;   \
+	PUNPCKHWL X9, X3;   \
+	MOVO      X4, X5;   \
+	PUNPCKLWL X6, X4;   \
+	PUNPCKHWL X6, X5;   \
+	MOVO      X10, X7;  \
+	PUNPCKLWL X11, X10; \
+	PUNPCKHWL X11, X7;  \
+	MOVO      X0, X2;   \
+	PUNPCKLLQ X4, X0;   \
+	PUNPCKHLQ X4, X2;   \
+	MOVO      X1, X6;   \
+	PUNPCKLLQ X5, X1;   \
+	PUNPCKHLQ X5, X6;   \
+	MOVO      X8, X9;   \
+	PUNPCKLLQ X10, X8;  \
+	PUNPCKHLQ X10, X9;  \
+	MOVO      X3, X11;  \
+	PUNPCKLLQ X7, X3;   \
+	PUNPCKHLQ X7, X11
+
+// LOAD8 loads the 16 cells at R9 of src rows j..j+7 into X0..X7.
+#define LOAD8(j) \
+	LOAD(j+0, X0); \
+	LOAD(j+1, X1); \
+	LOAD(j+2, X2); \
+	LOAD(j+3, X3); \
+	LOAD(j+4, X4); \
+	LOAD(j+5, X5); \
+	LOAD(j+6, X6); \
+	LOAD(j+7, X7)
+
+// PAIR8 writes column pair m of rows j..j+15 (first 8 rows saved at 16m(SP), last 8 in X) as 16
+// bytes at h of dst rows c+2m and c+2m+1 (R8 = 8c bytes into d), with ST.
+#define PAIR8(m, X, h, ST) \
+	MOVOU      (16*m)(SP), X12;              \
+	MOVO       X12, X13;                     \
+	PUNPCKLQDQ X, X12;                       \
+	PUNPCKHQDQ X, X13;                       \
+	MOVQ       ((2*m)*8)(DI)(R8*1), AX;      \
+	ST         X12, (h)(AX)(DX*1);           \
+	MOVQ       ((2*m+1)*8)(DI)(R8*1), AX;    \
+	ST         X13, (h)(AX)(DX*1)
+
+// HALF8 transposes cells c..c+15 (R9) of src rows j..j+15 into bytes j..j+15 of dst rows
+// c..c+15 of the tile (DX), with ST.
+#define HALF8(j, ST) \
+	LOAD8(j);                 \
+	TRB8;                     \
+	MOVOU X0, 0(SP);          \
+	MOVOU X2, 16(SP);         \
+	MOVOU X1, 32(SP);         \
+	MOVOU X6, 48(SP);         \
+	MOVOU X8, 64(SP);         \
+	MOVOU X9, 80(SP);         \
+	MOVOU X3, 96(SP);         \
+	MOVOU X11, 112(SP);       \
+	LOAD8(j+8);               \
+	TRB8;                     \
+	PAIR8(0, X0, j, ST);      \
+	PAIR8(1, X2, j, ST);      \
+	PAIR8(2, X1, j, ST);      \
+	PAIR8(3, X6, j, ST);      \
+	PAIR8(4, X8, j, ST);      \
+	PAIR8(5, X9, j, ST);      \
+	PAIR8(6, X3, j, ST);      \
+	PAIR8(7, X11, j, ST)
+
+// ARGS loads the arguments of tile32sse, tile16sse and tile8sse (d: DI, s: SI, off: DX, n: CX, nt: BX)
 // and sets the flags for n <= 0.
 #define ARGS \
 	MOVQ    d+0(FP), DI;    \
@@ -245,6 +332,37 @@ rowsnt:
 
 next:
 	STEP($64, $64)
+
+	FENCE
+
+done:
+	RET
+
+// func tile8sse(d, s *[32]*byte, off uintptr, n int, nt bool)
+//
+// tile32sse for 1-byte cells: 32 bytes per tile and row, in blocks of 16 cells of 16 rows (two
+// 8x16 byte transposes, the first parked in 128 bytes of stack).
+TEXT ·tile8sse(SB), NOSPLIT, $128-33
+	ARGS
+	JLE done
+
+tile:
+	MOVQ DX, R9
+	XORQ R8, R8
+
+rows:
+	TESTQ BX, BX
+	JNZ   rowsnt
+	HALF8(0, MOVOU)
+	HALF8(16, MOVOU)
+	JMP   next
+
+rowsnt:
+	HALF8(0, MOVNTO)
+	HALF8(16, MOVNTO)
+
+next:
+	STEP($128, $32)
 
 	FENCE
 

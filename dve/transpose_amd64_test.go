@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestTileAsmMatchesGo holds the assembly kernels (2- and 4-byte cells), with ordinary and with
+// TestTileAsmMatchesGo holds the assembly kernels (1-, 2- and 4-byte cells), with ordinary and with
 // non-temporal stores, to the plain-Go staged path byte for byte: random cells, tile ranges starting and
 // ending mid-row, rows longer than one staging round, a partial last tile, dst rows at 16-byte
 // aligned and unaligned addresses (non-temporal stores must then give way to ordinary ones),
@@ -16,13 +16,13 @@ func TestTileAsmMatchesGo(t *testing.T) {
 		t.Skip("no assembly kernels in this build (purego or not amd64)")
 	}
 	rng := rand.New(rand.NewSource(31))
-	for trial := 0; trial < 96; trial++ {
-		es := 2 + 2*(trial%2)
+	for trial := 0; trial < 144; trial++ {
+		es := []int{1, 2, 4}[trial%3]
 		tiles := 1 + rng.Intn(3*stChunk/(32*es))
 		E := 32 * tiles
 		D := E - rng.Intn(32)
-		nt, shift := trial%4 >= 2, 0
-		if trial%3 == 2 {
+		nt, shift := trial%6 >= 3, 0
+		if trial%4 == 3 {
 			shift = es * (1 + rng.Intn(3)) // rows es-byte but not 16-byte aligned
 		}
 		var src, got, want, gotAll, wantAll [32][]byte
@@ -48,7 +48,7 @@ func TestTileAsmMatchesGo(t *testing.T) {
 }
 
 // TestTileAsmRefuses checks that no kernel is run, and nothing written, when a row is shorter
-// than the tiles, the range is empty or the cells are bytes (no assembly kernel).
+// than the tiles, the range is empty or the cell width has no kernel.
 func TestTileAsmRefuses(t *testing.T) {
 	var src, dst [32][]byte
 	for i := range src {
@@ -56,7 +56,7 @@ func TestTileAsmRefuses(t *testing.T) {
 	}
 	dst[7] = dst[7][:384]
 	src[30] = src[30][:256]
-	for _, r := range [][3]int{{4, 0, 4}, {4, 1, 3}, {4, 2, 2}, {4, 3, 1}, {4, -1, 1}, {2, 0, 8}, {2, 4, 5}, {1, 0, 1}, {8, 0, 1}} {
+	for _, r := range [][3]int{{4, 0, 4}, {4, 1, 3}, {4, 2, 2}, {4, 3, 1}, {4, -1, 1}, {2, 0, 8}, {2, 4, 5}, {1, 0, 32}, {1, 8, 9}, {3, 0, 1}, {8, 0, 1}} {
 		if tileAsm(&dst, &src, r[0], r[1], r[2], false) {
 			t.Errorf("es %d tiles [%d,%d): tileAsm ran", r[0], r[1], r[2])
 		}

@@ -13,3 +13,7 @@ func copyNT(dst, src *byte, n int) { panic("dve: no assembly kernel in this buil
 func tile16sse(d, s *[32]*byte, off uintptr, n int, nt bool) {
 	panic("dve: no assembly kernel in this build")
 }
+
+func tile8sse(d, s *[32]*byte, off uintptr, n int, nt bool) {
+	panic("dve: no assembly kernel in this build")
+}

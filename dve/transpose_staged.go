@@ -51,7 +51,8 @@ import (
 // (tile16sse, 8x8 blocks): 0.27 -> 0.79-0.85x at 1 MiB, 0.20 -> 0.50-0.67x at full size (the
 // noisier figure: each 8x8 block leaves eight dst lines open in the write-combining buffers,
 // against four for 4-byte cells; staging each line on the stack to store it in one go measured
-// 6x slower, dropping the prefetch the same). The second line shows the read for ownership,
+// 6x slower, dropping the prefetch the same). 1-byte tiles (tile8sse) transpose 16 cells of 16
+// rows as two 8x16 byte blocks, the first parked on the stack, combined into 16-byte stores. The second line shows the read for ownership,
 // not the store width or the kernel, as the plain-Go limit at full size. With prefetch one core
 // reaches most of the machine's memory bandwidth, so a second core adds little there (two cores
 // 0.91-0.98x copy either way; a copy() split over two goroutines measured no faster than one).
@@ -101,7 +102,7 @@ var stagePool = sync.Pool{New: func() any { return new(stage) }}
 // transposeTilePartial.
 // Whole 4-byte tiles go to the assembly kernel where there is one (nt: non-temporal stores).
 func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
-	if full := min(t1, D/32); es >= 2 && t0 < full && tileAsm(dst, src, es, t0, full, nt) {
+	if full := min(t1, D/32); t0 < full && tileAsm(dst, src, es, t0, full, nt) {
 		t0 = full
 	}
 	transposeStaged(dst, src, es, t0, t1, D)
@@ -159,7 +160,7 @@ const ntMin = 4 << 20
 func tileAsm(dst, src *[32][]byte, es, t0, t1 int, nt bool) bool {
 	tb := 32 * es
 	lo, hi := tb*t0, tb*t1
-	if !haveTile32Asm || (es != 2 && es != 4) || t0 < 0 || t0 >= t1 {
+	if !haveTile32Asm || (es != 1 && es != 2 && es != 4) || t0 < 0 || t0 >= t1 {
 		return false
 	}
 	var d, s [32]*byte
@@ -172,10 +173,13 @@ func tileAsm(dst, src *[32][]byte, es, t0, t1 int, nt bool) bool {
 		align |= uintptr(unsafe.Pointer(d[i])) + uintptr(lo)
 	}
 	nt = nt && align%16 == 0
-	if es == 4 {
+	switch es {
+	case 4:
 		tile32sse(&d, &s, uintptr(lo), t1-t0, nt)
-	} else {
+	case 2:
 		tile16sse(&d, &s, uintptr(lo), t1-t0, nt)
+	default:
+		tile8sse(&d, &s, uintptr(lo), t1-t0, nt)
 	}
 	return true
 }
