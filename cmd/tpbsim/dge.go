@@ -194,14 +194,22 @@ func addDgeFlags(c *cobra.Command, f *dgeFlags) {
 	fl.BoolVar(&f.json, "json", false, "print JSON for machines")
 }
 
+// parseInts reads --shape / --perm: integers separated by ',' (or 'x', or spaces). An empty
+// item ("1,,0", ",") is an error, not skipped: "--perm ," used to plan with no permutation.
 func parseInts(s, what string) ([]int, error) {
 	var out []int
-	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == 'x' || r == ' ' }) {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil {
-			return nil, fmt.Errorf("%s %q: want comma-separated integers", what, s)
+	for _, part := range strings.Split(strings.ReplaceAll(s, "x", ","), ",") {
+		items := strings.Fields(part)
+		if len(items) == 0 {
+			return nil, fmt.Errorf("%s %q: an empty item (want comma-separated integers, e.g. 1,0)", what, s)
 		}
-		out = append(out, v)
+		for _, p := range items {
+			v, err := strconv.Atoi(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s %q: %q is not an integer (want comma-separated integers, e.g. 1,0)", what, s, p)
+			}
+			out = append(out, v)
+		}
 	}
 	return out, nil
 }
@@ -236,7 +244,16 @@ func deviceAddress(flag, s string, g isa.Generation) (uint64, error) {
 	case isa.SpaceSBUF, isa.SpacePSUM:
 		a, _ := loc.OnChip(g)
 		return isa.DMALocalBase + uint64(a), nil
-	case isa.SpaceHBM, isa.SpaceRaw:
+	case isa.SpaceHBM:
+		return loc.Offset, nil
+	case isa.SpaceRaw:
+		// A raw number is a device address (isa.addr8_address_map): HBM below DMALocalBase, or
+		// DMALocalBase + a 29-bit on-chip address. Anything above names no memory; the planner
+		// would wrap it around 2^64 (0xffffffffffffffff + 1024 planned as address 0x3ff).
+		if a := loc.Offset; a >= isa.DMALocalBase && a-isa.DMALocalBase > isa.TPBPartitionAddrMask {
+			return 0, fmt.Errorf("%s: raw address 0x%x is outside the device address map: HBM is below 0x%x, SBUF/PSUM at 0x%x + a 29-bit on-chip address (up to 0x%x); see tpbsim explain isa.addr8_address_map",
+				flag, a, uint64(isa.DMALocalBase), uint64(isa.DMALocalBase), uint64(isa.DMALocalBase)+isa.TPBPartitionAddrMask)
+		}
 		return loc.Offset, nil
 	}
 	return 0, fmt.Errorf("%s: %v: register addresses are resolved by a program, not here", flag, loc)
@@ -296,7 +313,16 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&j); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("empty file (want one JSON object)")
+			}
 			return dge.Request{}, nil, fmt.Errorf("%s: %w", f.request, err)
+		}
+		// One request per file: a second object (or any other text) after it was ignored.
+		rest := data[dec.InputOffset():]
+		if extra := bytes.TrimLeft(rest, " \t\r\n"); len(extra) > 0 {
+			return dge.Request{}, nil, fmt.Errorf("%s: text after the request object at byte offset %d (the file holds one JSON object)",
+				f.request, len(data)-len(extra))
 		}
 		if f.gen != "" {
 			j.Gen = f.gen
@@ -408,18 +434,35 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 		return req, nil, err
 	}
 	req.DMACfg, req.CarveoutCfg = uint32(j.DMACfg), uint32(j.CarveoutCfg)
+	if f.changed != nil && f.changed("dmas") {
+		// 0 is the flag's "not given"; typed, it would silently mean all engines (as
+		// --max-elements 0 would mean the default).
+		if j.DMAs == 0 {
+			return req, nil, fmt.Errorf("--dmas 0: %v has %d DMA engines; give 1..%d, or leave --dmas out for all of them", g, g.Geometry().DMAEngineCount, g.Geometry().DMAEngineCount)
+		}
+	}
 	if j.DMAs != 0 {
 		n := g.Geometry().DMAEngineCount
 		if j.DMAs < 1 || j.DMAs > n {
 			return req, nil, fmt.Errorf("--dmas %d: %v has %d DMA engines", j.DMAs, g, n)
 		}
-		req.DMACfg = req.DMACfg&0xFFFF0000 | uint32(1<<j.DMAs-1)
+		// --dmas replaces MEMCOPY_DMA_CFG's DMA bitfield: another one given in --dma-cfg was
+		// silently dropped.
+		mask := uint32(1<<j.DMAs - 1)
+		if bits := req.DMACfg & 0xFFFF; bits != 0 && bits != mask {
+			return req, nil, fmt.Errorf("--dmas %d enables DMA engines 0..%d (mask 0x%x) but --dma-cfg 0x%x enables mask 0x%x: give one of them (or --dma-cfg with the DMA bits 0)",
+				j.DMAs, j.DMAs-1, mask, req.DMACfg, bits)
+		}
+		req.DMACfg = req.DMACfg&0xFFFF0000 | mask
 	}
 	if j.Semaphore != nil {
 		req.Semaphore, req.SemIncrement = *j.Semaphore, j.SemIncrement
 	}
 	return req, j.Shape, nil
 }
+
+// maxViewElements is the planner's limit on a view's element count (dge_view_valid: 2^40).
+const maxViewElements = 1 << 40
 
 func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
 	a, err := deviceAddress(name+".base", string(v.Base), g)
@@ -430,8 +473,16 @@ func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
 	if len(v.NumElem) > 4 || len(v.StepElem) != len(v.NumElem) {
 		return out, fmt.Errorf("%s: num_elem and step_elem need the same length, at most 4", name)
 	}
+	total := uint64(1)
 	for k := range v.NumElem {
 		out.NumElem[k], out.StepElem[k] = v.NumElem[k], v.StepElem[k]
+		// dge.View.Elements multiplies in 64 bits: 65536^4 wraps to 0, passes the planner's
+		// 2^40 limit and panicked the random fill. Refuse it here by the same rule.
+		if n := uint64(v.NumElem[k]); n > 0 && total > maxViewElements/n {
+			return out, &dge.Error{Rule: dge.RuleViewValid, Err: dge.ErrRequest,
+				Msg: fmt.Sprintf("%s.num_elem %v: more than 2^40 elements", name, v.NumElem)}
+		}
+		total *= uint64(v.NumElem[k])
 	}
 	return out, nil
 }
@@ -577,14 +628,15 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return ioErr(err)
 	}
 	mm := m.Memory()
+	// Dumps and output paths first, as in tpbsim run: a usage mistake costs no large read.
+	dumps, err := parseDumps(m, g, f.dumps, f.trace)
+	if err != nil {
+		return err
+	}
 	for _, l := range f.loads {
 		if err := loadArg(m, g, l); err != nil {
 			return ioErr(fmt.Errorf("--load %s: %w", l, err))
 		}
-	}
-	dumps, err := parseDumps(m, g, f.dumps, f.trace)
-	if err != nil {
-		return err
 	}
 	if len(f.loads) == 0 {
 		rng := rand.New(rand.NewSource(f.seed))

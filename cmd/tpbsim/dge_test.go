@@ -289,3 +289,44 @@ func TestMaxElementsZeroRefused(t *testing.T) {
 		t.Fatalf("dge run: exit %d: %s", code, errs)
 	}
 }
+
+// TestDgeRequestInputsRefused: request inputs that were silently reinterpreted, or panicked, are
+// refused with their exit status and the flag or rule named.
+func TestDgeRequestInputsRefused(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	one := `{"src":"hbm:0","dst":"sbuf:0:0","shape":[128,64],"dtype":"bf16"}`
+	base := []string{"--src", "hbm:0", "--dst", "sbuf:0:0", "--shape", "128,64", "--dtype", "bf16"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"empty perm item", append([]string{"--perm", ","}, base...), 2, "--perm"},
+		{"empty shape item", []string{"--src", "hbm:0", "--dst", "sbuf:0:0", "--shape", "128,,64", "--dtype", "bf16"}, 2, "--shape"},
+		{"--dmas 0", append([]string{"--dmas", "0"}, base...), 2, "--dmas 0"},
+		{"--dmas against --dma-cfg", append([]string{"--dmas", "2", "--dma-cfg", "0xf0"}, base...), 2, "--dma-cfg 0xf0"},
+		{"--dmas with the same mask", append([]string{"--dmas", "2", "--dma-cfg", "0xffff0003"}, base...), 0, ""},
+		{"raw address past the map", []string{"--src", "0xffffffffffffffff", "--dst", "sbuf:0:0", "--shape", "128,64", "--dtype", "bf16"}, 2, "outside the device address map"},
+		{"raw address past the on-chip window", []string{"--src", "0x800020000000", "--dst", "sbuf:0:0", "--shape", "128,64", "--dtype", "bf16"}, 2, "--src"},
+		{"two request objects", []string{"--request", write("two.json", one+"\n"+one)}, 2, "text after the request object"},
+		{"empty request file", []string{"--request", write("empty.json", "")}, 2, "empty file"},
+		{"view of 2^64 elements", []string{"--request", write("wrap.json",
+			`{"src_view":{"base":"hbm:0","elem_size":2,"num_elem":[65536,65536,65536,65536],"step_elem":[0,0,0,0]},`+
+				`"dst_view":{"base":"hbm:0x1000","elem_size":2,"num_elem":[65536,65536,65536,65536],"step_elem":[1,1,1,1]}}`)}, 1, "rule dge_view_valid"},
+	} {
+		for _, sub := range []string{"plan", "run"} {
+			code, _, errs := dgeCLI(append([]string{"dge", sub}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Contains(errs, "panic") {
+				t.Errorf("%s: dge %s: exit %d, want %d with %q: %s", tc.name, sub, code, tc.code, tc.msg, errs)
+			}
+		}
+	}
+}

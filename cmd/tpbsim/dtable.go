@@ -339,6 +339,34 @@ type resolutionOut struct {
 	Notes     []string         `json:"notes,omitempty"`
 }
 
+// blockOut is one datapath block in dump --json --block: what the text form prints of it.
+type blockOut struct {
+	Block      int              `json:"block"`
+	Offset     string           `json:"offset"`
+	Class      string           `json:"class"`
+	Form       string           `json:"form,omitempty"`
+	K          int              `json:"k"`
+	LeftPacked bool             `json:"left_packed"`
+	Opcodes    ucode.OpcodeList `json:"opcodes,omitempty"`
+	Lanes      []string         `json:"lanes"`
+}
+
+func blockOf(s *ucode.TableSet, b int) blockOut {
+	blk := s.Datapath.Blocks[b]
+	in := blk.Analyze(s.Gen)
+	out := blockOut{Block: b, Offset: fmt.Sprintf("%#x", b*ucode.BlockSize), Class: in.Class.String(), K: in.Depth, LeftPacked: in.LeftPacked}
+	if in.Form != ucode.FormNone {
+		out.Form = in.Form.String()
+	}
+	if s.Opcodes != nil {
+		out.Opcodes = s.Opcodes.OpcodesOnRow(b)
+	}
+	for _, w := range blk {
+		out.Lanes = append(out.Lanes, laneLine(w, s.Gen))
+	}
+	return out
+}
+
 func resolutionOf(s *ucode.TableSet, op uint8) resolutionOut {
 	r, ok := s.Lookup(op)
 	out := resolutionOut{Opcode: op, Name: r.Name, Enabled: ok, Entry: fmt.Sprintf("%#x", r.Entry.Raw),
@@ -372,7 +400,8 @@ func dtableDumpCmd(stdout io.Writer) *cobra.Command {
 		Long: `dump prints, for each enabled opcode (or those given with --op), its chain
 opcode -> fast row (+ slow row) -> control words -> datapath block with every lane decoded, then
 every non-OFF block (or those given with --block). --json prints the decoded form that
-'dtable encode' turns back into byte-identical files; with --op it prints the resolutions.`,
+'dtable encode' turns back into byte-identical files; with --op it prints the resolutions,
+with --block those blocks (not both).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			s, err := o.load(args, o.set)
@@ -382,6 +411,27 @@ every non-OFF block (or those given with --block). --json prints the decoded for
 			ops, err := o.opcodes()
 			if err != nil {
 				return err
+			}
+			// --block is checked before anything is printed (a bad one used to fail after the
+			// header and the blocks before it were out).
+			for _, b := range o.blocks {
+				if s.Datapath == nil {
+					return ioErr(fmt.Errorf("--block %d: the set has no datapath table", b))
+				}
+				if b < 0 || b >= len(s.Datapath.Blocks) {
+					return ioErr(fmt.Errorf("--block %d: the datapath table has blocks 0..%d", b, len(s.Datapath.Blocks)-1))
+				}
+			}
+			if o.json && len(o.blocks) > 0 {
+				// --json used to print the --op resolutions (or "null") and drop --block.
+				if len(ops) > 0 {
+					return ioErr(errors.New("--json prints either the --op resolutions or the --block blocks: give one of them"))
+				}
+				out := make([]blockOut, len(o.blocks))
+				for i, b := range o.blocks {
+					out[i] = blockOf(s, b)
+				}
+				return printJSON(stdout, out)
 			}
 			if o.json && len(ops) == 0 && len(o.blocks) == 0 {
 				js, err := ucode.MarshalJSONSet(s)
@@ -448,9 +498,6 @@ every non-OFF block (or those given with --block). --json prints the decoded for
 				}
 			}
 			for _, b := range blocks {
-				if b < 0 || b >= len(s.Datapath.Blocks) {
-					return ioErr(fmt.Errorf("--block %d: the datapath table has blocks 0..%d", b, len(s.Datapath.Blocks)-1))
-				}
 				blk := s.Datapath.Blocks[b]
 				in := blk.Analyze(s.Gen)
 				if in.Class == ucode.ClassOff && len(o.blocks) == 0 {

@@ -166,3 +166,23 @@ func TestDtableReportAndJSON(t *testing.T) {
 		t.Errorf("cross-gen --json: %d\n%s", code, out)
 	}
 }
+
+// TestDtableDumpBlockJSON: --json --block prints those blocks (it printed null and exit 0), and
+// a bad --block is refused before anything is printed.
+func TestDtableDumpBlockJSON(t *testing.T) {
+	g2 := fixtures + "/dve_bin_gen2"
+	out, errs, code := runCLI(t, "dtable", "dump", g2, "--block", "41", "--json")
+	var blocks []blockOut
+	if code != 0 || json.Unmarshal([]byte(out), &blocks) != nil || len(blocks) != 1 {
+		t.Fatalf("--block 41 --json: exit %d: %s %s", code, out, errs)
+	}
+	if b := blocks[0]; b.Block != 41 || b.Class != "ACTIVE" || b.K != 8 || len(b.Lanes) != 8 || len(b.Opcodes) == 0 {
+		t.Errorf("block 41: %+v", b)
+	}
+	for _, args := range [][]string{{"--block", "41,999"}, {"--block", "999", "--json"}, {"--block", "41", "--op", "97", "--json"}} {
+		out, errs, code := runCLI(t, append([]string{"dtable", "dump", g2}, args...)...)
+		if code != 2 || out != "" || errs == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}

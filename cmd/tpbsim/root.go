@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit statuses (DESIGN.md §7).
@@ -94,7 +95,47 @@ deadlock, verification mismatch); 2 usage or I/O error.`,
 		}
 		root.AddCommand(c)
 	}
+	onceFlags(root)
 	return root
+}
+
+// onceFlags makes every single-valued flag of c and its subcommands a usage error (exit 2) when
+// it is given twice with different values: pflag keeps the last one silently, so `asm -o a.bin
+// -o b.bin` wrote only b.bin and `run --gen MAVERICK ... --gen CAYMAN` ran CAYMAN. Repeatable
+// flags (--load, --dump, --op, --block: slice and array types) are left alone, and repeating
+// a flag with the same value (--quiet --quiet) stays harmless.
+func onceFlags(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		t := f.Value.Type()
+		if strings.HasSuffix(t, "Slice") || strings.HasSuffix(t, "Array") {
+			return
+		}
+		f.Value = &onceValue{Value: f.Value, name: f.Name}
+	})
+	for _, s := range c.Commands() {
+		onceFlags(s)
+	}
+}
+
+// onceValue is a flag value that refuses a second, different value.
+type onceValue struct {
+	pflag.Value
+	name  string
+	first *string // the value given first on the command line
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.first != nil {
+		if *v.first == s {
+			return nil
+		}
+		return fmt.Errorf("--%s is given twice (%q, then %q); it takes one value", v.name, *v.first, s)
+	}
+	if err := v.Value.Set(s); err != nil {
+		return err
+	}
+	v.first = &s
+	return nil
 }
 
 // requireSubcommand makes a command group (dge, dtable) run only through its subcommands:

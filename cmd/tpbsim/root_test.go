@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,5 +48,31 @@ func TestUsageErrors(t *testing.T) {
 				t.Errorf("a missing file is reported as an unknown table:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestRepeatedFlagRefused: a single-valued flag given twice with different values is a usage
+// error (pflag kept the last one silently: `asm -o a.bin -o b.bin` wrote only b.bin); the same
+// value twice, and the repeatable flags, stay fine.
+func TestRepeatedFlagRefused(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.bin"), filepath.Join(dir, "b.bin")
+	code, _, stderr := simCLI("asm", "../../testdata/asm/example.s", "-o", a, "-o", b)
+	if code != 2 || !strings.Contains(stderr, "--out is given twice") {
+		t.Fatalf("-o twice: exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{a, b} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("-o twice wrote %s", p)
+		}
+	}
+	if code, _, stderr := simCLI("check", "../../testdata/asm/example.s", "--gen", "MAVERICK", "--gen", "CAYMAN"); code != 2 || !strings.Contains(stderr, "--gen is given twice") {
+		t.Errorf("--gen twice: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := simCLI("check", "../../testdata/asm/example.s", "--gen", "CAYMAN", "--gen", "CAYMAN", "--json", "--json"); code != 0 {
+		t.Errorf("the same value twice: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := simCLI("dtable", "dump", fixtures+"/dve_bin_gen2", "--block", "41", "--block", "42"); code != 0 || !strings.Contains(stdout, "block 42") {
+		t.Errorf("repeatable --block: exit %d: %s", code, stderr)
 	}
 }
