@@ -278,6 +278,11 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
 	cmd.Flags().BoolVar(&printProg, "print-program", false, "print the demo program (assembly text) and exit")
 	cmd.Flags().StringVar(&export, "export", "", "write the program and its input arrays (.npy) to this folder, print the tpbsim run command, and exit")
+	// Flags that contradict each other are a usage error: --print-program used to drop --export
+	// silently, and --no-trace a --trace FILE the user asked for.
+	for _, pair := range [][2]string{{"print-program", "export"}, {"trace", "no-trace"}, {"print-program", "trace"}, {"export", "trace"}} {
+		cmd.MarkFlagsMutuallyExclusive(pair[0], pair[1])
+	}
 	return cmd
 }
 

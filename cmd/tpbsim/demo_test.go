@@ -66,6 +66,23 @@ func TestDemoNoTraceAndGenerations(t *testing.T) {
 	}
 }
 
+// TestDemoContradictoryFlags: flags that cancel each other are a usage error, and nothing is
+// written (--print-program dropped --export, --no-trace a --trace FILE, silently).
+func TestDemoContradictoryFlags(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, args := range [][]string{{"--no-trace", "--trace", "t.json"}, {"--print-program", "--export", "out"},
+		{"--export", "out", "--trace", "t.json"}, {"--print-program", "--trace", "t.json"}} {
+		code, out, stderr := simCLI(append([]string{"demo"}, args...)...)
+		if code != 2 || out != "" || !strings.Contains(stderr, strings.TrimLeft(args[0], "-")) {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, stderr)
+		}
+	}
+	if names := listTree(t, dir); len(names) != 0 {
+		t.Errorf("contradictory flags wrote %v", names)
+	}
+}
+
 // The reference must be independent of the executor: check a few of its values by hand.
 func TestDemoReferenceByHand(t *testing.T) {
 	r := demoReference()
