@@ -258,7 +258,8 @@ func exch8(a, b *vreg) {
 	a[4], a[5], a[6], a[7], b[4], b[5], b[6], b[7] = b[4], b[5], b[6], b[7], a[4], a[5], a[6], a[7]
 }
 
-// runInPlace is run(a, b, a, b): the butterfly's form, every DSEL writing its own sources.
+// runInPlace is run(a, b, a, b): the butterfly's form, every DSEL writing its own sources; a and
+// b are two different registers (as deltaSwap needs).
 func (p *dselProg) runInPlace(a, b *vreg) {
 	switch p.kind {
 	case progSwap:

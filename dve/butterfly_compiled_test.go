@@ -1,6 +1,7 @@
 package dve
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand"
 	"testing"
@@ -44,8 +45,43 @@ func TestCompiledDselMatchesLanes(t *testing.T) {
 			cases = append(cases, tc{"random", c, w})
 		}
 	}
+	// Whole-word selections: random word permutations (progPerm) and random exchange sets between
+	// the two registers (progExch outside the butterfly's fixed patterns).
+	wordTable := func(w int, perm [16]int) *dselCtrl {
+		n, lpw := 512/w, 64/w
+		c := &dselCtrl{u: make([]uint8, n), t: make([]uint8, n)}
+		for ow := 0; ow < 16; ow++ {
+			for k := 0; k < lpw; k++ {
+				l, src := (ow%8)*lpw+k, perm[ow]*lpw+k
+				if ow < 8 {
+					c.u[l] = uint8(src)
+				} else {
+					c.t[l] = uint8(src)
+				}
+			}
+		}
+		return c
+	}
+	for _, w := range []int{8, 16, 32} {
+		for k := 0; k < 10; k++ {
+			var perm [16]int
+			copy(perm[:], rng.Perm(16))
+			cases = append(cases, tc{"word permutation", wordTable(w, perm), w})
+			for i := range perm {
+				perm[i] = i
+			}
+			js := rng.Perm(8)
+			for _, ws := range rng.Perm(8)[:1+rng.Intn(8)] {
+				j := js[ws]
+				perm[ws], perm[8+j] = 8+j, ws
+			}
+			cases = append(cases, tc{"word exchange", wordTable(w, perm), w})
+		}
+	}
+	kinds := map[uint8]int{}
 	for ci, c := range cases {
 		p := compileDsel(c.c, c.w)
+		kinds[p.kind]++
 		for trial := 0; trial < 20; trial++ {
 			var vs, vr vreg
 			for i := range vs {
@@ -70,6 +106,9 @@ func TestCompiledDselMatchesLanes(t *testing.T) {
 				}
 			}
 		}
+	}
+	if kinds[progPerm] == 0 || kinds[progExch] == 0 || kinds[progSwap] == 0 || kinds[progGeneric] == 0 {
+		t.Fatalf("program kinds covered: %v, want every kind", kinds)
 	}
 }
 
@@ -142,5 +181,45 @@ func TestButterflyProgramsSpecialised(t *testing.T) {
 	}
 	if progRegSwap.kind != progExch || progRegSwap.nx != 8 {
 		t.Errorf("register swap: kind %d", progRegSwap.kind)
+	}
+}
+
+// TestButterflyLargeRows runs the butterfly on instructions of more than ntMin dst bytes, where
+// its runs' dst rows go out with non-temporal stores (copyOut), with dst rows 16-byte aligned and
+// not, a partial last tile, and guard bytes after every row, against a cell-by-cell transpose.
+func TestButterflyLargeRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(41))
+	const nac = 128
+	for _, es := range []int{1, 2, 4} {
+		for _, shift := range []int{0, es} {
+			E := (ntMin/nac + 8<<10) / es / 32 * 32
+			D := E - 7
+			if nac*D*es < ntMin {
+				t.Fatalf("es %d: %d dst bytes, not above ntMin", es, nac*D*es)
+			}
+			src, got, all := make([][]byte, nac), make([][]byte, nac), make([][]byte, nac)
+			for c := range src {
+				src[c] = make([]byte, E*es)
+				rng.Read(src[c])
+				all[c] = make([]byte, shift+D*es+16)
+				rng.Read(all[c])
+				got[c] = all[c][shift : shift+D*es]
+			}
+			want := make([][]byte, nac)
+			for c := range want {
+				want[c] = bytes.Clone(all[c])
+				for d := 0; d < D; d++ {
+					g, tt, j := c/32, d/32, d%32
+					i := c % 32
+					copy(want[c][shift+d*es:shift+(d+1)*es], src[32*g+j][(32*tt+i)*es:])
+				}
+			}
+			butterflyRows(2, got, src, E, es)
+			for c := range all {
+				if !bytes.Equal(all[c], want[c]) {
+					t.Fatalf("es %d shift %d: row %d differs", es, shift, c)
+				}
+			}
+		}
 	}
 }

@@ -2,10 +2,10 @@
 
 #include "textflag.h"
 
-// The 4-byte StreamTranspose kernel (transpose_amd64.go) in SSE2, which every amd64 CPU has,
-// so no feature check is needed: each 4x4 block of cells is transposed with PUNPCK, the src rows
-// are read in place (a pointer per row) with software prefetch PD bytes ahead, the dst rows are
-// written with 16-byte stores, non-temporal ones on request.
+// The StreamTranspose kernels (transpose_amd64.go) for 4-, 2- and 1-byte cells in SSE2, which
+// every amd64 CPU has, so no feature check is needed: blocks of cells are transposed with PUNPCK,
+// the src rows are read in place (a pointer per row) with software prefetch PD bytes ahead (4-
+// and 2-byte), the dst rows are written with 16-byte stores, non-temporal ones on request.
 
 // PD is how far ahead of the tile being read the src lines are prefetched (measured, session 3:
 // 512 and 2048 bytes equal within noise, 4096 as slow as none at full size).
@@ -185,7 +185,9 @@
 	DECQ CX;        \
 	JNE  tile
 
-// FENCE orders the non-temporal stores (weakly ordered) before returning, if there were any.
+// FENCE orders the non-temporal stores (weakly ordered) before returning, if there were any. No
+// test can see it missing; without it another goroutine that synchronises with this one (a
+// WaitGroup) could still read stale dst bytes. Keep it.
 #define FENCE \
 	TESTQ BX, BX; \
 	JZ    done;   \
@@ -394,5 +396,6 @@ line:
 	JNZ    line
 
 fence:
+	// As FENCE in the kernels: needed for other goroutines to see the bytes, and untestable.
 	SFENCE
 	RET

@@ -57,7 +57,7 @@ import (
 // reaches most of the machine's memory bandwidth, so a second core adds little there (two cores
 // 0.91-0.98x copy either way; a copy() split over two goroutines measured no faster than one).
 // tile32d stays as the kernel of other platforms and of the purego build tag, and as the
-// reference the assembly is tested against (TestTile32AsmMatchesGo; CI runs both builds).
+// reference the assembly is tested against (TestTileAsmMatchesGo; CI runs both builds).
 //
 // Work split (transposeParallel): items of whole 64-byte runs of every row, taken by the workers
 // (the caller plus procs-1 goroutines) from an atomic counter, element-range-major. With the
@@ -100,7 +100,7 @@ var stagePool = sync.Pool{New: func() any { return new(stage) }}
 // transposeChunks transposes element tiles [t0, t1) of one 32-channel group (src rows of E
 // cells, dst rows of D cells). A partial last tile (D not a multiple of 32) goes through
 // transposeTilePartial.
-// Whole 4-byte tiles go to the assembly kernel where there is one (nt: non-temporal stores).
+// Whole tiles go to the assembly kernels where there are any (nt: non-temporal stores).
 func transposeChunks(dst, src *[32][]byte, es, t0, t1, D int, nt bool) {
 	if full := min(t1, D/32); t0 < full && tileAsm(dst, src, es, t0, full, nt) {
 		t0 = full
@@ -144,8 +144,8 @@ func transposeStaged(dst, src *[32][]byte, es, t0, t1, D int) {
 	}
 }
 
-// ntMin is the fewest dst bytes of one StreamTranspose for which the 4-byte assembly kernel
-// uses non-temporal stores. Measured (session 3, one core, 4-byte cells, src and dst in SBUF):
+// ntMin is the fewest dst bytes of one StreamTranspose for which the assembly kernels (and the
+// butterfly's copyOut) use non-temporal stores. Measured (session 3, one core, 4-byte cells, src and dst in SBUF):
 // below it ordinary stores are 5-10% faster (the dst stays in cache: 2 MiB 0.64 against 0.60x
 // copy, 4 MiB 0.64 against 0.59x); above it ordinary stores fall off a cliff once src and dst
 // outgrow the cache (6 MiB 0.23 against 0.56x, 8 MiB 0.17 against 0.56x, 14 MiB 0.19 against
@@ -173,16 +173,23 @@ func tileAsm(dst, src *[32][]byte, es, t0, t1 int, nt bool) bool {
 		align |= uintptr(unsafe.Pointer(d[i])) + uintptr(lo)
 	}
 	nt = nt && align%16 == 0
+	kernel := tile8sse
 	switch es {
 	case 4:
-		tile32sse(&d, &s, uintptr(lo), t1-t0, nt)
+		kernel = tile32sse
 	case 2:
-		tile16sse(&d, &s, uintptr(lo), t1-t0, nt)
-	default:
-		tile8sse(&d, &s, uintptr(lo), t1-t0, nt)
+		kernel = tile16sse
+	}
+	// Assembly is not preempted: calls of at most asmTiles tiles (a few tens of microseconds)
+	// keep a stop-the-world from waiting on a whole group (~1-2 ms at full size).
+	for t := t0; t < t1; t += asmTiles {
+		kernel(&d, &s, uintptr(tb*t), min(asmTiles, t1-t), nt)
 	}
 	return true
 }
+
+// asmTiles is the most tiles one call of an assembly kernel transposes.
+const asmTiles = 256
 
 // copyOut copies src into dst (the shorter length), with non-temporal stores if nt, an
 // assembly kernel exists and dst starts 16-byte aligned (at least 64 bytes: the rest with copy).
