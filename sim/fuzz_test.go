@@ -1,10 +1,11 @@
 package sim
 
 import (
-	"encoding/binary"
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -224,20 +225,29 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 
 // randomMemory fills the first 4 KiB of every SBUF and PSUM partition with random bytes through
 // Partition, leaving them never-written for the uninitialised tracking (MarkWritten records
-// them for Reset only).
+// them for Reset only). Each partition gets a window of noise at an offset drawn from r (one
+// draw a partition): generating the 1 MiB afresh every run was over half of a FuzzRun exec.
 func randomMemory(r *rand.Rand, m *Machine) {
 	mm := m.Memory()
+	nz := noise()
 	for _, reg := range []mem.Region{mem.SBUF, mem.PSUM} {
 		for pi := 0; pi < mm.NumPartitions(reg); pi++ {
 			part := mm.Partition(reg, pi)
 			n := min(len(part), 4096)
-			for i := 0; i+8 <= n; i += 8 {
-				binary.LittleEndian.PutUint64(part[i:], r.Uint64())
-			}
+			off := r.IntN((len(nz)-n)/8+1) * 8
+			copy(part[:n], nz[off:])
 		}
 		mm.MarkWritten(mem.Span{Region: reg, NumPartitions: mm.NumPartitions(reg), Hi: 4096})
 	}
 }
+
+// noise is the random bytes randomMemory copies from: 1 MiB, a window starting at any of 131065
+// offsets.
+var noise = sync.OnceValue(func() []byte {
+	b := make([]byte, 1<<20)
+	rand.NewChaCha8([32]byte{'t', 'p', 'b', 's', 'i', 'm'}).Read(b)
+	return b
+})
 
 // checkRun is the program-level oracle: a run either finishes every instruction or fails with
 // exactly one of the categories; a deadlock report is true (every engine it lists as waiting
@@ -382,12 +392,21 @@ func getMachine(t *testing.T, cfg Config) (*Machine, func()) {
 }
 
 func runRandom(t *testing.T, seed uint64) {
-	runRandomFrom(t, rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)))
+	runFuzz(t, seed, nil)
 }
 
-// bytesSource draws from b, 8 bytes a value (the last ones zero-padded), then from pcg: each
-// choice randomProgram makes is a few input bytes, so a fuzzer's mutation changes a few choices
-// and keeps the rest, where a changed seed would make a new program.
+// maxChoiceBytes bounds the fuzz bytes FuzzRun draws choices from (the rest come from the
+// seed). The bound is what keeps the fuzzer's minimisation of a new-coverage input short: it
+// tries O(n^2) cuts of the n bytes, and nearly every cut shifts all the later choices, so an
+// input of a few hundred meaningful bytes used to take the whole 60 s minimisation budget on
+// every worker at once (0 execs/s), and the worker was then killed and restarted.
+const maxChoiceBytes = 128
+
+// bytesSource draws from b, one byte a value (the byte repeated in all 8), then from pcg: each
+// choice randomProgram makes (r.IntN and the like) is one input byte, so a fuzzer's mutation
+// changes a few choices and keeps the rest, where a changed seed would make a new program. Byte b
+// makes IntN(n) about b*n/255 for n not a power of two (0 is rejected there and skipped: the
+// choice takes the next byte), b mod n for a power of two.
 type bytesSource struct {
 	b   []byte
 	pcg *rand.PCG
@@ -397,17 +416,49 @@ func (s *bytesSource) Uint64() uint64 {
 	if len(s.b) == 0 {
 		return s.pcg.Uint64()
 	}
-	var w [8]byte
-	n := copy(w[:], s.b)
-	s.b = s.b[n:]
-	return binary.LittleEndian.Uint64(w[:])
+	v := uint64(s.b[0]) * 0x0101010101010101
+	s.b = s.b[1:]
+	return v
 }
 
-func runRandomFrom(t *testing.T, r *rand.Rand) {
+// runFuzz runs one random program: the configuration, the semaphores and the program are drawn
+// from data (at most maxChoiceBytes of it), then from the seed; the memory from the seed alone.
+func runFuzz(t *testing.T, seed uint64, data []byte) {
+	r := fuzzChoices(seed, data)
 	m, put := getMachine(t, randomConfig(r))
 	defer put()
-	randomStart(r, m)
-	checkRun(t, m, randomProgram(r, m.Gen()))
+	checkRun(t, m, fuzzStart(r, seed, m))
+}
+
+// fuzzStart fills the memory of m from seed, then draws its semaphores and the program from r.
+func fuzzStart(r *rand.Rand, seed uint64, m *Machine) *Program {
+	randomMemory(rand.New(rand.NewPCG(seed^0xA5A5A5A5A5A5A5A5, seed)), m)
+	randomSemaphores(r, m)
+	return randomProgram(r, m.Gen())
+}
+
+// fuzzChoices is the source of a FuzzRun input's choices.
+func fuzzChoices(seed uint64, data []byte) *rand.Rand {
+	return rand.New(&bytesSource{b: data[:min(len(data), maxChoiceBytes)], pcg: rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)})
+}
+
+// TestFuzzDataChoosesProgram: FuzzRun's data bytes are the choices of the configuration and the
+// program (they once filled partition 0 of SBUF instead, the program coming from the seed alone).
+func TestFuzzDataChoosesProgram(t *testing.T) {
+	gens := isa.Generations
+	if g := randomConfig(fuzzChoices(5, []byte{0xFE})).Gen; len(gens) > 1 && g != gens[len(gens)-1] {
+		t.Errorf("data byte 0xFE chose %v, want the last generation %v", g, gens[len(gens)-1])
+	}
+	progs := make([]*Program, 2)
+	for i, b := range []byte{0x01, 0xFE} { // the same configuration (3 bytes), then b
+		r := fuzzChoices(5, append([]byte{1, 1, 1}, bytes.Repeat([]byte{b}, maxChoiceBytes-3)...))
+		m, put := getMachine(t, randomConfig(r))
+		progs[i] = fuzzStart(r, 5, m)
+		put()
+	}
+	if reflect.DeepEqual(progs[0], progs[1]) {
+		t.Error("the same seed with different data made the same program")
+	}
 }
 
 // randomConfig draws the configuration of a random run.
@@ -419,6 +470,11 @@ func randomConfig(r *rand.Rand) Config {
 // randomStart fills memory and a few semaphores before a random run.
 func randomStart(r *rand.Rand, m *Machine) {
 	randomMemory(r, m)
+	randomSemaphores(r, m)
+}
+
+// randomSemaphores sets a few of the semaphores the random programs use.
+func randomSemaphores(r *rand.Rand, m *Machine) {
 	for i := 0; i < 4; i++ {
 		if r.IntN(2) == 0 {
 			m.SetSemaphore(r.IntN(4), uint32(r.IntN(3)))
@@ -438,18 +494,16 @@ func TestRandomPrograms(t *testing.T) {
 }
 
 // FuzzRun runs random programs on random memory: never a panic, never a hang, and every
-// failure categorised (deadlocks checked to be real). The program's choices are drawn from
-// data first, then from the seed (with empty data, exactly runRandom(seed)).
+// failure categorised (deadlocks checked to be real). The run's choices are drawn from data
+// first (a byte each, up to maxChoiceBytes), then from the seed, and the memory from the seed
+// (with empty data, exactly runRandom(seed)).
 func FuzzRun(f *testing.F) {
 	for _, s := range []uint64{0, 1, 7, 42, 1234, 99999} {
 		f.Add(s, []byte(nil))
 	}
-	f.Add(uint64(3), []byte{0, 0, 0, 0, 0, 0, 0, 0x80, 2})
+	f.Add(uint64(3), []byte{0x80, 2, 1, 0x40, 3, 0xC0, 5})
 	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
-		if len(data) > 4096 {
-			data = data[:4096]
-		}
-		runRandomFrom(t, rand.New(&bytesSource{b: data, pcg: rand.NewPCG(seed, seed^0x9E3779B97F4A7C15)}))
+		runFuzz(t, seed, data)
 	})
 }
 
