@@ -336,6 +336,16 @@ func TestRequestErrors(t *testing.T) {
 		func(r *Request) { r.In = 0 },
 		func(r *Request) { r.ComputeOp = 9 },
 		func(r *Request) { r.Gen = 0 },
+		// 2^64 elements wrap Elements to 0: refused as too many, not planned as none.
+		func(r *Request) {
+			r.Src.NumElem, r.Src.StepElem = [4]uint32{65536, 65536, 65536, 65536}, [4]int64{}
+			r.Dst.NumElem, r.Dst.StepElem = r.Src.NumElem, [4]int64{1, 1, 1, 1}
+			r.Perm = nil
+		},
+		// An HBM view running into the on-chip window (from near its top, or by a large step).
+		func(r *Request) { r.Src.Base = isa.DMALocalBase - 32 },
+		func(r *Request) { r.Dst.Base = isa.DMALocalBase - 4 },
+		func(r *Request) { r.Src.StepElem[0] = 1 << 40; r.Src.Base = isa.DMALocalBase - 1<<42 },
 	}
 	for i, f := range bad {
 		r := good
@@ -343,6 +353,8 @@ func TestRequestErrors(t *testing.T) {
 		f(&r)
 		if _, err := PlanRequest(r, Options{}); !errors.Is(err, ErrRequest) {
 			t.Errorf("case %d: want ErrRequest, got %v", i, err)
+		} else if i >= 8 && !strings.Contains(err.Error(), RuleViewValid) {
+			t.Errorf("case %d: want rule %s, got %v", i, RuleViewValid, err)
 		}
 	}
 }

@@ -55,13 +55,27 @@ type View struct {
 	StepElem [4]int64
 }
 
-// Elements is num_elem[0]*...*num_elem[3].
+// Elements is num_elem[0]*...*num_elem[3] (modulo 2^64; a validated request's views have at most
+// 2^40).
 func (v View) Elements() uint64 {
 	n := uint64(1)
 	for _, x := range v.NumElem {
 		n *= uint64(x)
 	}
 	return n
+}
+
+// elementsWithin returns v's element count and whether it is at most max (Elements wraps past
+// 2^64 for num_elem of 2^16 in every dim, so the count is bounded as it is multiplied).
+func elementsWithin(v View, max uint64) (uint64, bool) {
+	n := uint64(1)
+	for _, x := range v.NumElem {
+		if x != 0 && n > max/uint64(x) {
+			return 0, false
+		}
+		n *= uint64(x)
+	}
+	return n, n <= max
 }
 
 // RowMajor returns the view of a row-major tensor of shape (numpy order, outermost first; at
@@ -172,8 +186,14 @@ func (r *Request) validate() error {
 				return reqErr(RuleViewValid, "%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
 			}
 		}
-		if side.v.Elements() > maxElements {
-			return reqErr(RuleViewValid, "%s has %d elements (max 2^40)", side.name, side.v.Elements())
+		if n, ok := elementsWithin(side.v, maxElements); !ok {
+			return reqErr(RuleViewValid, "%s.num_elem %v: more than 2^40 elements", side.name, side.v.NumElem)
+		} else if side.v.Base < isa.DMALocalBase {
+			// An HBM view stays below the on-chip window (isa.Addr8's map) and inside 64 bits.
+			if b, ok := bounds(side.v); !ok || b.Hi > isa.DMALocalBase {
+				return reqErr(RuleViewValid, "%s (%d elements from HBM address 0x%x) runs past the HBM window into the on-chip addresses at 0x%x",
+					side.name, n, side.v.Base, uint64(isa.DMALocalBase))
+			}
 		}
 	}
 	if !r.linear {
