@@ -170,10 +170,14 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 			break
 		}
 		start := dec.InputOffset()
-		var obj map[string]any
-		err := dec.Decode(&obj)
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
 		if err == io.EOF {
 			break
+		}
+		var obj map[string]any
+		if err == nil {
+			obj, err = instObject(raw)
 		}
 		// the object starts after any blanks/commas following start
 		rest := data[start:]
@@ -190,7 +194,12 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 			shared = bytes.IndexByte(tail, '{') >= 0
 		}
 		if err != nil {
-			syntaxErr = wrapIndex(index, shared, &Error{File: name, Line: line, Msg: "bad JSON: " + err.Error()})
+			e, ok := err.(*Error) // instObject's, else the decoder's
+			if !ok {
+				e = &Error{Msg: "bad JSON: " + err.Error()}
+			}
+			e.File, e.Line = name, line
+			syntaxErr = wrapIndex(index, shared, e)
 			break
 		}
 		objs = append(objs, object{obj, line, shared})
@@ -238,6 +247,69 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 		return nil, syntaxErr
 	}
 	return prog, nil
+}
+
+// instObject decodes one instruction: a JSON object, in which no key appears twice at any
+// level (encoding/json would keep the last silently, as for the text form's key=value).
+func instObject(raw json.RawMessage) (map[string]any, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		got := string(t)
+		if len(got) > 20 {
+			got = got[:20] + "..."
+		}
+		return nil, &Error{Msg: fmt.Sprintf("want an instruction object {...}, got %s", got)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(t))
+	var walk func(prefix string) error
+	walk = func(prefix string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				if seen[k] {
+					return &Error{Field: prefix + k, Msg: "key given twice in one object"}
+				}
+				seen[k] = true
+				if err := walk(prefix + k + "."); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(prefix); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		if e, ok := err.(*Error); ok {
+			return nil, e
+		}
+		return nil, &Error{Msg: "bad JSON: " + err.Error()}
+	}
+	var obj map[string]any
+	d := json.NewDecoder(bytes.NewReader(t))
+	d.UseNumber()
+	if err := d.Decode(&obj); err != nil {
+		return nil, &Error{Msg: "bad JSON: " + err.Error()}
+	}
+	return obj, nil
 }
 
 // wrapIndex adds the object's index to e when other objects share its line.
@@ -305,7 +377,7 @@ func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.E
 					return err
 				}
 			default:
-				if err := setField(&w, l, path, jsonString(v), g); err != nil {
+				if _, err := setField(&w, l, path, jsonString(v), g); err != nil {
 					return err
 				}
 			}

@@ -394,27 +394,41 @@ func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
 	op := isa.Opcode(opv)
 	w := NewWord(op)
 	l := isa.LayoutOf(op)
+	set := map[string]string{} // resolved path -> the key that set it
 	for _, t := range toks[1:] {
 		eq := strings.IndexByte(t, '=')
 		if eq <= 0 {
 			return w, &Error{Msg: fmt.Sprintf("%q: want key=value", t)}
 		}
 		key, val := t[:eq], t[eq+1:]
-		if err := setField(&w, l, key, val, g); err != nil {
+		path, err := setField(&w, l, key, val, g)
+		if err != nil {
 			return w, err
 		}
+		// The same field twice is a typo or a merge gone wrong, not a request for the last
+		// value (a whole tensor or array then one of its parts is allowed: the part refines).
+		if prev, ok := set[path]; ok {
+			return w, &Error{Field: path, Msg: fmt.Sprintf("set twice (%s=, then %s=)", prev, key)}
+		}
+		set[path] = key
 	}
 	return w, nil
 }
 
-func setField(w *[isa.InstNBytes]byte, l *isa.StructLayout, key, val string, g isa.Generation) error {
+// setField sets key (any spelling resolve accepts) to val and returns the field's path.
+func setField(w *[isa.InstNBytes]byte, l *isa.StructLayout, key, val string, g isa.Generation) (string, error) {
 	r, err := resolve(l, key)
 	if err != nil {
-		return &Error{Field: key, Msg: err.Error()}
+		return "", &Error{Field: key, Msg: err.Error()}
 	}
 	if r.path == "opcode" {
-		return &Error{Field: key, Msg: "the opcode is the first word of the line"}
+		return "", &Error{Field: key, Msg: "the opcode is the first word of the line"}
 	}
+	return r.path, r.set(w, l, val, g)
+}
+
+// set writes val into the field r resolved to.
+func (r resolved) set(w *[isa.InstNBytes]byte, l *isa.StructLayout, val string, g isa.Generation) error {
 	fail := func(err error) error { return &Error{Field: r.path, Msg: err.Error()} }
 	switch {
 	case r.tensor != nil:

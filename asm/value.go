@@ -182,8 +182,11 @@ func parseScalar(f isa.Field, s string, g isa.Generation) (uint64, error) {
 	}
 	max := f.Max()
 	if neg {
-		if f.Kind != isa.KInt || uint64(-v) > (max>>1)+1 {
-			return 0, fmt.Errorf("%s out of range (0..%d)", s, max)
+		if f.Kind != isa.KInt {
+			return 0, fmt.Errorf("%s out of range (0..%d): the field is unsigned", s, max)
+		}
+		if uint64(-v) > (max>>1)+1 {
+			return 0, fmt.Errorf("%s out of range (%d..%d) for a signed field", s, -int64(max>>1)-1, max>>1)
 		}
 		return uint64(v) & max, nil
 	}

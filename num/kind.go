@@ -12,6 +12,7 @@ package num
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -199,5 +200,15 @@ func ParseKind(s string) (Kind, error) {
 	case "tfloat32", "tf32":
 		return INVALID, fmt.Errorf("num: unknown element type %q: tfloat32 has no DTYPE code; use FP32 or FP32R", s)
 	}
-	return INVALID, fmt.Errorf("num: unknown element type %q", s)
+	return INVALID, fmt.Errorf("num: unknown element type %q (names: %s; or a DTYPE wire name or code)", s, userNameList())
+}
+
+// userNameList is the user names in a stable order, for error messages.
+func userNameList() string {
+	names := make([]string, 0, len(userNames))
+	for n := range userNames {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
