@@ -52,7 +52,9 @@ import (
 // noisier figure: each 8x8 block leaves eight dst lines open in the write-combining buffers,
 // against four for 4-byte cells; staging each line on the stack to store it in one go measured
 // 6x slower, dropping the prefetch the same). 1-byte tiles (tile8sse) transpose 16 cells of 16
-// rows as two 8x16 byte blocks, the first parked on the stack, combined into 16-byte stores. The second line shows the read for ownership,
+// rows as two 8x16 byte blocks, the first parked on the stack, combined into 16-byte stores:
+// 0.19 -> 0.59-0.72x at 1 MiB, 0.14-0.15 -> 0.16-0.21x at full size (ordinary stores, see
+// tileAsm; prefetch gained ~20% at full size and cost ~15% at 1 MiB). The second line shows the read for ownership,
 // not the store width or the kernel, as the plain-Go limit at full size. With prefetch one core
 // reaches most of the machine's memory bandwidth, so a second core adds little there (two cores
 // 0.91-0.98x copy either way; a copy() split over two goroutines measured no faster than one).
@@ -172,7 +174,10 @@ func tileAsm(dst, src *[32][]byte, es, t0, t1 int, nt bool) bool {
 		d[i], s[i] = &dst[i][0], &src[i][0]
 		align |= uintptr(unsafe.Pointer(d[i])) + uintptr(lo)
 	}
-	nt = nt && align%16 == 0
+	// 1-byte tiles keep ordinary stores: tile8sse leaves 16-32 dst lines partly written at a
+	// time (a line spans two tiles), and non-temporal stores then flush partial lines, measured
+	// 10.5 ms at full size against 2.8-4.0 ms with ordinary stores (session 3).
+	nt = nt && align%16 == 0 && es != 1
 	kernel := tile8sse
 	switch es {
 	case 4:
