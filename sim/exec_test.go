@@ -84,8 +84,75 @@ func TestAtomicFailure(t *testing.T) {
 	t.Log(err)
 }
 
-// TestAtomicFailureAcrossEngines: an engine that fails stops the whole machine at that instant;
-// another engine's pending instruction does not run.
+// TestAtomicFailureAcrossEngines: an engine that fails stops the whole machine at that instant
+// (Provenance sim.stop_on_error): the failing instruction changes nothing, no engine issues
+// again, and instructions already issued complete, their semaphore updates included (a COPY's
+// EVENTS update and a DMA's completion semaphore were dropped, leaving their data written and
+// their semaphores 0). The outcome is the same run to run, trace bytes included.
+func TestAtomicFailureAcrossEngines(t *testing.T) {
+	g := isa.CAYMAN
+	run := func() (*Machine, *Result, error) {
+		m, _ := New(Config{Gen: g, CheckUninit: true, Trace: true})
+		fillRandom(t, m, 3)
+		if err := m.Memory().WriteAt(1<<40, make([]byte, 32*32*4)); err != nil {
+			t.Fatal(err)
+		}
+		long := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x2000), 1000, incOn(5, true))
+		short := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x3000), 32, isa.Events{})
+		bad := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0x10000), sbufAddr(g, 0, 0x100), 64, incOn(6, false))
+		ld := dmaLoad(g, 1<<40, 32, 32, 7, incOn(8, true))
+		ld.DstStartAddr = isa.LocalAddr8(0x8000)
+		p := prog(q(isa.EngineDVE, long), q(isa.EnginePOOL, copyInst(0, 1, waitGE(9, 1))),
+			q(isa.EngineACT, short, bad, short), q(isa.EngineTPB_SP, ld, ld))
+		res, err := m.Run(p)
+		return m, res, err
+	}
+	m, res, err := run()
+	var ie *InstError
+	if !errors.As(err, &ie) || ie.Engine != "ACT" || ie.Index != 1 || !errors.Is(err, ErrUninit) {
+		t.Fatalf("err = %v, want ACT instruction 1 reading never-written bytes", err)
+	}
+	_, shortPS := computeCost(s4(isa.OpCOPY, isa.DTypeFP32, 32, 0, 0, 32, isa.Events{}))
+	if ie.TimePS != shortPS {
+		t.Errorf("failed at %d ps, want %d (after ACT's first COPY)", ie.TimePS, shortPS)
+	}
+	// DVE's COPY (issued at 0, done at 760 ns) and SP's first DMA (issued at 0, its descriptors
+	// after 600 ns) complete; the failing COPY's update and SP's second DMA (due at 600 ns) do not.
+	if got := [4]uint32{m.Semaphore(5), m.Semaphore(6), m.Semaphore(7), m.Semaphore(8)}; got != [4]uint32{1, 0, 1, 1} {
+		t.Errorf("sem[5..8] = %v, want [1 0 1 1]", got)
+	}
+	stats := map[string]EngineStats{}
+	for _, s := range res.Engines {
+		stats[s.Engine] = s
+	}
+	if s := stats["POOL"]; s.Waits != 1 || s.WaitPS != ie.TimePS {
+		t.Errorf("POOL, waiting when the run stopped: %+v", s)
+	}
+	if s := stats["SP"]; s.Instructions != 1 {
+		t.Errorf("SP issued %d instructions, want 1", s.Instructions)
+	}
+	counters := 0
+	var b1 bytes.Buffer
+	if err := res.Trace.Write(&b1); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b1.Bytes(), []byte(`{"name":"sem[7]","ph":"C","ts":0.000000,`)) {
+		t.Errorf("the DMA's completion semaphore has no initial sample:\n%s", b1.String())
+	}
+	for _, c := range []string{`"sem[5]","ph":"C"`, `"sem[7]","ph":"C"`, `"sem[8]","ph":"C"`} {
+		counters += bytes.Count(b1.Bytes(), []byte(c))
+	}
+	if counters != 6 {
+		t.Errorf("%d samples of sem[5], sem[7], sem[8], want 6 (initial and final each)", counters)
+	}
+	m2, res2, err2 := run()
+	var b2 bytes.Buffer
+	res2.Trace.Write(&b2)
+	if err2.Error() != err.Error() || !bytes.Equal(snapshot(m), snapshot(m2)) || m.Semaphores() != m2.Semaphores() || !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+		t.Error("a second run of the failing program differs")
+	}
+}
+
 func TestTransposeGatedBySemaphore(t *testing.T) {
 	g := isa.CAYMAN
 	m, _ := New(Config{Gen: g, Trace: true})

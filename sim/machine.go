@@ -182,8 +182,8 @@ type EngineStats struct {
 	Engine       string
 	Instructions int   // instructions issued (descriptors for a DMA engine)
 	BusyPS       int64 // time spent executing
-	WaitPS       int64 // time spent blocked on semaphore waits
-	Waits        int   // instructions that had to wait
+	WaitPS       int64 // time spent blocked on semaphore waits (to the stop, for a wait never satisfied)
+	Waits        int   // instructions that had to wait, including one still waiting when the run stopped
 	BytesRead    int64
 	BytesWritten int64
 	Notes        map[string]int // e.g. ucode block classes seen
@@ -276,6 +276,8 @@ type run struct {
 	end     int64
 	dmaSt   []EngineStats
 	res     *Result
+	// semSeen marks the semaphores whose counter track has its initial sample in the trace.
+	semSeen [NumSemaphores]bool
 }
 
 func (r *run) push(e *event) {
@@ -293,9 +295,11 @@ const (
 // Run runs a program to completion. Every instruction is checked before anything executes
 // (engine, isa.Validate on the machine's generation, executable event modes, work limit); a
 // failing check returns a *ProgramError listing every bad instruction. During the run the first
-// failing instruction stops it with an *InstError, leaving memory and semaphores as they were
-// before that instruction; a deadlock stops it with a *DeadlockError. When the run stopped on an
-// error the Result of the run so far (trace, statistics) comes with it.
+// failing instruction stops it with an *InstError: that instruction changes no memory and no
+// semaphore, no engine issues another, and the instructions already issued complete (their
+// pending semaphore updates are applied; Provenance sim.stop_on_error). A deadlock stops it with
+// a *DeadlockError. When the run stopped on an error the Result of the run so far (trace,
+// statistics) comes with it.
 func (m *Machine) Run(p *Program) (*Result, error) {
 	r := &run{m: m, prog: p, res: &Result{}}
 	if err := m.check(p); err != nil {
@@ -317,7 +321,6 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 		r.dmaSt[i].Engine = fmt.Sprintf("DMA%d", i)
 	}
 	if r.tr != nil {
-		seen := map[uint8]bool{}
 		for _, q := range p.Queues {
 			for _, in := range q.Insts {
 				ev := in.Inst.Evt()
@@ -325,8 +328,8 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 					use bool
 					idx uint8
 				}{{ev.WaitMode != isa.WaitNone, ev.WaitIdx}, {ev.UpdateMode != isa.UpdateNone, ev.UpdateIdx}} {
-					if i.use && !seen[i.idx] {
-						seen[i.idx] = true
+					if i.use && !r.semSeen[i.idx] {
+						r.semSeen[i.idx] = true
 						r.tr.AddCounter(trace.Counter{Name: fmt.Sprintf("sem[%d]", i.idx), Pid: pidEngines, Value: int64(m.sems[i.idx])})
 					}
 				}
@@ -357,6 +360,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			r.applySem(ev)
 		case evIssue:
 			if err := r.issue(r.engines[ev.ord], ev.ord); err != nil {
+				r.drain()
 				return r.finish(), err
 			}
 		}
@@ -376,9 +380,29 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	return res, nil
 }
 
-// finish assembles the Result of the run so far.
+// drain ends a run an instruction failed at r.now (Provenance sim.stop_on_error): no engine
+// issues again, and the pending semaphore updates, all of instructions that already issued and
+// made their memory effect, are applied at their times, so the semaphores agree with memory and
+// with the trace, which draws those instructions to their end.
+func (r *run) drain() {
+	for r.q.Len() > 0 {
+		if ev := heap.Pop(&r.q).(*event); ev.kind == evSem {
+			r.setSem(ev)
+		}
+	}
+}
+
+// finish assembles the Result of the run so far. An engine still waiting when the run stopped
+// (deadlock, failure) has that wait counted up to r.now.
 func (r *run) finish() *Result {
 	res := r.res
+	for _, e := range r.engines {
+		if e.waitStart >= 0 {
+			e.stats.Waits++
+			e.stats.WaitPS += r.now - e.waitStart
+			e.waitStart = -1
+		}
+	}
 	res.EndPS = max(r.end, r.now)
 	res.Semaphores = r.m.sems
 	res.Trace = r.tr
@@ -409,13 +433,29 @@ func (r *run) state(e *engine) EngineState {
 	return s
 }
 
-func (r *run) applySem(ev *event) {
-	if v, ok := ev.mode.Apply(r.m.sems[ev.idx], ev.value); ok {
-		r.m.sems[ev.idx] = v
-		if r.tr != nil {
-			r.tr.AddCounter(trace.Counter{Name: fmt.Sprintf("sem[%d]", ev.idx), Pid: pidEngines, TsPS: r.now, Value: int64(v)})
-		}
+// setSem applies a semaphore update at its time ev.t. A semaphore whose counter track has no
+// sample yet (a DMA's completion semaphore, which no EVENTS band names) gets its value at the
+// start of the run first: only setSem changes a semaphore during a run.
+func (r *run) setSem(ev *event) {
+	old := r.m.sems[ev.idx]
+	v, ok := ev.mode.Apply(old, ev.value)
+	if !ok {
+		return
 	}
+	r.m.sems[ev.idx] = v
+	if r.tr != nil {
+		name := fmt.Sprintf("sem[%d]", ev.idx)
+		if !r.semSeen[ev.idx] {
+			r.semSeen[ev.idx] = true
+			r.tr.AddCounter(trace.Counter{Name: name, Pid: pidEngines, Value: int64(old)})
+		}
+		r.tr.AddCounter(trace.Counter{Name: name, Pid: pidEngines, TsPS: ev.t, Value: int64(v)})
+	}
+}
+
+// applySem applies a semaphore update and wakes the blocked engines to check their waits.
+func (r *run) applySem(ev *event) {
+	r.setSem(ev)
 	for slot, e := range r.engines {
 		if e.blocked {
 			e.blocked = false

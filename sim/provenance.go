@@ -58,9 +58,28 @@ func Provenance() []isa.Provenance {
 			Source: "DESIGN.md §1", Confidence: isa.Invented,
 			Reason: "any fixed order gives reproducible runs; updates first so a waiter sees every update of its instant"},
 		{ID: "sim.semaphores", Kind: "behaviour",
-			Text: "256 x 32-bit semaphores, zero at start; a wait is checked before issue (WAIT_FOR_SEM_*_IMM against semaphore_value); " +
-				"an update fires when the reads are done (mode bit 0x10 clear) or on completion (set). Arithmetic wraps modulo 2^32.",
+			Text: "256 x 32-bit semaphores; a wait is checked before issue (WAIT_FOR_SEM_*_IMM against semaphore_value); " +
+				"an update fires when the reads are done (mode bit 0x10 clear) or on completion (set). Their value at the start of a " +
+				"run is sim.semaphore_initial; the arithmetic past 0 and 2^32-1 and the signedness of the compares are sim.semaphore_unsigned.",
 			Source: "FACTS §B.2", Confidence: isa.HighObserved},
+		{ID: "sim.semaphore_initial", Kind: "behaviour",
+			Text: "Every semaphore is 0 when a machine is made (sim.New) or reset (Machine.Reset); Machine.SetSemaphore sets another value " +
+				"before a run. A second Run on the same machine starts from the semaphores the first left.",
+			Source: "none (FACTS §B.2 gives the array, not its value at load)", Confidence: isa.Invented,
+			Reason: "a program that waits on a semaphore nothing in it updates is unportable; zero is what a runtime that clears the " +
+				"array at load gives, and tests can set any other value"},
+		{ID: "sim.stop_on_error", Kind: "behaviour",
+			Text: "The first instruction that fails during a run (a run-time check: never-written bytes with --check-uninit, a DMA's " +
+				"gathered index, the HBM cap, a shuffle without a loaded mask, ...) stops the machine at its issue time: it changes no " +
+				"memory and no semaphore, and no engine issues another instruction (one of an engine later in sim.schedule_order at " +
+				"the same instant does not run). Instructions already issued made their memory effect at issue (sim.schedule_order) " +
+				"and complete: their pending EVENTS updates and DMA completion-semaphore bumps are applied, so the semaphores the run " +
+				"leaves agree with its memory and with the trace, which draws them to their end. An engine still waiting has that " +
+				"wait counted, to the stop, in its summary row.",
+			Source: "DESIGN.md §1 (atomic failure)", Confidence: isa.Invented,
+			Reason: "the sources do not say what the other engines do when one faults; running them on would depend on timing the " +
+				"cost model does not claim, so the machine stops at the failure instant; dropping the updates of instructions whose " +
+				"data had already moved left, e.g., a completed DMA's data in SBUF with its semaphore never bumped"},
 		{ID: "sim.semaphore_unsigned", Kind: "behaviour",
 			Text: "Semaphores hold unsigned 32-bit values: SEM_DEC and SEM_SUB_IMM below zero wrap (SEM_DEC from 0 gives 0xFFFFFFFF), and " +
 				"WAIT_FOR_SEM_{LT,LE,GT,GE}_IMM compare the semaphore with semaphore_value as unsigned numbers, so a semaphore decremented " +

@@ -182,6 +182,13 @@ func TestDeadlockReport(t *testing.T) {
 	if res == nil || res.Trace.Len() != 1 || res.Engines[0].Instructions != 1 {
 		t.Errorf("partial result of the deadlocked run: %+v", res)
 	}
+	// every engine left waiting counts that wait, to the deadlock, in its summary row
+	_, dvePS := computeCost(copyInst(1, 8, isa.Events{}))
+	for i, want := range []int64{res.EndPS - dvePS, res.EndPS, res.EndPS} {
+		if s := res.Engines[i]; s.Waits != 1 || s.WaitPS != want {
+			t.Errorf("%s: %d waits, %d ps waited; want 1, %d", s.Engine, s.Waits, s.WaitPS, want)
+		}
+	}
 	var de *DeadlockError
 	if !errors.As(err, &de) {
 		t.Fatal("not a *DeadlockError")
