@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -203,8 +204,13 @@ func patchJSON(tp *jsonTemplate, data []byte) ([]byte, int) {
 
 // strictSetJSON decodes js the way DecodeJSON promises to read it: one JSON object, no unknown
 // keys, nothing after it but white space.
+// Duplicate keys and keys matching a field only case-insensitively are refused too (by
+// CheckJSONKeys itself, which TestCheckJSONKeys checks on its own).
 func strictSetJSON(js []byte) (SetJSON, error) {
 	var j SetJSON
+	if err := CheckJSONKeys(js, reflect.TypeOf(j)); err != nil {
+		return j, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
@@ -277,6 +283,12 @@ func checkJSONErr(t *testing.T, j SetJSON, err error) {
 		}
 		return
 	case strings.HasPrefix(msg, "invalid: tables: "):
+		return
+	case strings.HasPrefix(msg, "invalid: set: "):
+		if j.Set != "" && j.Set != "." && j.Set != ".." && !strings.ContainsAny(j.Set, `/\`) &&
+			!strings.ContainsFunc(j.Set, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			t.Fatalf("set %q refused: %q", j.Set, msg)
+		}
 		return
 	}
 	for _, tb := range AllTables {
@@ -412,7 +424,7 @@ func checkSetMatchesJSON(t *testing.T, j SetJSON, s *TableSet) {
 		for _, lj := range bj.Lanes {
 			var w LaneWord
 			if lj.Word != "" {
-				u, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(lj.Word), "0x"), "0X"), 16, 64)
+				u, err := jsonNumber(lj.Word)
 				if err != nil {
 					t.Fatalf("%s block %d lane %d: word %q decoded", g, bj.Block, lj.Lane, lj.Word)
 				}
@@ -426,7 +438,7 @@ func checkSetMatchesJSON(t *testing.T, j SetJSON, s *TableSet) {
 				}
 				high := uint64(0)
 				if f.HIGH != "" {
-					high, _ = strconv.ParseUint(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(f.HIGH), "0x"), "0X"), 16, 64)
+					high, _ = jsonNumber(f.HIGH)
 				}
 				if d != (LaneFields{f.OPA, f.OPB, f.MUX, f.EXT3, f.EXT4, f.VALID, f.MODE, f.STAGE, high}) {
 					t.Fatalf("%s block %d lane %d: word %#x has fields %+v, JSON says %+v", g, bj.Block, lj.Lane, uint64(w), d, *f)
@@ -440,4 +452,13 @@ func checkSetMatchesJSON(t *testing.T, j SetJSON, s *TableSet) {
 			t.Fatalf("%s block %d: decoded %#x, JSON says %#x", g, i, s.Datapath.Blocks[i], want[i])
 		}
 	}
+}
+
+// jsonNumber reads a number string the way the JSON form documents it: 0x-hex or decimal.
+func jsonNumber(s string) (uint64, error) {
+	t := strings.TrimSpace(s)
+	if len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
+		return strconv.ParseUint(t[2:], 16, 64)
+	}
+	return strconv.ParseUint(t, 10, 64)
 }

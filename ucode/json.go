@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -150,9 +151,39 @@ func MarshalJSONSet(s *TableSet) ([]byte, error) {
 	return json.MarshalIndent(s.JSON(), "", "  ")
 }
 
+// parseU64 reads a number string of the JSON form: 0x-hex, or decimal digits (DESIGN.md §7:
+// numbers are decimal or 0x-hex). A string without the 0x prefix used to be read as hex, so
+// "100" became 0x100 without a word.
 func parseU64(s string) (uint64, error) {
 	t := strings.TrimSpace(s)
-	return strconv.ParseUint(strings.TrimPrefix(strings.TrimPrefix(t, "0x"), "0X"), 16, 64)
+	if h, ok := strings.CutPrefix(t, "0x"); ok {
+		return strconv.ParseUint(h, 16, 64)
+	}
+	if h, ok := strings.CutPrefix(t, "0X"); ok {
+		return strconv.ParseUint(h, 16, 64)
+	}
+	return strconv.ParseUint(t, 10, 64)
+}
+
+// ValidSetName checks a table-set name before it becomes part of a file name
+// ("<set>_<table>.bin"): not empty, no path separator, not "." or "..", no NUL or control
+// character. A name from a JSON set used to be joined to the output folder as given, so
+// "../x" wrote outside it and "" wrote files that no command could read back.
+func ValidSetName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: set: empty name (the files are named <set>_<table>.bin)", ErrInvalid)
+	case name == "." || name == "..":
+		return fmt.Errorf("%w: set: %q is not a file-name part", ErrInvalid, name)
+	case strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("%w: set: %q holds a path separator; a set name is part of a file name", ErrInvalid, name)
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%w: set: %q holds a control character", ErrInvalid, name)
+		}
+	}
+	return nil
 }
 
 // DecodeJSON reads the decoded form back into a full-size TableSet: the mirror of JSON.
@@ -160,6 +191,9 @@ func parseU64(s string) (uint64, error) {
 // and words that disagree with their fields are errors naming the JSON path.
 func DecodeJSON(data []byte) (*TableSet, error) {
 	var j SetJSON
+	if err := CheckJSONKeys(data, reflect.TypeOf(j)); err != nil {
+		return nil, fmt.Errorf("%w: json: %v", ErrInvalid, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
@@ -174,6 +208,9 @@ func DecodeJSON(data []byte) (*TableSet, error) {
 	g, err := ParseTableGen(j.Gen)
 	if err != nil {
 		return nil, fmt.Errorf("gen: %w", err)
+	}
+	if err := ValidSetName(j.Set); err != nil {
+		return nil, err
 	}
 	s := &TableSet{Name: j.Set, Gen: g, GenReason: j.GenReason, Paths: map[Table]string{}}
 	has := map[Table]bool{}
@@ -317,3 +354,88 @@ func laneFromJSON(lj LaneJSON, g TableGen) (LaneWord, error) {
 	}
 	return w, nil
 }
+
+// CheckJSONKeys refuses what encoding/json would read silently into a value of type t: a key
+// given twice in one object (json keeps the last) and a key that matches a field only when case
+// is ignored ("OPA" for "opa"). Unknown keys and type errors are left to the decoder. A text that
+// is not JSON passes, for the decoder to report.
+func CheckJSONKeys(data []byte, t reflect.Type) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func(t reflect.Type, at string) error
+	walk = func(t reflect.Type, at string) error {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			fields := map[string]reflect.Type{}
+			if t != nil && t.Kind() == reflect.Struct {
+				for i := 0; i < t.NumField(); i++ {
+					f := t.Field(i)
+					name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+					if name == "-" || !f.IsExported() {
+						continue
+					}
+					if name == "" {
+						name = f.Name
+					}
+					fields[name] = f.Type
+				}
+			}
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				if seen[k] {
+					return keyError(fmt.Sprintf("%s%s: key given twice in one object", at, k))
+				}
+				seen[k] = true
+				ft, ok := fields[k]
+				if !ok {
+					for name := range fields {
+						if strings.EqualFold(name, k) {
+							return keyError(fmt.Sprintf("%s%s: the key is spelled %q", at, k, name))
+						}
+					}
+				}
+				if err := walk(ft, at+k+"."); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			var et reflect.Type
+			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+				et = t.Elem()
+			}
+			for dec.More() {
+				if err := walk(et, at); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	if err := walk(t, ""); err != nil {
+		if ke, ok := err.(keyError); ok {
+			return ke
+		}
+		return nil // not JSON: the decoder says why
+	}
+	return nil
+}
+
+// keyError is a CheckJSONKeys finding, as opposed to a syntax error left to the decoder.
+type keyError string
+
+func (e keyError) Error() string { return string(e) }

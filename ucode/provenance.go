@@ -49,6 +49,10 @@ func Provenance() []isa.Provenance {
 			"seed 004 §8-§9, FACTS §E.2-§E.4", isa.Invented, "The compiler's blobs are not redistributable."),
 		b("ucode.saturate_slow", "The synthetic saturate set keeps the opcode table's slow indices and changes 17 control_slow rows.",
 			"seed 004 §9, FACTS §E.3", isa.MedInferred, "Seed 004 says 'the slow rows are unchanged' while FACTS §E.3 counts 17 differing slow rows; read together, the opcode entries' slow indices are unchanged and the slow table's contents change."),
+		b("ucode.fixture_transformer", "The synthetic gen2 transformer set keeps the default set's opcode_table and control_table: its roster is the default 46 ops (FACTS §E.1 gives the real transformer set 47) and its difference is datapath payload only (588 words in 93 blocks).",
+			"seed 004 §9, FACTS §E.1", isa.Invented, "The sources publish the transformer roster's size and the diff's extent, not which op it adds or how its rows are repacked; inventing a roster would pass filler off as a fact. A set diff of the fixture therefore shows no opcode-slot or control-row changes, which the real blobs would."),
+		b("ucode.json_form", "The decoded JSON form (dtable dump --json / encode) is read strictly: a key given twice in one object or spelled in another case is an error, number strings are 0x-hex or decimal, and the set name must be usable as a file-name part (not empty, no path separator, not . or ..).",
+			"DESIGN.md §7", isa.Invented, "encoding/json keeps the last of two keys and matches keys case-insensitively, a number string without 0x was read as hex, and a set name of \"../x\" made encode write outside its output folder: each read the input as something the writer did not say."),
 		b("ucode.atomic_output", "dtable encode and report write each output file to a temporary file in the same folder and rename it, so a file is written whole or not at all.",
 			"DESIGN.md §7", isa.Invented, "DESIGN.md asks that output files be written whole or not at all; a same-folder rename is atomic on POSIX file systems."),
 	}

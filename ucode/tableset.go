@@ -15,12 +15,15 @@ import (
 type TableSet struct {
 	Name      string // the set name, e.g. "default", "transformer", "saturate"
 	Gen       TableGen
-	GenReason string           // how Gen was decided, in words
-	Paths     map[Table]string // where each table came from
-	Opcodes   *OpcodeTable
-	Control   *ControlTable
-	Slow      *ControlTable
-	Datapath  *DatapathTable
+	GenReason string // how Gen was decided, in words
+	// GenWarning is set when an explicit generation contradicts the datapath table's idle-word
+	// census (the set is still read as the given generation); it is also part of GenReason.
+	GenWarning string
+	Paths      map[Table]string // where each table came from
+	Opcodes    *OpcodeTable
+	Control    *ControlTable
+	Slow       *ControlTable
+	Datapath   *DatapathTable
 }
 
 // RawTable is one table file's bytes and the path to name in errors.
@@ -84,7 +87,8 @@ func ParseTables(name string, raw map[Table]RawTable, gen TableGen) (*TableSet, 
 		s.Gen, s.GenReason = gen, fmt.Sprintf("%s given explicitly", gen)
 		if dp, ok := raw[TableDatapath]; ok && len(dp.Data) == gen.TableSize(TableDatapath) && gen != Gen2 {
 			if n3, n4 := idleCensus(dp.Data); (gen == Gen3 && n4 > n3) || (gen == Gen4 && n3 > n4) {
-				s.GenReason += fmt.Sprintf(" (warning: the idle-word census suggests otherwise: %d gen3 idle words, %d gen4)", n3, n4)
+				s.GenWarning = fmt.Sprintf("read as %s as given, but the datapath_table's idle-word census suggests otherwise: %d gen3 idle words, %d gen4", gen, n3, n4)
+				s.GenReason += " (warning: " + s.GenWarning + ")"
 			}
 		}
 	}
@@ -250,6 +254,7 @@ func Load(paths []string, set string, gen TableGen) (*TableSet, error) {
 	}
 	raw := map[Table]RawTable{}
 	name := set
+	first, firstPath := "", ""
 	for _, p := range files {
 		sn, t, ok := TableOfFile(p)
 		if !ok {
@@ -258,6 +263,14 @@ func Load(paths []string, set string, gen TableGen) (*TableSet, error) {
 		}
 		if _, dup := raw[t]; dup {
 			return nil, &TableError{Path: p, Table: t, Offset: -1, Err: fmt.Errorf("%w: %s given twice", ErrInvalid, t)}
+		}
+		// Files of two sets (default_opcode_table.bin with saturate_datapath_table.bin) were
+		// read as one set under the first name.
+		if first == "" {
+			first, firstPath = sn, p
+		} else if sn != first {
+			return nil, &TableError{Path: p, Table: t, Offset: -1, Err: fmt.Errorf(
+				"%w: this file is of set %q, %s of set %q: give the files of one set", ErrInvalid, sn, firstPath, first)}
 		}
 		if name == "" {
 			name = sn
@@ -268,7 +281,14 @@ func Load(paths []string, set string, gen TableGen) (*TableSet, error) {
 		}
 		raw[t] = RawTable{Path: p, Data: data}
 	}
-	return ParseTables(name, raw, gen)
+	s, err := ParseTables(name, raw, gen)
+	// An error about the set as a whole (the generation cannot be told, the sizes disagree)
+	// names the folder or the files it was read from.
+	var te *TableError
+	if errors.As(err, &te) && te.Path == "" {
+		te.Path = strings.Join(paths, ", ")
+	}
+	return s, err
 }
 
 // Sets lists the table-set names found in a folder, ascending.
@@ -391,6 +411,9 @@ func (s *TableSet) Lookup(op uint8) (Resolution, bool) {
 		case s.Gen == Gen2:
 			r.Notes = append(r.Notes, fmt.Sprintf("slow field %d (gen2 has no slow table)", e.SlowRow))
 		case s.Slow == nil:
+			// Said, not skipped: a folder without its control_slow_table printed no slow word
+			// and no reason.
+			r.Notes = append(r.Notes, fmt.Sprintf("slow row %d: no control_slow_table loaded", e.SlowRow))
 		case e.SlowRow < uint64(len(s.Slow.Rows)):
 			row := s.Slow.Rows[e.SlowRow]
 			r.Slow = &row

@@ -27,6 +27,7 @@ type dtableOpts struct {
 	blocks    []int
 	out       string
 	diff      string
+	stderr    io.Writer // where load warns that --gen contradicts the idle-word census
 }
 
 func newDtableCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -46,8 +47,8 @@ Exit status: 0 success; 1 the tables break a rule (census: left-packing violatio
 block; diff across generations: a lane whose relocated fields differ); 2 usage or I/O error,
 wrong size, truncated file or unknown generation.`,
 	}
-	cmd.AddCommand(dtableInfoCmd(stdout), dtableCensusCmd(stdout), dtableDumpCmd(stdout),
-		dtableDiffCmd(stdout), dtableEncodeCmd(stdout), dtableReportCmd(stdout))
+	cmd.AddCommand(dtableInfoCmd(stdout, stderr), dtableCensusCmd(stdout, stderr), dtableDumpCmd(stdout, stderr),
+		dtableDiffCmd(stdout, stderr), dtableEncodeCmd(stdout), dtableReportCmd(stdout, stderr))
 	return cmd
 }
 
@@ -81,6 +82,11 @@ func (o *dtableOpts) load(paths []string, set string) (*ucode.TableSet, error) {
 	s, err := ucode.Load(paths, set, g)
 	if err != nil {
 		return nil, ioErr(err)
+	}
+	// An explicit --gen wins, but a census that disagrees is said on stderr: census and diff
+	// print no generation reason, so decoding gen3 tables as gen4 went unremarked there.
+	if w := s.GenWarning; w != "" && o.stderr != nil {
+		fmt.Fprintf(o.stderr, "tpbsim: warning: %s: %s\n", strings.Join(paths, " "), w)
 	}
 	return s, nil
 }
@@ -159,8 +165,8 @@ type infoOut struct {
 	MissingTable []string         `json:"missing_tables,omitempty"`
 }
 
-func dtableInfoCmd(stdout io.Writer) *cobra.Command {
-	var o dtableOpts
+func dtableInfoCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := dtableOpts{stderr: stderr}
 	c := &cobra.Command{
 		Use:   "info DIR | FILE...",
 		Short: "Say which generation a table set is (and why) and what each table holds",
@@ -239,8 +245,8 @@ func dtableInfoCmd(stdout io.Writer) *cobra.Command {
 
 // --- census -----------------------------------------------------------------------------
 
-func dtableCensusCmd(stdout io.Writer) *cobra.Command {
-	var o dtableOpts
+func dtableCensusCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := dtableOpts{stderr: stderr}
 	c := &cobra.Command{
 		Use:   "census DIR | FILE...",
 		Short: "Block classes, depth-k histogram with opcodes, per-bit counts, idle/nonzero words (seed 004 §2-§4)",
@@ -255,7 +261,7 @@ control row.`,
 			}
 			c, err := s.Census()
 			if err != nil {
-				return ioErr(err)
+				return ioErr(fmt.Errorf("%s (set %s): %w (%s)", strings.Join(args, ", "), s.Name, err, ucode.TableDatapath.FileName(s.Name)))
 			}
 			if o.json {
 				if err := printJSON(stdout, c); err != nil {
@@ -392,8 +398,8 @@ func resolutionOf(s *ucode.TableSet, op uint8) resolutionOut {
 	return out
 }
 
-func dtableDumpCmd(stdout io.Writer) *cobra.Command {
-	var o dtableOpts
+func dtableDumpCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := dtableOpts{stderr: stderr}
 	c := &cobra.Command{
 		Use:   "dump DIR | FILE...",
 		Short: "Resolve opcodes through the tables and decode every lane word (--json: the re-encodable form)",
@@ -533,8 +539,8 @@ with --block those blocks (not both).`,
 
 // --- diff -------------------------------------------------------------------------------
 
-func dtableDiffCmd(stdout io.Writer) *cobra.Command {
-	var o dtableOpts
+func dtableDiffCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := dtableOpts{stderr: stderr}
 	c := &cobra.Command{
 		Use:   "diff A B",
 		Short: "Diff two table sets word by word, or check opcodes across generations",
@@ -697,8 +703,8 @@ func dtableEncodeCmd(stdout io.Writer) *cobra.Command {
 
 // --- report -----------------------------------------------------------------------------
 
-func dtableReportCmd(stdout io.Writer) *cobra.Command {
-	var o dtableOpts
+func dtableReportCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := dtableOpts{stderr: stderr}
 	c := &cobra.Command{
 		Use:   "report DIR | FILE... -o OUT.html [--diff DIR2]",
 		Short: "Write one self-contained HTML page: block map, lane tables, census (and a diff)",

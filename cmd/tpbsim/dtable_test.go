@@ -125,7 +125,7 @@ func TestDtableEncodeRoundTrip(t *testing.T) {
 	// A bad JSON file writes nothing.
 	dir := t.TempDir()
 	in := filepath.Join(dir, "bad.json")
-	os.WriteFile(in, []byte(`{"format":"tpbsim.dtable/1","gen":"gen2","tables":["datapath_table"],"datapath_table":[{"block":300,"lanes":[]}]}`), 0o644)
+	os.WriteFile(in, []byte(`{"format":"tpbsim.dtable/1","gen":"gen2","set":"x","tables":["datapath_table"],"datapath_table":[{"block":300,"lanes":[]}]}`), 0o644)
 	if _, errOut, code := runCLI(t, "dtable", "encode", in, "-o", filepath.Join(dir, "o")); code != 2 || !strings.Contains(errOut, "block 300") {
 		t.Errorf("bad json: %d %q", code, errOut)
 	}
@@ -184,5 +184,53 @@ func TestDtableDumpBlockJSON(t *testing.T) {
 		if code != 2 || out != "" || errs == "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
+	}
+}
+
+// TestDtableAuditFindings: encode kept a JSON set name such as "../x" and wrote outside -o DIR;
+// an explicit --gen that contradicts the idle-word census was silent in census; a folder without
+// its control_slow_table printed no slow word and no reason; a census without a datapath table
+// named no file.
+func TestDtableAuditFindings(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "set.json")
+	os.WriteFile(in, []byte(`{"format":"tpbsim.dtable/1","gen":"gen2","set":"../evil","tables":["datapath_table"],"datapath_table":[{"block":1,"lanes":[{"lane":0,"word":"0x100000"}]}]}`), 0o644)
+	out := filepath.Join(dir, "sub", "o")
+	if _, errOut, code := runCLI(t, "dtable", "encode", in, "-o", out); code != 2 || !strings.Contains(errOut, "set: ") {
+		t.Errorf("set ../evil: exit %d %q", code, errOut)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "sub")); len(ents) != 0 {
+		t.Errorf("files written for a bad set name: %v", ents)
+	}
+
+	g3 := fixtures + "/dve_bin_gen3"
+	if _, errOut, code := runCLI(t, "dtable", "census", g3, "--gen", "gen4"); code != 0 && code != 1 || !strings.Contains(errOut, "warning: ") || !strings.Contains(errOut, "221 gen3 idle words") {
+		t.Errorf("census --gen gen4 of gen3 tables: exit %d %q", code, errOut)
+	}
+	if _, errOut, _ := runCLI(t, "dtable", "census", g3); errOut != "" {
+		t.Errorf("warning without --gen: %q", errOut)
+	}
+
+	part := t.TempDir()
+	for _, tb := range []string{"opcode_table", "control_fast_table", "datapath_table"} {
+		data, err := os.ReadFile(fixtures + "/dve_bin_gen4/default_" + tb + ".bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(part, "default_"+tb+".bin"), data, 0o644)
+	}
+	if o, errOut, code := runCLI(t, "dtable", "dump", part, "--op", "65"); code != 0 || !strings.Contains(o, "note: slow row 48: no control_slow_table loaded") {
+		t.Errorf("dump without control_slow_table: exit %d %q\n%s", code, errOut, o)
+	}
+	os.Remove(filepath.Join(part, "default_datapath_table.bin"))
+	if _, errOut, code := runCLI(t, "dtable", "census", part, "--gen", "gen4"); code != 2 || !strings.Contains(errOut, part) || !strings.Contains(errOut, "default_datapath_table.bin") {
+		t.Errorf("census without datapath_table: exit %d %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "dtable", "info", part); code != 2 || !strings.Contains(errOut, part+": ") {
+		t.Errorf("gen3/gen4 undecidable: exit %d %q", code, errOut)
+	}
+	g4 := fixtures + "/dve_bin_gen4"
+	if _, errOut, code := runCLI(t, "dtable", "info", g4+"/default_opcode_table.bin", g4+"/saturate_datapath_table.bin"); code != 2 || !strings.Contains(errOut, `of set "saturate"`) {
+		t.Errorf("files of two sets: exit %d %q", code, errOut)
 	}
 }
