@@ -155,7 +155,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	res, err := m.Run(prog)
 	if err != nil {
-		return ruleErr(err)
+		return ruleErr(stopped(err, res, f, path, prog.Len(), g, stdout, stderr))
 	}
 	var (
 		outs  []output
@@ -669,4 +669,31 @@ func outputName(p string) string {
 		return "standard output"
 	}
 	return p
+}
+
+// stopped handles a run that stopped at run time (a failing instruction, a deadlock): the trace
+// of the run up to the stop, a whole file, is still written (--trace), as it is what shows why,
+// and the summary goes to stderr; the --dump files are not written (the run did not finish).
+// It returns err, or the error writing the trace joined to it.
+func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.Generation, stdout, stderr io.Writer) error {
+	if res == nil {
+		return err // refused before the run: nothing ran
+	}
+	wrote := ""
+	if f.trace != "" && res.Trace != nil {
+		var b bytes.Buffer
+		if werr := res.Trace.Write(&b); werr != nil {
+			return errors.Join(err, werr)
+		}
+		if werr := writeOutputs([]output{{f.trace, b.Bytes()}}, stdout); werr != nil {
+			return errors.Join(err, fmt.Errorf("--trace %s: %w", f.trace, werr))
+		}
+		wrote = fmt.Sprintf("wrote %s (%d bytes): the run up to the stop\n", outputName(f.trace), b.Len())
+	}
+	if !f.quiet {
+		fmt.Fprintf(stderr, "%s: %d instructions on %v, stopped\n", path, n, g)
+		res.WriteSummary(stderr)
+		fmt.Fprint(stderr, wrote)
+	}
+	return err
 }

@@ -195,20 +195,56 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-// A failing run writes no output files.
-func TestRunFailureWritesNothing(t *testing.T) {
+// A run that stops at run time (here a deadlock) writes no --dump file (the run did not finish)
+// but does write its whole trace, up to the stop, as valid trace JSON with the engines' tracks,
+// and its summary on stderr: the timeline is what shows why it stopped.
+func TestRunFailureWritesTraceNotDumps(t *testing.T) {
 	dir := t.TempDir()
 	prog := writeBin(t, dir, transposeInst(32, isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: 3, SemaphoreValue: 1}))
 	out, tr := filepath.Join(dir, "y.npy"), filepath.Join(dir, "t.json")
-	code, _, _ := simCLI("run", prog, "--dump", "sbuf:0:0x100=32x32:fp32:"+out, "--trace", tr)
+	code, _, stderr := simCLI("run", prog, "--dump", "sbuf:0:0x100=32x32:fp32:"+out, "--trace", tr)
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if e.Name() != "prog.bin" {
-			t.Errorf("left %s behind", e.Name())
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the dump of a stopped run was written")
+	}
+	data, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatalf("no trace of the stopped run: %v", err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Name string         `json:"name"`
+			Ph   string         `json:"ph"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("trace is not JSON: %v", err)
+	}
+	tracks := 0
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			tracks++
 		}
+	}
+	if tracks == 0 {
+		t.Errorf("trace has no tracks")
+	}
+	for _, want := range []string{"stopped", "DVE", "wrote " + tr, "deadlock"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	// Refused before the run (an invalid instruction): nothing ran, nothing is written.
+	bad := writeBin(t, dir, transposeInst(48, isa.Events{}))
+	tr2 := filepath.Join(dir, "t2.json")
+	if code, _, _ := simCLI("run", bad, "--trace", tr2); code != 1 {
+		t.Fatalf("invalid instruction: exit %d", code)
+	}
+	if _, err := os.Stat(tr2); err == nil {
+		t.Errorf("a program refused before the run wrote a trace")
 	}
 }
 
