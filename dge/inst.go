@@ -3,6 +3,7 @@ package dge
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/isa"
@@ -308,6 +309,11 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 	p, err := PlanRequest(r, opt)
 	if err != nil {
 		return nil, fmt.Errorf("DMA_TRANSPOSE: %w", err)
+	}
+	if p.Kind == KindElementStrided {
+		// The instruction names the crossbar; the planner's element-strided fallback is not what
+		// it asks for (a request may fall back, an instruction the crossbar cannot run is invalid).
+		return nil, reqErr(RuleXposePlacement, "DMA_TRANSPOSE: %s", strings.TrimSuffix(strings.Join(p.Notes, "; "), ": element-strided DIRECT2D fallback"))
 	}
 	p.Notes = append(p.Notes, "DMA_TRANSPOSE (0xBD) layout is partial: src/dst ADDR8 at bytes 16/40 and the dst row step at byte 48 are tpbsim's INVENTED offsets")
 	return p, nil

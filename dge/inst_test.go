@@ -286,3 +286,30 @@ func TestDirect2DXpose(t *testing.T) {
 		}
 	}
 }
+
+// TestDirect2DXposePlacement: a DMA_TRANSPOSE the crossbar cannot run (misaligned or non-SBUF
+// destination, PSUM source) is refused, not lowered to element-strided copies.
+func TestDirect2DXposePlacement(t *testing.T) {
+	g := isa.CAYMAN
+	for _, c := range []struct {
+		src, dst uint64
+		ok       bool
+	}{
+		{0x4000, uint64(isa.LocalAddr8(0x100)), true},
+		{0x4000, uint64(isa.LocalAddr8(0x102)), false},
+		{0x4000, uint64(isa.LocalAddr8(0x110)), false},
+		{0x4000, 0x100000, false},
+		{uint64(isa.LocalAddr8(g.Geometry().PSUMOffset)), uint64(isa.LocalAddr8(0x100)), false},
+	} {
+		in := &isa.DMADirect2DXpose{InDtype: isa.DTypeFP16, OutDtype: isa.DTypeFP16, TileSrcRowStep: 200, TileSrcRows: 16, TileSrcCols: 100, Semaphore: 1}
+		binary.LittleEndian.PutUint64(in.Raw[xposeSrcOff:], c.src)
+		binary.LittleEndian.PutUint64(in.Raw[xposeDstOff:], c.dst)
+		p, err := PlanInst(g, in, Config{}, Options{})
+		if c.ok && (err != nil || p.Kind != KindXbarTranspose) {
+			t.Errorf("src 0x%x dst 0x%x: %v", c.src, c.dst, err)
+		}
+		if !c.ok && (!errors.Is(err, ErrRequest) || ruleOf(err) != RuleXposePlacement) {
+			t.Errorf("src 0x%x dst 0x%x: want rule %s, got %v", c.src, c.dst, RuleXposePlacement, err)
+		}
+	}
+}

@@ -366,6 +366,11 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		transpose := !hadContig && contig < 0 && row >= 0 && col >= 0
 		if transpose {
 			kind, why = xbarKind(r, g, ess, rgS, rgD)
+			if kind != KindElementStrided {
+				if w := xbarDstMisaligned(r.Dst.Base, ls, row, esd); w != "" {
+					kind, why = KindElementStrided, w
+				}
+			}
 		}
 		switch kind {
 		case KindXbarTranspose, KindSB2SBTranspose:
@@ -606,10 +611,32 @@ func xbarKind(r Request, g isa.Generation, es uint32, rgS, rgD region) (Kind, st
 		return KindElementStrided, "the crossbar has no compute_op: element-strided DIRECT2D fallback"
 	case !rgD.onChip || !rgD.sbuf:
 		return KindElementStrided, "the crossbar writes SBUF only (DmaGatherTranspose \"writes the result to SBUF\"): element-strided DIRECT2D fallback"
+	case rgS.onChip && !rgS.sbuf:
+		return KindElementStrided, "the crossbar reads HBM or SBUF, not PSUM (DmaGatherTranspose \"performs a gather operation from HBM or SBUF\"): element-strided DIRECT2D fallback"
 	case rgS.onChip && g.AtLeast(isa.MARIANA_PLUS):
 		return KindSB2SBTranspose, ""
 	}
 	return KindXbarTranspose, ""
+}
+
+// xbarDstMisaligned says why the crossbar cannot write the destination of a transpose whose
+// common nest is ls (row = the destination-contiguous level, tiled by 16), or "" when it can.
+// Every tile, and every destination row a tile writes, must start 32-byte aligned: the base and
+// the byte step of every level but the row level (whose tiles of 16 elements of 2 or 4 bytes
+// keep the alignment) are multiples of 32 (Provenance dge.xbar_eligibility).
+func xbarDstMisaligned(base uint64, ls []level, row int, esd uint32) string {
+	if base%dma.XbarDstAlign != 0 {
+		return fmt.Sprintf("the crossbar writes 32-byte aligned destinations (dst_start_addr %% 32 == 0, seed 003 §3.3) and dst 0x%x is not: element-strided DIRECT2D fallback", base)
+	}
+	for i, l := range ls {
+		if i == row || l.n <= 1 {
+			continue
+		}
+		if b := l.ds * int64(esd); b%dma.XbarDstAlign != 0 {
+			return fmt.Sprintf("the crossbar starts every destination row 32-byte aligned (dst_step_elem[1] %% 32 == 0, seed 003 §3.3) and a destination step of %d bytes is not a multiple of 32: element-strided DIRECT2D fallback", b)
+		}
+	}
+	return ""
 }
 
 // xbarGroups tiles the row level (dst-contiguous) by rows and the column level (src-contiguous)

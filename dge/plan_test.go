@@ -125,9 +125,9 @@ func TestLowerBoundTranspose(t *testing.T) {
 		{[]int{4096, 128}, []int{1, 0}, true},
 		{[]int{512, 32}, []int{1, 0}, true},
 		{[]int{100, 100}, []int{1, 0}, false},
-		{[]int{4, 32, 128}, []int{2, 1, 0}, true},
+		{[]int{16, 32, 128}, []int{2, 1, 0}, true}, // (4, 32, 128) puts 8-byte rows at 8-byte steps: see TestXbarPlacement
 		{[]int{64, 2, 2, 128}, []int{3, 1, 2, 0}, true},
-		{[]int{20, 3, 5, 70}, []int{3, 1, 2, 0}, false},
+		{[]int{32, 3, 5, 70}, []int{3, 1, 2, 0}, false}, // rows beyond a 2-D transpose are multiples of 16: 32-byte aligned dst rows
 	}
 	for _, c := range cases {
 		for _, g := range []isa.Generation{isa.CAYMAN, isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
@@ -210,7 +210,7 @@ func TestGenerationFeatures(t *testing.T) {
 // TestCredits: on MARIANA_PLUS a shallow ring makes the producer wait, and the trace shows it.
 func TestCredits(t *testing.T) {
 	g := isa.MARIANA_PLUS
-	req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), []int{100, 5, 7, 100}, []int{3, 2, 1, 0}, isa.DTypeBFLOAT16)
+	req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), []int{96, 5, 7, 128}, []int{3, 2, 1, 0}, isa.DTypeBFLOAT16)
 	req.DMACfg = 0x1
 	req.CarveoutCfg = 2 << 16
 	p := mustPlan(t, req)
@@ -418,4 +418,59 @@ func TestPlanNestsLimit(t *testing.T) {
 	if err != nil || p.Groups != MaxPlanNests {
 		t.Fatalf("2^16 nests: %v", err)
 	}
+}
+
+// TestXbarPlacement: the crossbar reads HBM or SBUF, writes SBUF, and starts every tile and
+// every destination row it writes 32-byte aligned (seed 003 §3.3 "xbar HW constraint"); other
+// transposes fall back to element-strided descriptors, say why, and still move the right bytes.
+func TestXbarPlacement(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for _, c := range []struct {
+		g           isa.Generation
+		src, dst    uint64
+		shape, perm []int
+		kind        Kind
+		why         string
+	}{
+		{isa.CAYMAN, 0x1000, sbufAddr(isa.CAYMAN, 0, 0x20), []int{30, 128}, []int{1, 0}, KindXbarTranspose, ""},
+		{isa.CAYMAN, 0x1000, sbufAddr(isa.CAYMAN, 0, 0x2), []int{30, 128}, []int{1, 0}, KindElementStrided, "dst_start_addr % 32"},
+		{isa.MARIANA, 0x1000, sbufAddr(isa.MARIANA, 3, 0x10), []int{32, 64}, []int{1, 0}, KindElementStrided, "dst_start_addr % 32"},
+		// dst (128, 32, 4): 4-element (8-byte) tile rows at 8-byte steps
+		{isa.CAYMAN, 0x1000, sbufAddr(isa.CAYMAN, 0, 0), []int{4, 32, 128}, []int{2, 1, 0}, KindElementStrided, "dst_step_elem[1] % 32"},
+		{isa.MARIANA_PLUS, 0x1000, sbufAddr(isa.MARIANA_PLUS, 0, 0), []int{16, 32, 128}, []int{2, 1, 0}, KindXbarTranspose, ""},
+		// PSUM is not a crossbar source, and PSUM -> SBUF is not SBUF-to-SBUF
+		{isa.CAYMAN, psumAddr(isa.CAYMAN, 0, 0), sbufAddr(isa.CAYMAN, 0, 0), []int{32, 128}, []int{1, 0}, KindElementStrided, "not PSUM"},
+		{isa.MARIANA_PLUS, psumAddr(isa.MARIANA_PLUS, 0, 0), sbufAddr(isa.MARIANA_PLUS, 0, 0), []int{32, 128}, []int{1, 0}, KindElementStrided, "not PSUM"},
+		{isa.MARIANA_PLUS, sbufAddr(isa.MARIANA_PLUS, 0, 0), sbufAddr(isa.MARIANA_PLUS, 0, 0x1000), []int{32, 128}, []int{1, 0}, KindSB2SBTranspose, ""},
+	} {
+		req := tensorReq(t, c.g, c.src, c.dst, c.shape, c.perm, isa.DTypeFP16)
+		p := checkCase(t, rng, testCase{req: req, shape: c.shape, perm: c.perm, in: isa.DTypeFP16, out: isa.DTypeFP16})
+		if p.Kind != c.kind || !strings.Contains(strings.Join(p.Notes, "\n"), c.why) {
+			t.Errorf("%v %v -> 0x%x %v: kind %v, notes %q; want %v (%q)", c.g, c.shape, c.dst, c.perm, p.Kind, p.Notes, c.kind, c.why)
+		}
+		for e, q := range p.Job.Queues {
+			for i := range q {
+				if q[i].Kind == dma.KindXbar && q[i].Dst.Addr%dma.XbarDstAlign != 0 {
+					t.Errorf("%v: DMA[%d] #%d: xbar dst 0x%x", c.shape, e, i, q[i].Dst.Addr)
+				}
+			}
+		}
+	}
+	// A view pair whose destination rows are 48 bytes apart inside one partition.
+	g := isa.CAYMAN
+	req := Request{Gen: g, Semaphore: -1, In: isa.DTypeBFLOAT16, Out: isa.DTypeBFLOAT16, Perm: []int{1, 0},
+		Src: View{Base: 0x1000, ElemSize: 2, NumElem: [4]uint32{8, 16, 1, 1}, StepElem: [4]int64{1, 8, 128, 128}},
+		Dst: View{Base: sbufAddr(g, 0, 0), ElemSize: 2, NumElem: [4]uint32{16, 8, 1, 1}, StepElem: [4]int64{1, 24, 192, 192}}}
+	if p := mustPlan(t, req); p.Kind != KindElementStrided {
+		t.Errorf("48-byte dst rows: kind %v", p.Kind)
+	}
+	req.Dst.StepElem = [4]int64{1, 32, 256, 256}
+	if p := mustPlan(t, req); p.Kind != KindXbarTranspose {
+		t.Errorf("64-byte dst rows: kind %v", p.Kind)
+	}
+}
+
+func psumAddr(g isa.Generation, part int, off uint64) uint64 {
+	geo := g.Geometry()
+	return isa.DMALocalBase + uint64(geo.PSUMOffset) + uint64(part)*uint64(geo.PSUMPartitionSize) + off
 }

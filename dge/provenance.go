@@ -30,8 +30,11 @@ func Provenance() []isa.Provenance {
 			"the contiguous level folds into elem_size (largest divisor keeping elem_size <= 64 KiB and every other step a multiple). A request whose nests do not refine is one descriptor walking each nest.",
 			"seed 003 §4.5-§4.6", isa.Invented, "makes a contiguous copy one descriptor per engine share"),
 		b("dge.xbar_eligibility", "A permutation that moves the innermost axis is a crossbar transpose on CAYMAN and later when the element is 2 bytes (16x128 tiles) or 4 bytes (16x64), in == out, no compute_op, "+
-			"and the destination is SBUF; from MARIANA_PLUS an SBUF source makes it TRANSPOSE_SB2SB. Otherwise (SUNDA, 1-byte, casts, compute ops, HBM or PSUM destinations) it is an element-strided DIRECT2D fallback and the plan says why.",
-			"seed 003 §3.3, §3.4, §6.4; FACTS §C.5; NKI.md dma_transpose (dst in SBUF)", isa.MedInferred, "the header constraints of the xbar"),
+			"the source is HBM or SBUF, and the destination is SBUF, 32-byte aligned, with every destination row a tile writes 32-byte aligned (the byte step of every level but the "+
+			"destination-contiguous one a multiple of 32); from MARIANA_PLUS an SBUF source makes it TRANSPOSE_SB2SB. Otherwise (SUNDA, 1- or 8-byte elements, casts, compute ops, PSUM sources, "+
+			"HBM or PSUM destinations, misaligned destinations) it is an element-strided DIRECT2D fallback and the plan says why; a DMA_TRANSPOSE instruction the crossbar cannot run is refused (dge_xpose_placement).",
+			"seed 003 §3.3 (\"from HBM or SBUF ... writes the result to SBUF\"; dst_start_addr % 32, dst_step_elem[1] % 32, \"xbar HW constraint\"), §3.4, §6.4; FACTS §C.4, §C.5 (dst 32-B aligned); NKI.md dma_transpose (dst in SBUF)",
+			isa.MedInferred, "the header constraints of the xbar; the row-step rule is GATHER_XPOSE's read in bytes (each transposed row starts on a 32-byte beat), the literal field rule counts elements"),
 		b("dge.tiling", "Crossbar descriptors: rows = the destination-contiguous level in tiles of 16, columns = the source-contiguous level in tiles of 128 (64 for 4-byte); "+
 			"one descriptor nest per tile shape: [rows][cols][column tiles][row tiles][other levels], the smallest levels beyond four unrolled.",
 			"seed 003 §3.3, §4.4", isa.HighInferred, "the seed: walks the src in tile_src_rows x tile_src_cols tiles and emits a descriptor per tile-group"),
@@ -111,6 +114,10 @@ func Provenance() []isa.Provenance {
 			"the xbar tiles are defined for 2- and 4-byte elements only"),
 		r(RuleXposeTile, "DMA_TRANSPOSE's tile is 1..16 rows by 1..128 columns (2-byte) or 1..64 (4-byte).", "FACTS §C.5", isa.MedInferred, []string{"tile_src_rows", "tile_src_cols"},
 			"the field limits of DIRECT2D_XPOSE; the validator separately requires tile_src_rows == 16"),
+		r(RuleXposePlacement, "A DMA_TRANSPOSE (0xBD) runs on the crossbar or not at all: its source is HBM or SBUF, its destination SBUF, 32-byte aligned, and its destination row step a multiple of 32 bytes "+
+			"(see dge.xbar_eligibility); where a reshape request would fall back to element-strided descriptors, the instruction is refused.",
+			"FACTS §C.5 (dst 32-B aligned); seed 003 §3.3", isa.MedInferred, []string{"dst_start_addr", "src_start_addr"},
+			"the instruction names the crossbar; lowering it to element-strided copies would run an instruction the hardware refuses"),
 		r(RulePlanNests, "A plan has at most MaxPlanNests (65536) distinct descriptor nests (G of the lower bound): a pair of views whose common nest has more than four "+
 			"levels (six with crossbar tiles) needs one nest per position of its smallest levels beyond four, and a request needing more is refused before they are built.",
 			"tpbsim", isa.Invented, []string{"num_elem", "step_elem"},

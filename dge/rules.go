@@ -20,6 +20,7 @@ const (
 	RuleGatherXposeShape   = "dge_gather_xpose_shape"
 	RuleXposeDtype         = "dge_xpose_dtype"
 	RuleXposeTile          = "dge_xpose_tile"
+	RuleXposePlacement     = "dge_xpose_placement"
 	RulePlanNests          = "dge_plan_nests"
 	RuleOpcodeOnGeneration = "opcode_on_generation"
 )
@@ -28,5 +29,5 @@ const (
 func RuleIDs() []string {
 	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
-		RuleXposeDtype, RuleXposeTile, RulePlanNests, RuleOpcodeOnGeneration}
+		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleOpcodeOnGeneration}
 }

@@ -88,6 +88,10 @@ const (
 	XbarCols = 128
 )
 
+// XbarDstAlign is the crossbar's destination alignment in bytes: dst_start_addr % 32 == 0 and
+// dst_step_elem[1] % 32 == 0, an "xbar HW constraint" (seed 003 §3.3; FACTS §C.4, §C.5).
+const XbarDstAlign = 32
+
 // XbarColsFor is the crossbar tile width for an element of size bytes (128 for 2 B, 64 for 4 B;
 // 0 when the xbar does not take that size).
 func XbarColsFor(size int) int {
@@ -433,6 +437,14 @@ func (d *Descriptor) Validate() error {
 			}
 			if d.Num[0] > XbarRows || d.Num[1] > uint32(cols) {
 				return descErr("xbar tile %dx%d larger than %dx%d", d.Num[0], d.Num[1], XbarRows, cols)
+			}
+			if d.Dst.Addr%XbarDstAlign != 0 {
+				return descErr("xbar dst 0x%x is not %d-byte aligned", d.Dst.Addr, XbarDstAlign)
+			}
+			for k := 1; k < MaxLevels; k++ {
+				if b := d.Dst.Step[k] * int64(d.Dst.ElemSize); d.Num[k] > 1 && b%XbarDstAlign != 0 {
+					return descErr("xbar dst step_elem[%d] = %d elements (%d bytes): the rows and tiles the crossbar writes must start %d-byte aligned", k, d.Dst.Step[k], b, XbarDstAlign)
+				}
 			}
 		}
 	case KindGather:

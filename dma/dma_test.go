@@ -104,8 +104,9 @@ func randDesc(rng *rand.Rand) dma.Descriptor {
 		d.Src.ElemSize, d.Dst.ElemSize = 2, 2
 		d.Num[0], d.Num[1] = uint32(1+rng.Intn(16)), uint32(2+rng.Intn(100))
 		d.Src.Step[0], d.Src.Step[1] = int64(d.Num[1]+uint32(rng.Intn(4))), 1
-		d.Dst.Step[0], d.Dst.Step[1] = 1, int64(d.Num[0])
-		d.Dst.Step[2] = int64(d.Num[0] * d.Num[1])
+		// tile rows and tiles start 32-byte aligned (16 two-byte elements): the xbar's dst rule
+		d.Dst.Step[0], d.Dst.Step[1] = 1, 16
+		d.Dst.Step[2] = 16 * int64(d.Num[1])
 		d.Dst.Step[3] = d.Dst.Step[2] * int64(d.Num[2])
 		d.Src.Step[2] = int64(d.Num[0]) * d.Src.Step[0]
 		d.Src.Step[3] = d.Src.Step[2] * int64(d.Num[2])
@@ -282,8 +283,18 @@ func TestValidateRejects(t *testing.T) {
 		func(d *dma.Descriptor) { d.In = num.FP32 },
 		func(d *dma.Descriptor) { d.ComputeOp = isa.DGEComputeADD },
 		func(d *dma.Descriptor) { d.Kind = dma.KindXbar; d.Num[0] = 17 },
+		// the crossbar's destination: start and every tile row 32-byte aligned (seed 003 §3.3)
+		func(d *dma.Descriptor) { d.Kind = dma.KindXbar; d.Dst.Addr = 0x802 },
+		func(d *dma.Descriptor) { d.Kind = dma.KindXbar; d.Num[1] = 4; d.Dst.Step[1] = 8 },
+		func(d *dma.Descriptor) { d.Kind = dma.KindXbar; d.Num[2] = 2; d.Dst.Step[2] = 40 },
 		func(d *dma.Descriptor) { d.Kind = dma.KindGather },
 		func(d *dma.Descriptor) { d.Kind = dma.KindGatherXpose },
+	}
+	xbar := good
+	xbar.Kind, xbar.Num, xbar.Dst.Addr = dma.KindXbar, [4]uint32{16, 4, 2, 1}, 0x820
+	xbar.Dst.Step = [4]int64{1, 16, 64, 7} // a unit level's step does not matter
+	if err := xbar.Validate(); err != nil {
+		t.Fatalf("aligned xbar descriptor: %v", err)
 	}
 	for i, f := range bad {
 		d := good

@@ -56,8 +56,9 @@ func Provenance() []isa.Provenance {
 			"num_elem and, when enabled, the index bound register (see dma.indirect1d, dma.gather_xpose.mapping).",
 			"FACTS §C.3, §C.4, §C.6", isa.MedInferred, []string{"flags.idx_bound_is_err", "src_idx_bound_reg", "dst_idx_bound_reg"},
 			"FACTS gives the hard-error / soft-skip switch; the extents are the natural index bounds"),
-		r(RuleDescriptorValid, "A descriptor is well formed: non-zero counts, elem_size 1..64 KiB, casts between sizes that divide, crossbar tiles within 16 x 128 (2-byte) or 16 x 64 (4-byte).",
-			"seed 003 §4.5-§4.6; FACTS §C.2, §C.5, §C.7", isa.MedInferred, []string{"num_elem", "elem_size", "tile_src_rows", "tile_src_cols"},
+		r(RuleDescriptorValid, "A descriptor is well formed: non-zero counts, elem_size 1..64 KiB, casts between sizes that divide, crossbar tiles within 16 x 128 (2-byte) or 16 x 64 (4-byte) "+
+			"whose destination start and the byte steps of every tile row and tile (levels 1..3) are 32-byte aligned.",
+			"seed 003 §3.3 (dst_start_addr % 32, dst_step_elem[1] % 32: xbar HW constraint), §4.5-§4.6; FACTS §C.2, §C.4, §C.5 (dst 32-B aligned), §C.7", isa.MedInferred, []string{"num_elem", "elem_size", "tile_src_rows", "tile_src_cols"},
 			"the descriptor limits are the struct fields' widths and the xbar tile geometry"),
 		r(RuleJobEngines, "A job's descriptor queues name only DMA engines the generation has.", "FACTS §C.7 (MEMCOPY_DMA_CFG DMA bitfield)", isa.HighInferred, nil,
 			"a queue for a missing engine cannot run; the DGE planner never makes one"),
