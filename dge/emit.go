@@ -55,7 +55,7 @@ func (m MicroOp) String() string {
 	case OpGenerate:
 		return fmt.Sprintf("S: push GENERATE to DMA[%d]: %s : addr=0x%x, elem_size=%d, sem_num=%d", m.Engine, m.Dir, m.Addr, m.ElemSize, m.Sem)
 	case OpDimpush:
-		return fmt.Sprintf("S: push DIMPUSH to DMA[%d]: [%d,%d][%d,%d]", m.Engine, m.Num[0], m.Num[1], int32(m.Step[0]), int32(m.Step[1]))
+		return fmt.Sprintf("S: push DIMPUSH to DMA[%d]: [%d,%d][%d,%d]", m.Engine, m.Num[0], m.Num[1], m.Step[0], m.Step[1])
 	case OpWaitCredit:
 		return fmt.Sprintf("S: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit", m.Engine, m.Ring)
 	}

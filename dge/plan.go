@@ -95,7 +95,9 @@ func dimsOf(v View) []dim {
 	return ds
 }
 
-// coalesce merges levels whose steps chain on both sides (level order is free for a copy).
+// coalesce merges levels whose steps chain on both sides (level order is free for a copy), as
+// long as the merged count fits a descriptor's 32-bit loop count (dma.Descriptor.Num): a request
+// may hold 2^40 elements, and a wider level would wrap when it becomes a descriptor.
 func coalesce(ls []level) []level {
 	var out []level
 	for _, l := range ls {
@@ -112,7 +114,7 @@ func coalesce(ls []level) []level {
 					continue
 				}
 				li, lj := out[i], out[j]
-				if lj.ss == li.ss*int64(li.n) && lj.ds == li.ds*int64(li.n) {
+				if lj.ss == li.ss*int64(li.n) && lj.ds == li.ds*int64(li.n) && li.n <= math.MaxUint32/lj.n {
 					out[i] = level{li.n * lj.n, li.ss, li.ds}
 					out = append(out[:j], out[j+1:]...)
 					merged = true

@@ -474,3 +474,49 @@ func psumAddr(g isa.Generation, part int, off uint64) uint64 {
 	geo := g.Geometry()
 	return isa.DMALocalBase + uint64(geo.PSUMOffset) + uint64(part)*uint64(geo.PSUMPartitionSize) + off
 }
+
+// TestWideLevels: a request of more than 2^32 elements whose dims chain into one level keeps
+// its levels within a descriptor's 32-bit loop count (the merged level wrapped: 2^32 + 2^16
+// elements were planned as 2^16, and 2^33 as an empty plan).
+func TestWideLevels(t *testing.T) {
+	for _, c := range []struct {
+		num  [4]uint32
+		step [4]int64
+		dmas uint32
+	}{
+		{[4]uint32{65537, 65536, 1, 1}, [4]int64{2, 131074, 1, 1}, 0x1},
+		{[4]uint32{65536, 65536, 2, 1}, [4]int64{2, 131072, 1 << 33, 1}, 0x1},
+		{[4]uint32{65536, 65536, 2, 1}, [4]int64{2, 131072, 1 << 33, 1}, 0xFFFF},
+		{[4]uint32{1 << 20, 1 << 20, 1, 1}, [4]int64{1, 1 << 20, 1, 1}, 0x7},
+	} {
+		v := View{Base: 0, ElemSize: 1, NumElem: c.num, StepElem: c.step}
+		w := v
+		w.Base = 1 << 45
+		p := mustPlan(t, Request{Gen: isa.CAYMAN, Semaphore: -1, Src: v, Dst: w, DMACfg: c.dmas, CarveoutCfg: 0})
+		if p.Bytes != v.Elements() {
+			t.Errorf("%v: plan moves %d bytes, the request %d", c.num, p.Bytes, v.Elements())
+		}
+	}
+}
+
+// TestLogWideValues: counts and steps beyond the firmware's 32-bit fields print in full, not
+// wrapped (nelem_target 2^34 printed 0, a step of 2^31 printed -2147483648); values that fit
+// keep the firmware's rendering (%X of a negative step_target is its 32-bit two's complement).
+func TestLogWideValues(t *testing.T) {
+	v := View{ElemSize: 1, NumElem: [4]uint32{2, 2, 2, 2}, StepElem: [4]int64{1, 1 << 31, 1 << 32, -(1 << 33)}}
+	if got := stateLine(false, v, true); !strings.HasSuffix(got, "step_elem=[1,2147483648,4294967296,-8589934592]") {
+		t.Errorf("state line %q", got)
+	}
+	a := Analysis{NelemTarget: 1 << 34, StepTarget: -2}
+	if got := a.logLine(); !strings.Contains(got, "nelem_target = 17179869184, step_target = 0xFFFFFFFE (0P)") {
+		t.Errorf("analyzed line %q", got)
+	}
+	a.StepTarget = 1 << 33
+	if got := a.logLine(); !strings.Contains(got, "step_target = 0x200000000 (0P)") {
+		t.Errorf("analyzed line %q", got)
+	}
+	op := MicroOp{Op: OpDimpush, Num: [2]uint32{2, 2}, Step: [2]int64{1 << 32, -1}}
+	if got := op.String(); got != "S: push DIMPUSH to DMA[0]: [2,2][4294967296,-1]" {
+		t.Errorf("DIMPUSH line %q", got)
+	}
+}

@@ -11,7 +11,7 @@ func Provenance() []isa.Provenance {
 	return []isa.Provenance{
 		b("dge.log_formats", "Every firmware line is printed with its recovered printf format: Analyzed tensor, Assessed (simple) tensor pair params, tensor_reshape_transpose tile_src_rows/cols, "+
 			"BEFORE/AFTER working state, gen_spray_info, make_gather_pattern, push REGWRITE/GENERATE/DIMPUSH, Generating %i descriptors; ring_ndesc = %i, P%i: DGE DIRECT2D/INDIRECT/GATHER TRANSPOSE. "+
-			"%X of step_target prints the 32-bit two's complement; base prints the 29-bit on-chip address for SBUF/PSUM and the full device address for HBM.",
+			"%X of step_target prints the 32-bit two's complement; a count or step beyond 32 bits (tpbsim's dge_shape is wider than the firmware's) prints in full, not wrapped; base prints the 29-bit on-chip address for SBUF/PSUM and the full device address for HBM.",
 			"seed 003 §4; FACTS §C.7", isa.HighObserved, ""),
 		b("dge.state_log_prefix", "The BEFORE/AFTER lines are printed with the prefix \"S: tensor_reshape_indirect_transpose \"; the seed elides it (\"...BEFORE:\").",
 			"seed 003 §4.5", isa.LowInferred, "the lines belong to tensor_reshape_indirect_transpose; the exact prefix is not quoted"),
