@@ -35,6 +35,11 @@ func Provenance() []isa.Provenance {
 			"HBM or PSUM destinations, misaligned destinations) it is an element-strided DIRECT2D fallback and the plan says why; a DMA_TRANSPOSE instruction the crossbar cannot run is refused (dge_xpose_placement).",
 			"seed 003 §3.3 (\"from HBM or SBUF ... writes the result to SBUF\"; dst_start_addr % 32, dst_step_elem[1] % 32, \"xbar HW constraint\"), §3.4, §6.4; FACTS §C.4, §C.5 (dst 32-B aligned); NKI.md dma_transpose (dst in SBUF)",
 			isa.MedInferred, "the header constraints of the xbar; the row-step rule is GATHER_XPOSE's read in bytes (each transposed row starts on a 32-byte beat), the literal field rule counts elements"),
+		b("dge.direct2d_planner", "A DIRECT2D (DMAMEMCPY) instruction is planned as a request of its two views, by the same planner: a walk that transposes the innermost axis "+
+			"therefore gets crossbar descriptors where dge.xbar_eligibility allows, and the others the request lowering's descriptors.",
+			"seed 003 §3.1 (DIRECT2D: a strided 2-D copy), §4", isa.Invented,
+			"the seed does not say whether the DGE reroutes a transposing DIRECT2D to the crossbar or walks it element by element; the bytes moved are the same either way, "+
+				"only the descriptor count and the modelled time differ (sim's TestDMACrossbarTransposeRunsParallel relies on the crossbar form)"),
 		b("dge.tiling", "Crossbar descriptors: rows = the destination-contiguous level in tiles of 16, columns = the source-contiguous level in tiles of 128 (64 for 4-byte); "+
 			"one descriptor nest per tile shape: [rows][cols][column tiles][row tiles][other levels], the smallest levels beyond four unrolled.",
 			"seed 003 §3.3, §4.4", isa.HighInferred, "the seed: walks the src in tile_src_rows x tile_src_cols tiles and emits a descriptor per tile-group"),
@@ -90,8 +95,10 @@ func Provenance() []isa.Provenance {
 			[]string{"compute_op", "in_dtype", "out_dtype"}, "the op computes on values, so it needs their types"),
 		r(RuleSemaphore, "semaphore is -1 (none) or 0..255, sem_increment 0..255.", "FACTS §B.2, §C.2", isa.HighInferred, []string{"semaphore", "sem_increment"},
 			"256 semaphores; sem_increment is an 8-bit field"),
-		r(RuleDMACfg, "MEMCOPY_DMA_CFG enables at least one of the generation's DMA engines (0 means all).", "FACTS §C.7 (#DMA Avail source)", isa.MedInferred, []string{"MEMCOPY_DMA_CFG"},
-			"with no engine available nothing can move; 0 as 'all' is tpbsim's default"),
+		r(RuleDMACfg, "MEMCOPY_DMA_CFG enables at least one of the generation's DMA engines (0 means all); engine bits at or above the generation's engine count "+
+			"(bits 8..15 on MAVERICK's 8 engines) name no engine and are ignored.", "FACTS §C.7 (#DMA Avail source)", isa.MedInferred, []string{"MEMCOPY_DMA_CFG"},
+			"with no engine available nothing can move; 0 as 'all' is tpbsim's default; ignoring the bits of absent engines (rather than refusing) is INVENTED: "+
+				"a mask written for a 16-engine generation then still runs on the engines that exist"),
 		r(RuleSrcDstDisjoint, "A DMA's source and destination byte ranges do not overlap, unless the request is an exact identity: a plain copy (no cast, no compute_op) "+
 			"whose permuted source walk visits the destination's addresses in the same order (a no-op, accepted). The check is exact on the byte footprints "+
 			"(interleaved strided views are disjoint) up to 2^20 runs per side, beyond which an overlap of the bounding ranges is refused. Requests, DIRECT2D and "+
