@@ -260,6 +260,8 @@ func TestRunLoadDumpArguments(t *testing.T) {
 		{"dump huge", []string{"--dump", "hbm:0=100000x100000x100000:bf16:" + out}, 2, "too many elements"},
 		{"dump unknown dtype", []string{"--dump", "sbuf:0:0=4x4:NOPE:" + out}, 2, "unknown element type"},
 		{"dump ok", []string{"--dump", "sbuf:0:0=4x4:bf16:" + out}, 0, ""},
+		{"dump shape with commas (as dge --shape)", []string{"--dump", "sbuf:0:0=4,4:bf16:" + out}, 0, ""},
+		{"dump shape with an empty comma item", []string{"--dump", "sbuf:0:0=4,,4:bf16:" + out}, 2, "an empty dimension"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(out)

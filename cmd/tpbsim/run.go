@@ -514,7 +514,8 @@ func fmtBytes(n uint64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// parseShape reads a --dump SHAPE: decimal dimensions >= 1 separated by 'x' (or 'X').
+// parseShape reads a --dump SHAPE: decimal dimensions >= 1 separated by 'x' (or 'X', or ',' as
+// `dge --shape` writes them). An empty dimension ("128xx64") is an error, not skipped.
 func parseShape(s string) ([]int, error) {
 	want := "want decimal dimensions >= 1 separated by 'x', e.g. 128x64"
 	t := strings.TrimSpace(s)
@@ -526,7 +527,10 @@ func parseShape(s string) ([]int, error) {
 	}
 	var shape []int
 	total := uint64(1)
-	for _, p := range strings.FieldsFunc(t, func(r rune) bool { return r == 'x' || r == 'X' }) {
+	for _, p := range strings.Split(strings.NewReplacer("X", "x", ",", "x").Replace(t), "x") {
+		if p == "" {
+			return nil, fmt.Errorf("bad shape %q: an empty dimension (%s)", s, want)
+		}
 		u, err := strconv.ParseUint(p, 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
 			return nil, fmt.Errorf("bad shape %q: dimension %q overflows 64 bits", s, p)
@@ -542,9 +546,6 @@ func parseShape(s string) ([]int, error) {
 		}
 		total *= u
 		shape = append(shape, int(u))
-	}
-	if strings.Count(strings.ToLower(t), "x") != len(shape)-1 {
-		return nil, fmt.Errorf("bad shape %q: an empty dimension (%s)", s, want)
 	}
 	return shape, nil
 }
