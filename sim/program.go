@@ -20,7 +20,9 @@ type Queue struct {
 	Insts  []Instr
 }
 
-// Program is a set of engine queues that run concurrently on one Machine.
+// Program is a set of engine queues that run concurrently on one Machine. Several Queues of the
+// same engine run as one queue, in their order; Instr.Index is the caller's and should count
+// along that combined queue (the deadlock report's "instruction i of n" does).
 type Program struct {
 	File   string // for messages; may be empty
 	Queues []Queue
