@@ -124,7 +124,8 @@ func (d DType) IsInteger() bool {
 func (d DType) IsCPTC() bool { return d&0xF8 == 0x18 && d&7 != 0 }
 
 // Alignment is the addr_aligned_dtype class of d: the byte alignment a start address must have,
-// or 0 when the code has no alignment class (then addr_aligned_dtype is false). FACTS §A.1/§B.3.
+// or 0 when the code has no alignment class (then addr_aligned_dtype is false). FACTS §A.1/§B.3;
+// FP8_EXP2 on MAVERICK is INFERRED (isa.maverick_fp8_exp2_alignment).
 func (d DType) Alignment(g Generation) int {
 	switch d {
 	case 2, 3, 13, 14, 15:
@@ -137,6 +138,13 @@ func (d DType) Alignment(g Generation) int {
 		return 8
 	case 16:
 		if g >= MARIANA {
+			return 1
+		}
+	case 0x11:
+		// FP8_EXP2 (1 byte) is the one MAVERICK code is_valid_dtype admits; the class list
+		// of FACTS §B.3 predates it. INFERRED (isa.maverick_fp8_exp2_alignment): alignment =
+		// element size, FACTS §A.1's width rule, as gen4 did for FP4_EXP2.
+		if g >= MAVERICK {
 			return 1
 		}
 	}

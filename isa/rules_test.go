@@ -541,3 +541,65 @@ func TestReduceEngineArmsPartitionOps(t *testing.T) {
 		}
 	}
 }
+
+// FACTS §B.3: ADDR_SHAPE_REG (marker 0xC0) is register mode with the shape from a register too;
+// INDIRECT_REG (0xA0) is the indirect form of MARIANA's MEM_PATTERN4D. Both were refused as
+// "register mode: bits 8..30 zero" (bit 30 / bit 29 counted as reserved).
+func TestRegisterModeMarkers(t *testing.T) {
+	for _, c := range []struct {
+		addr uint32
+		gen  Generation
+		want string // rules broken, "" when valid
+	}{
+		{0x80000005, CAYMAN, ""},                             // ADDR_REG r5
+		{0xC0000005, CAYMAN, ""},                             // ADDR_SHAPE_REG r5
+		{0xC000003F, SUNDA, ""},                              // ADDR_SHAPE_REG r63
+		{0xC0000040, CAYMAN, "tensor4d_valid"},               // register 64
+		{0xC0000105, CAYMAN, "tensor4d_valid"},               // reserved0[0] set
+		{0x81000005, CAYMAN, "tensor4d_valid"},               // stray marker bit 24
+		{0xA0000005, CAYMAN, "tensor4d_valid"},               // INDIRECT_REG before MARIANA
+		{0xA0000005, MARIANA, ""},                            // INDIRECT_REG: MEM_PATTERN4D indirect
+		{0xC0000005 | 0x1000000, MAVERICK, "tensor4d_valid"}, // stray marker bit 24 again
+	} {
+		i := s4base(OpSTREAM_TRANSPOSE)
+		i.SrcMemPattern.StartAddr = Addr4(c.addr)
+		got := strings.Join(ruleSet(Validate(i, c.gen)), ",")
+		if got != c.want {
+			t.Errorf("src start_addr %#x on %v: got %q, want %q", c.addr, c.gen, got, c.want)
+		}
+	}
+	// an ADDR_SHAPE_REG source takes its shape from the register: the element-count relation
+	// (same_or_fewer) is not checked, the src count multiple of 32 still is (seed 000 §4.2)
+	i := s4base(OpSTREAM_TRANSPOSE)
+	i.SrcMemPattern.StartAddr = 0xC0000005
+	i.DstMemPattern.NumElem[0] = 64
+	if vs := Validate(i, CAYMAN); len(vs) != 0 {
+		t.Errorf("ADDR_SHAPE_REG src, dst count 64: %v", vs)
+	}
+	i.SrcMemPattern.NumElem[0] = 33
+	if got := strings.Join(ruleSet(Validate(i, CAYMAN)), ","); got != "has_transpose_src_element_count_t4d" {
+		t.Errorf("ADDR_SHAPE_REG src count 33: %s", got)
+	}
+}
+
+// FP8_EXP2 is the MAVERICK dtype is_valid_dtype admits; it was refused by tensor4d_valid
+// on every placement (no addr_aligned_dtype class), so no S4D4_TR instruction could use it.
+func TestMaverickFP8Exp2Placeable(t *testing.T) {
+	for _, op := range []Opcode{OpSTREAM_TRANSPOSE, OpCOPY, OpSTREAM_SHUFFLE} {
+		i := s4base(op)
+		i.InDtype, i.OutDtype = DTypeFP8_EXP2, DTypeFP8_EXP2
+		i.SrcMemPattern.StartAddr, i.DstMemPattern.StartAddr = 0x3, 0x1001 // 1-byte aligned
+		if vs := Validate(i, MAVERICK); len(vs) != 0 {
+			t.Errorf("%v FP8_EXP2 on MAVERICK: %v", op, vs)
+		}
+		// still absent before MAVERICK: is_valid_dtype says so (and nothing has a class for it)
+		if got := ruleSet(Validate(i, MARIANA)); len(got) == 0 || got[0] != "is_valid_dtype" {
+			t.Errorf("%v FP8_EXP2 on MARIANA: %v", op, got)
+		}
+	}
+	for _, d := range []DType{DTypeINT4, DTypeSFP8_E8} {
+		if DType(d).Alignment(MAVERICK) != 0 {
+			t.Errorf("%v has an alignment class on MAVERICK", d)
+		}
+	}
+}

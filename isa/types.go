@@ -170,7 +170,8 @@ type Events struct {
 //	   +-----+-------+--------+--------+----------------------------+
 //	    \_______ marker = byte 3 ______/
 //
-// In register mode (bit 31) byte 0 is the register number (< 64) and bits 8..30 must be zero.
+// In register mode (bit 31; marker ADDR_REG 0x80 or ADDR_SHAPE_REG 0xC0) byte 0 is the register
+// number (< 64) and bits 8..28 must be zero.
 type Addr4 uint32
 
 // ADDR4 marker constants (common.h:486-491).

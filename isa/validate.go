@@ -231,19 +231,24 @@ func validEvents(v *vctx, e Events) {
 func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, write, allowPSUM, allowSBUF bool) {
 	a := t.StartAddr
 	sa := startAddrPath(name)
-	if a.IsAddrReg() {
-		if uint32(a)&0x7FFFFF00 != 0 {
-			v.failT(sa, v.hex(uint64(a)), lit("register mode: bits 8..30 zero"))
-		} else if a.RegNum() >= uint8(v.geo.NumAddrRegisters) {
-			v.failT(sa, lit(regStrings[a.RegNum()]), v.num("register < ", int64(v.geo.NumAddrRegisters), ""))
-		}
-		return // resolved at run time
-	}
+	// The INDIRECT bit first: INDIRECT_REG (marker 0xA0) has bit 31 too, and is the indirect
+	// form of MEM_PATTERN4D, not a register-mode TENSOR4D address.
 	if a.IsIndirect() {
 		if v.g < MARIANA {
 			v.failT(sa, v.hex(uint64(a)), lit("no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D"))
 		}
 		return // MEM_PATTERN4D indirect form: not checked statically
+	}
+	if a.IsAddrReg() {
+		// ADDR_REG4 {regnum, reserved0[2], marker}: marker ADDR_REG (0x80) or ADDR_SHAPE_REG
+		// (0xC0, the shape from a register too); the reserved bytes and the marker's other
+		// bits are zero.
+		if uint32(a)&addrRegReservedMask != 0 {
+			v.failT(sa, v.hex(uint64(a)), lit("register mode: marker 0x80 (ADDR_REG) or 0xC0 (ADDR_SHAPE_REG), bits 8..28 zero"))
+		} else if a.RegNum() >= uint8(v.geo.NumAddrRegisters) {
+			v.failT(sa, lit(regStrings[a.RegNum()]), v.num("register < ", int64(v.geo.NumAddrRegisters), ""))
+		}
+		return // resolved at run time
 	}
 	ad := a.ByteAddr()
 	al := dt.Alignment(v.g)
@@ -313,6 +318,11 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 			footprintLegal(v.g, loc.Space))
 	}
 }
+
+// addrRegReservedMask is what must be zero in a register-mode ADDR4 (marker ADDR_REG 0x80 or
+// ADDR_SHAPE_REG 0xC0): reserved0[2] (bits 8..23) and the marker bits 24..28 (bit 29, INDIRECT,
+// is handled before register mode; bit 30 is the shape-register flag).
+const addrRegReservedMask = 0x1FFFFF00
 
 // startAddrActiveChannels is the INFERRED body of start_addr_active_channels: the start
 // partition plus num_active_channels must not pass the last partition.
