@@ -248,3 +248,51 @@ func FuzzExecute(f *testing.F) {
 		}
 	})
 }
+
+// TestSingleSourceOpFold pins Provenance dve.alu_fold for single-source ops used as reduce /
+// scan ops: acc = x0, then acc = op(acc) for every later element (the elements are ignored),
+// so a group of one is x0 unchanged. A change to this rule must be deliberate (and the
+// provenance text and testdata/dve/oracle.py changed with it).
+func TestSingleSourceOpFold(t *testing.T) {
+	g := isa.MARIANA
+	vals := []float32{-3, 5, -7}
+	cases := []struct {
+		op   isa.ALUOp
+		want [3]float32 // reduce over the first 1, 2, 3 elements
+	}{
+		{isa.ALUBypass, [3]float32{-3, -3, -3}},
+		{isa.ALUAbsoluteValue, [3]float32{-3, 3, 3}},
+		{isa.ALUSquare, [3]float32{-3, 9, 81}},
+		{isa.ALUReLU, [3]float32{-3, 0, 0}},
+	}
+	for _, c := range cases {
+		for n := 1; n <= 3; n++ {
+			m := newMem(t, g, mem.Options{})
+			p := m.Partition(mem.SBUF, 0)
+			for i, v := range vals {
+				binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(v))
+			}
+			red := s4(isa.OpTENSOR_REDUCE_ARITH_OP, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 64), 1), isa.DTypeFP32, isa.DTypeFP32, 1)
+			red.Op, red.OpDim = c.op, isa.SubdimX
+			scan := s4(isa.OpTENSOR_CUMULATIVE_ARITH_OP, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 128), n), isa.DTypeFP32, isa.DTypeFP32, 1)
+			scan.Op, scan.OpDim = c.op, isa.SubdimX
+			for _, in := range []*isa.S4D4TR{red, scan} {
+				if errs := isa.Validate(in, g); len(errs) > 0 {
+					t.Fatalf("%v %v: %v", in.Header.Opcode, c.op, errs)
+				}
+				var d DVE
+				if _, err := d.Execute(m, in, g); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := math.Float32frombits(binary.LittleEndian.Uint32(p[64:])); got != c.want[n-1] {
+				t.Errorf("reduce %v over %v = %v, want %v", c.op, vals[:n], got, c.want[n-1])
+			}
+			for i := 0; i < n; i++ {
+				if got := math.Float32frombits(binary.LittleEndian.Uint32(p[128+4*i:])); got != c.want[i] {
+					t.Errorf("scan %v over %v: element %d = %v, want %v", c.op, vals[:n], i, got, c.want[i])
+				}
+			}
+		}
+	}
+}

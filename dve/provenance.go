@@ -68,9 +68,15 @@ func Provenance() []isa.Provenance {
 			"FACTS §F.1 (axis + 2, innermost dims), §G.3", isa.MedInferred,
 			"The compiler maps BIR axes to op_dim = axis + 2 and reduces innermost loop dims; the exact collapse predicate was not found, so the dst shape is free and only its element count is checked."),
 		b("dve.alu_fold", "Reductions and scans fold left in walk order: acc = x0, then acc = op(acc, x) with acc as src0 and the element as src1; single-source ops (BYPASS, "+
-			"ABSOLUTE_VALUE, RE_LU, SQUARE, RSQRT, BITWISE_NOT) act on src0, so BYPASS keeps the first element.",
-			"FACTS §A.2, §D.5 (\"order not architecturally guaranteed\")", isa.LowInferred,
-			"The hardware's fold order and operand roles are not documented; a left fold in walk order is deterministic and what a sequential reference computes."),
+			"ABSOLUTE_VALUE, RE_LU, SQUARE, RSQRT, BITWISE_NOT) act on src0, so BYPASS keeps the first element. "+
+			"Consequence for those single-source ops: every element after x0 is ignored, and the op is applied G-1 times to x0 for a group of G "+
+			"(a group of one is x0 unchanged): ABSOLUTE_VALUE over [-3] gives -3, over [-3, 5, -7] gives 3; SQUARE over [-3, 5, -7] gives 81; "+
+			"a scan emits x0, op(x0), op(op(x0)), ...",
+			"FACTS §A.2, §D.5 (\"order not architecturally guaranteed\"; TensorCumulative out[i] = out[i-1] op in[i])", isa.LowInferred,
+			"The hardware's fold order and operand roles are not documented; a left fold in walk order is deterministic and what a sequential reference computes, "+
+				"and acc as src0 is FACTS' scan formula. A single-source op has no meaning as a fold (numpy refuses abs.reduce); the validator accepts "+
+				"ABSOLUTE_VALUE, BYPASS (and RE_LU, SQUARE on MARIANA+) as reduce ops, so the model runs them by the same fold rather than refusing them, "+
+				"and its results for them are artefacts of that rule, not evidence."),
 		b("dve.reduce_fp32", "Arithmetic reduce and scan ops compute in FP32 with rounding after every step (inputs widened by num.LoadF32), then the result is cast to out_dtype "+
 			"(num.StoreF32: RNE into floats, toward zero saturating into integers); negated (TensorReduce arith only) multiplies the final result by -1 before the cast.",
 			"DESIGN.md §4; NKI.md tensor_reduce", isa.MedInferred, "NKI documents FP32 arithmetic then a cast; negation after the fold is NKI's negate = multiply the result by -1."),
