@@ -74,6 +74,9 @@ var memsetChecks = []check[Memset]{
 	{"tensor4d_valid", func(v *vctx, i *Memset) {
 		tensor4dValid(v, "dst_mem_pattern", &i.DstMemPattern, i.Dtype, "dtype", true, true, true)
 	}},
+	{"tensor4d_footprint", func(v *vctx, i *Memset) {
+		tensor4dFootprint(v, "dst_mem_pattern", &i.DstMemPattern, i.Dtype)
+	}},
 }
 
 // MemsetSerial is the value tpbsim takes for MEMSET's serialization_mode "Serial" (INFERRED:

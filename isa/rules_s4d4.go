@@ -69,6 +69,10 @@ var (
 		tensor4dValid(v, "src_mem_pattern", &i.SrcMemPattern, i.InDtype, "in_dtype", false, true, true)
 		tensor4dValid(v, "dst_mem_pattern", &i.DstMemPattern, i.OutDtype, "out_dtype", true, true, true)
 	}}
+	s4Footprint = s4check{"tensor4d_footprint", func(v *vctx, i *S4D4TR) {
+		tensor4dFootprint(v, "src_mem_pattern", &i.SrcMemPattern, i.InDtype)
+		tensor4dFootprint(v, "dst_mem_pattern", &i.DstMemPattern, i.OutDtype)
+	}}
 	s4TransposeCount = s4check{"s4d4_tr_transpose_src_dst_count", func(v *vctx, i *S4D4TR) {
 		if shapeReg(i) {
 			return
@@ -361,8 +365,8 @@ func joinOr(s []string) string {
 	return out + " or " + s[len(s)-1]
 }
 
-// common tail shared by every S4D4_TR list: channel range, start partitions, tensors.
-var s4Placement = []s4check{s4ChannelRange, s4ActiveChannels, s4Tensors}
+// common tail shared by every S4D4_TR list: channel range, start partitions, tensors, footprints.
+var s4Placement = []s4check{s4ChannelRange, s4ActiveChannels, s4Tensors, s4Footprint}
 
 func s4list(parts ...[]s4check) []s4check {
 	var out []s4check
@@ -375,7 +379,7 @@ func s4list(parts ...[]s4check) []s4check {
 var s4Checks = func() (t [256][]s4check) {
 	// StreamTranspose: seed 000 §4.2, verbatim order.
 	t[OpSTREAM_TRANSPOSE] = []s4check{s4ReservedZero, s4MaskValid, s4DType, s4SameType, s4ZeroSubdim,
-		s4ChannelRange, s4ActiveChannels, s4Tensors, s4TransposeCount, s4OpEnum, s4OpBypass, s4Mult32,
+		s4ChannelRange, s4ActiveChannels, s4Tensors, s4Footprint, s4TransposeCount, s4OpEnum, s4OpBypass, s4Mult32,
 		s4SrcCount32, s4ZeroNegated}
 	pinned := func(sameType bool, extra ...s4check) []s4check {
 		l := []s4check{s4ReservedZero, s4MaskZero, s4DType}

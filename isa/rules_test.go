@@ -104,8 +104,8 @@ var mutations = []mutation{
 	{"start_addr_active_channels", CAYMAN, "STREAM_TRANSPOSE", s4(func(i *S4D4TR) { i.SrcMemPattern.StartAddr = 100 * 256 * KiB })},
 	{"tensor4d_valid", CAYMAN, "STREAM_TRANSPOSE", s4(func(i *S4D4TR) { i.SrcMemPattern.StartAddr = 1 })},
 	{"tensor4d_valid", CAYMAN, "STREAM_TRANSPOSE", s4(func(i *S4D4TR) { i.DstMemPattern.StartAddr = psum0 })},
-	{"tensor4d_valid", CAYMAN, "COPY", s4(func(i *S4D4TR) { i.SrcMemPattern.StepElem[0] = -1 })},
-	{"tensor4d_valid", CAYMAN, "COPY", s4(func(i *S4D4TR) { i.SrcMemPattern.StartAddr = 224*KiB - 8 })},
+	{"tensor4d_footprint", CAYMAN, "COPY", s4(func(i *S4D4TR) { i.SrcMemPattern.StepElem[0] = -1 })},
+	{"tensor4d_footprint", CAYMAN, "COPY", s4(func(i *S4D4TR) { i.SrcMemPattern.StartAddr = 224*KiB - 8 })},
 	{"tensor4d_valid", SUNDA, "COPY", s4(func(i *S4D4TR) { i.SrcMemPattern.StartAddr = 200 * KiB })},
 	{"tensor4d_valid", CAYMAN, "COPY", s4(func(i *S4D4TR) { i.DstMemPattern.StartAddr = 0x80000041 })},
 	{"tensor4d_valid", CAYMAN, "COPY", s4(func(i *S4D4TR) { i.DstMemPattern.StartAddr = 0x12000000 })},
@@ -166,7 +166,7 @@ var mutations = []mutation{
 	{"memset_set_value_fits_dtype", CAYMAN, "memset", func(x Inst) { x.(*Memset).Dtype = DTypeBFLOAT16 }},
 	{"memset_dst_element_count", CAYMAN, "memset", func(x Inst) { x.(*Memset).DstElementCount = 65 }},
 	{"start_addr_active_channels", CAYMAN, "memset", func(x Inst) { x.(*Memset).DstMemPattern.StartAddr = 127 * 256 * KiB }},
-	{"tensor4d_valid", CAYMAN, "memset", func(x Inst) { x.(*Memset).DstMemPattern.StepElem[0] = 4000 }},
+	{"tensor4d_footprint", CAYMAN, "memset", func(x Inst) { x.(*Memset).DstMemPattern.StepElem[0] = 4000 }},
 	{"tensor4d_valid", MAVERICK, "memset", func(x Inst) { x.(*Memset).DstMemPattern.StartAddr = 0x8000000 }},
 
 	{"is_valid_addr8", CAYMAN, "d2", func(x Inst) { x.(*DMADirect2D).SrcStartAddr |= 0x10 << 56 }},
@@ -601,5 +601,28 @@ func TestMaverickFP8Exp2Placeable(t *testing.T) {
 		if DType(d).Alignment(MAVERICK) != 0 {
 			t.Errorf("%v has an alignment class on MAVERICK", d)
 		}
+	}
+}
+
+// The footprint check is tpbsim's reading of "per-rank extent rules" (INFERRED); its
+// violations were reported under tensor4d_valid and so printed HIGH/OBSERVED.
+func TestFootprintCarriesItsOwnConfidence(t *testing.T) {
+	i := s4base(OpSTREAM_TRANSPOSE)
+	i.SrcMemPattern.StepElem[0] = -1 // walks below offset 0 of partition 0
+	vs := Validate(i, CAYMAN)
+	if len(vs) != 1 || vs[0].Rule != "tensor4d_footprint" || vs[0].Field != "src_mem_pattern" {
+		t.Fatalf("%v", vs)
+	}
+	if p, _ := Lookup("tensor4d_footprint"); p.Confidence.Kind != "INFERRED" {
+		t.Errorf("tensor4d_footprint: %v", p.Confidence)
+	}
+	if p, _ := Lookup("tensor4d_valid"); p.Confidence != HighObserved {
+		t.Errorf("tensor4d_valid: %v", p.Confidence)
+	}
+	// a start the gate refuses is not reported again as a footprint
+	i = s4base(OpSTREAM_TRANSPOSE)
+	i.SrcMemPattern.StartAddr = 224 * KiB // CAYMAN: offset beyond the active size
+	if got := strings.Join(ruleSet(Validate(i, CAYMAN)), ","); got != "tensor4d_valid" {
+		t.Errorf("start beyond the active area: %s", got)
 	}
 }

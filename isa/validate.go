@@ -226,8 +226,8 @@ func validEvents(v *vctx, e Events) {
 // ---- shared memory checks -----------------------------------------------------------------
 
 // tensor4dValid is tensor4d_valid(t, dtype, write, allowPSUM, allowSBUF): the placement gate
-// tensor_start_addr_valid of FACTS §B.3 plus tpbsim's footprint check (every byte the pattern
-// touches lies in the partition's active area; num_elem 0 is illegal).
+// tensor_start_addr_valid of FACTS §B.3 and num_elem >= 1 (FACTS §B.4). tpbsim's footprint
+// check is a rule of its own, tensor4d_footprint (tensor4dFootprint), because it is INFERRED.
 func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, write, allowPSUM, allowSBUF bool) {
 	a := t.StartAddr
 	sa := startAddrPath(name)
@@ -260,14 +260,12 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 		legal := v.since(m)
 		v.failT(sa, v.hex(uint64(ad)), legal)
 	}
-	loc, ok := LocateOnChip(ad, v.g)
+	loc, active, ok := activeArea(v, ad)
 	if !ok {
 		v.failT(sa, v.hex(uint64(ad)), lit(onChipLegal[v.g]))
 		return
 	}
-	active := v.geo.StateBufPartitionActive
 	if loc.Space == SpacePSUM {
-		active = v.geo.PSUMPartitionActive
 		if !allowPSUM {
 			v.failT(sa, v.loc(loc), lit("SBUF only"))
 		}
@@ -287,16 +285,35 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	if a.ShapeFromRegister() {
 		return // counts come from a register
 	}
-	zero := false
 	for d := 0; d < 4; d++ {
 		if t.NumElem[d] == 0 {
 			v.fail(numElemPath(name, d), "0", ">= 1")
-			zero = true
 		}
 	}
-	bitsz := dt.Bits()
-	if zero || bitsz == 0 {
+}
+
+// tensor4dFootprint is tensor4d_footprint, tpbsim's reading of tensor4d_valid's "per-rank extent
+// rules" (INFERRED, isa.footprint_check): every byte the 4-D walk of an immediate, on-chip pattern
+// touches lies inside the partition's active area. It says nothing where tensor4d_valid already
+// refuses the start, the counts or the dtype, or where the shape or the address is resolved at
+// run time.
+func tensor4dFootprint(v *vctx, name string, t *Tensor4D, dt DType) {
+	a := t.StartAddr
+	if a.IsIndirect() || a.IsAddrReg() || a.ShapeFromRegister() {
 		return
+	}
+	bitsz := dt.Bits()
+	if bitsz == 0 || dt.Alignment(v.g) == 0 {
+		return
+	}
+	loc, active, ok := activeArea(v, a.ByteAddr())
+	if !ok || loc.Offset >= uint64(active) {
+		return
+	}
+	for d := 0; d < 4; d++ {
+		if t.NumElem[d] == 0 {
+			return
+		}
 	}
 	var lo, hi int64
 	for d := 0; d < 4; d++ {
@@ -317,6 +334,15 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 		v.fail(name, fmt.Sprintf("bytes [%#x, %#x) of %s partitions", blo, bhi, loc.Space),
 			footprintLegal(v.g, loc.Space))
 	}
+}
+
+// activeArea locates on-chip address ad and the active size of its partition (SBUF or PSUM).
+func activeArea(v *vctx, ad uint32) (Location, uint32, bool) {
+	loc, ok := LocateOnChip(ad, v.g)
+	if loc.Space == SpacePSUM {
+		return loc, v.geo.PSUMPartitionActive, ok
+	}
+	return loc, v.geo.StateBufPartitionActive, ok
 }
 
 // addrRegReservedMask is what must be zero in a register-mode ADDR4 (marker ADDR_REG 0x80 or
