@@ -46,7 +46,7 @@ func Provenance() []isa.Provenance {
 		r(RulePSUMWrite4ByteDtype, "A pattern that writes PSUM needs a 4-byte dtype.",
 			"FACTS §B.3 step 5", isa.HighObserved, []string{"dst_mem_pattern.start_addr", "out_dtype"}, ""),
 		r(RulePatternInActiveArea, "Every byte a TENSOR4D pattern touches, on every channel, lies inside its partition's active area [0, active size); "+
-			"checked whole before anything is written (the footprint part of tensor4d_valid, checked again where the memory is accessed).",
+			"checked whole before anything is written (isa rule tensor4d_footprint, checked again where the memory is accessed).",
 			"FACTS §B.3, §B.4, §B.5; DESIGN.md §1", isa.MedInferred, []string{"src_mem_pattern", "dst_mem_pattern"},
 			"the per-rank extent rules are not spelled out; the active size is the usable part of the partition stride (mem.geometry)"),
 		r(RuleAddrInActiveArea, "An on-chip byte address lies at a partition offset below the region's active size (SBUF: STATE_BUF_PARTITION_ACTIVE_SIZE, PSUM: 16 KiB).",
