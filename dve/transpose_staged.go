@@ -6,9 +6,13 @@ import (
 	"unsafe"
 )
 
-// Measured limits (issue 3 item 8; AMD EPYC Zen 4 KVM guest, 2 shared cores, 1 MiB L2 per core,
+// On amd64 (without the purego tag) whole tiles of every width go to the SSE2 assembly kernels
+// (tileAsm, transpose_amd64.s); this file's plain-Go staged path runs everywhere else, and for
+// the partial last tile. The history below is why (BENCHMARKS.md has the recorded runs).
+//
+// Plain-Go limits (issue 3 item 8; AMD EPYC Zen 4 KVM guest, 2 shared cores, 1 MiB L2 per core,
 // 32 MiB L3; go test -bench StreamTranspose -cpu 1,2; run-to-run spread on this shared machine
-// +-10-50%, see BENCHMARKS.md for the recorded runs):
+// +-10-50%):
 //
 //	4-byte 1 MiB:  x-copy 0.27 -> 0.36-0.45 on one core since the kernel writes dst rows directly
 //	4-byte full:   x-copy 0.17-0.19 -> 0.20-0.22 on one core with huge pages (goal 0.3 not reached)
@@ -70,7 +74,7 @@ import (
 // the items the other cannot, but cannot make the goal measurable under that load. 8 items per
 // core instead of 4, or group-major item order, measured no better (within noise).
 
-// The staged transpose, the one fast path at every size: each round copies up to stChunk bytes
+// The staged transpose, the plain-Go fast path at every size: each round copies up to stChunk bytes
 // of every src row of a 32-channel group into a cache-resident buffer at the compile-time row
 // stride stRS (32 sequential reads), and kernels that address all 32 staged rows from one
 // pointer with constant displacements (no per-row pointers to keep in registers, no bounds
