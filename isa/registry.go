@@ -190,6 +190,29 @@ func Lookup(id string) (Provenance, bool) {
 	return registry[i], true
 }
 
+// inferredFor lists the opcodes a HIGH/OBSERVED rule is applied to by inference only (the rule
+// text says so): a violation on one of them carries MED/INFERRED, not the rule's own grade.
+var inferredFor = map[string][]Opcode{
+	"s4d4_tr_same_src_dst_type":           {OpTENSOR_REDUCE_BITVEC_OP, OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP},
+	"has_multiple_32_channels":            {OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP},
+	"has_transpose_src_element_count_t4d": {OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP},
+}
+
+// LookupFor is Lookup for a violation on opcode op: where the rule reaches op only by
+// inference, the entry's Confidence is MedInferred.
+func LookupFor(id string, op Opcode) (Provenance, bool) {
+	p, ok := Lookup(id)
+	if !ok {
+		return p, false
+	}
+	for _, o := range inferredFor[id] {
+		if o == op {
+			p.Confidence = MedInferred
+		}
+	}
+	return p, true
+}
+
 func ids[T any](c []check[T]) []string {
 	out := make([]string, 0, len(c))
 	seen := map[string]bool{}
