@@ -180,7 +180,7 @@ func explainOpcode(w io.Writer, op isa.Opcode) {
 		fmt.Fprintf(w, "\n  rules on %s (in order):\n", strings.Join(gr.gens, ", "))
 		for _, r := range gr.rules {
 			conf := ""
-			if p, ok := isa.Lookup(r); ok {
+			if p, ok := isa.LookupFor(r, op); ok {
 				conf = p.Confidence.String()
 			}
 			fmt.Fprintf(w, "    %-45s %s\n", r, conf)
