@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/tpbsim/tpbsim/internal/atomicfile"
@@ -72,6 +74,18 @@ func checkOutputs(outs ...outFlag) error {
 
 // toStdout reports whether the outputs are the single output "-".
 func toStdout(outs []output) bool { return len(outs) == 1 && outs[0].path == stdoutPath }
+
+// flagged prefixes a write error with the flag that named the file it failed on (flagOf maps
+// output paths to flags), so "write X: ..." says which of several outputs it was.
+func flagged(err error, flagOf map[string]string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if fl, ok := flagOf[pe.Path]; ok {
+			return fmt.Errorf("%s: %w", fl, err)
+		}
+	}
+	return err
+}
 
 // writeOutputs writes every output whole, or none of them (internal/atomicfile); a single
 // output named "-" is written to stdout.

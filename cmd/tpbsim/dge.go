@@ -704,7 +704,11 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	}
 	if mismatch == nil && len(outs) > 0 {
 		if err := writeOutputs(outs, stdout); err != nil {
-			return ioErr(err)
+			flagOf := map[string]string{f.trace: "--trace " + f.trace}
+			for _, d := range dumps {
+				flagOf[d.file] = "--dump " + d.arg
+			}
+			return ioErr(flagged(err, flagOf))
 		}
 	}
 	if toStdout(outs) {

@@ -179,7 +179,11 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		outs = append(outs, output{f.trace, b.Bytes()})
 	}
 	if err := writeOutputs(outs, stdout); err != nil {
-		return ioErr(err)
+		flagOf := map[string]string{f.trace: "--trace " + f.trace}
+		for _, d := range dumps {
+			flagOf[d.file] = "--dump " + d.arg
+		}
+		return ioErr(flagged(err, flagOf))
 	}
 	if !f.quiet {
 		info := stdout

@@ -443,3 +443,17 @@ func TestRunBinUnexecutableWord(t *testing.T) {
 		t.Errorf("exit %d: %s\nwant a message starting %q", code, stderr, want)
 	}
 }
+
+// A write that fails only when the file is written (here /proc, which takes no new files but
+// passes the checks made before the run) names the flag that asked for the file.
+func TestRunWriteFailureNamesFlag(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	prog := writeBin(t, dir, transposeInst(32, isa.Events{}))
+	code, _, stderr := simCLI("run", prog, "--trace", "/proc/tpbsim-trace.json")
+	if code != 2 || !strings.Contains(stderr, "--trace /proc/tpbsim-trace.json") {
+		t.Fatalf("exit %d, stderr %q: want exit 2 naming --trace", code, stderr)
+	}
+}
