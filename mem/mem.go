@@ -488,18 +488,23 @@ func (m *Memory) span(l Loc, n int) ([]byte, error) {
 	return b.part(l.Partition)[l.Offset : int(l.Offset)+n], nil
 }
 
-// MarkInit records bytes [off, off+n) of partition p of r as written: initialised (when
-// tracking) and to be cleared by Reset.
+// MarkInit records bytes [off, off+n) of partition p of r (clipped to the active area) as
+// written: initialised (when tracking) and to be cleared by Reset.
 func (m *Memory) MarkInit(r Region, p, off, n int) {
 	b := m.bank(r)
 	if b == nil || n <= 0 || p < 0 || p >= b.n {
 		return
 	}
-	b.markDirty(p, max(off, 0), min(off+n, int(b.active))-max(off, 0))
+	// Clip to the active area, as MarkWritten does: bits past it belong to the next partition.
+	lo, hi := max(off, 0), min(off+n, int(b.active))
+	if hi <= lo {
+		return
+	}
+	b.markDirty(p, lo, hi-lo)
 	if b.init == nil {
 		return
 	}
-	b.setInit(p, off, n)
+	b.setInit(p, lo, hi-lo)
 }
 
 // setInit sets the never-written bits of bytes [off, off+n) of partition p (tracking on).
@@ -523,17 +528,23 @@ func (m *Memory) CheckInit(r Region, p, off, n int) error {
 	return nil
 }
 
-// setBits sets bits [lo, hi).
+// setBits sets bits [lo, hi). Writers of disjoint bytes may run concurrently (the DMA engines'
+// workers) and 64 bytes share a word of bits, so words are updated atomically: a plain
+// read-modify-write would lose another writer's bits (a false ErrUninit later).
 func setBits(bm []uint64, lo, hi int) {
-	for lo < hi && lo&63 != 0 {
-		bm[lo>>6] |= 1 << uint(lo&63)
-		lo++
-	}
-	for ; lo+64 <= hi; lo += 64 {
-		bm[lo>>6] = ^uint64(0)
-	}
-	for ; lo < hi; lo++ {
-		bm[lo>>6] |= 1 << uint(lo&63)
+	for lo < hi {
+		w, end := lo>>6, (lo|63)+1
+		mask := ^uint64(0) << uint(lo&63)
+		if hi < end {
+			mask &= ^uint64(0) >> uint(end-hi)
+		}
+		switch {
+		case mask == ^uint64(0): // the caller owns all 64 bytes of this word
+			atomic.StoreUint64(&bm[w], mask)
+		case atomic.LoadUint64(&bm[w])&mask != mask:
+			atomic.OrUint64(&bm[w], mask)
+		}
+		lo = end
 	}
 }
 
@@ -552,19 +563,19 @@ func clearBits(bm []uint64, lo, hi int) {
 	}
 }
 
-// firstClear returns the first clear bit in [lo, hi), or -1.
+// firstClear returns the first clear bit in [lo, hi), or -1. Words are loaded atomically (see
+// setBits: a reader may share a word with a writer of other bytes).
 func firstClear(bm []uint64, lo, hi int) int {
 	for lo < hi {
-		if lo&63 == 0 && lo+64 <= hi {
-			if bm[lo>>6] == ^uint64(0) {
-				lo += 64
-				continue
-			}
+		w, end := lo>>6, (lo|63)+1
+		mask := ^uint64(0) << uint(lo&63)
+		if hi < end {
+			mask &= ^uint64(0) >> uint(end-hi)
 		}
-		if bm[lo>>6]&(1<<uint(lo&63)) == 0 {
-			return lo
+		if c := ^atomic.LoadUint64(&bm[w]) & mask; c != 0 {
+			return w<<6 + bits.TrailingZeros64(c)
 		}
-		lo++
+		lo = end
 	}
 	return -1
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -192,6 +193,97 @@ func TestUninit(t *testing.T) {
 	}
 }
 
+// TestBitmapMatchesNaive checks setBits, clearBits and firstClear against a bool per bit on
+// random ranges, word boundaries included.
+func TestBitmapMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	const nbits = 5 * 64
+	bm := make([]uint64, nbits/64)
+	var ref [nbits]bool
+	for i := 0; i < 5000; i++ {
+		lo := rng.Intn(nbits + 1)
+		hi := lo + rng.Intn(nbits+1-lo)
+		switch rng.Intn(3) {
+		case 0:
+			setBits(bm, lo, hi)
+			for b := lo; b < hi; b++ {
+				ref[b] = true
+			}
+		case 1:
+			clearBits(bm, lo, hi)
+			for b := lo; b < hi; b++ {
+				ref[b] = false
+			}
+		}
+		want := -1
+		for b := lo; b < hi; b++ {
+			if !ref[b] {
+				want = b
+				break
+			}
+		}
+		if got := firstClear(bm, lo, hi); got != want {
+			t.Fatalf("step %d: firstClear(%d, %d) = %d, want %d", i, lo, hi, got, want)
+		}
+	}
+}
+
+// TestUninitConcurrentWriters: DMA workers write disjoint bytes of one partition at once, and
+// 64 bytes share one word of never-written bits; no writer may lose another's bits (a false
+// ErrUninit). Run with -race, it also catches an unsynchronised bit update.
+func TestUninitConcurrentWriters(t *testing.T) {
+	m := newMem(t, isa.CAYMAN, Options{TrackUninit: true})
+	for iter := 0; iter < 50; iter++ {
+		m.Reset()
+		var wg sync.WaitGroup
+		for k := 0; k < 16; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// 12-byte pieces: some share a word of bits, some cross a word boundary
+				if err := m.WriteAt(isa.DMALocalBase+uint64(k*12), make([]byte, 12)); err != nil {
+					t.Error(err)
+				}
+				if err := m.ReadAt(isa.DMALocalBase+uint64(k*12), make([]byte, 12)); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if err := m.ReadAt(isa.DMALocalBase, make([]byte, 16*12)); err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
+		}
+	}
+}
+
+// TestMarkInitClipsToActiveArea: MarkInit past either end of the active area marks nothing of
+// the neighbouring partitions (their never-written bits are contiguous with this one's).
+func TestMarkInitClipsToActiveArea(t *testing.T) {
+	for _, g := range isa.Generations {
+		m := newMem(t, g, Options{TrackUninit: true})
+		for _, r := range []Region{SBUF, PSUM} {
+			if m.NumPartitions(r) == 0 {
+				continue
+			}
+			act := m.PartitionActive(r)
+			m.MarkInit(r, 0, act-8, 16)
+			m.MarkInit(r, 2, -8, 16)
+			if err := m.CheckInit(r, 0, act-8, 8); err != nil {
+				t.Errorf("%v %v: partition 0's last bytes: %v", g, r, err)
+			}
+			if err := m.CheckInit(r, 2, 0, 8); err != nil {
+				t.Errorf("%v %v: partition 2's first bytes: %v", g, r, err)
+			}
+			if err := m.CheckInit(r, 1, 0, 8); !errors.Is(err, ErrUninit) {
+				t.Errorf("%v %v: partition 1's first bytes marked by a write to partition 0: %v", g, r, err)
+			}
+			if err := m.CheckInit(r, 1, act-8, 8); !errors.Is(err, ErrUninit) {
+				t.Errorf("%v %v: partition 1's last bytes marked by a write to partition 2: %v", g, r, err)
+			}
+		}
+	}
+}
+
 // naiveOffsets lists the byte offsets of a TENSOR4D walk element by element.
 func naiveOffsets(t isa.Tensor4D, start int64, es int) []int64 {
 	var out []int64
@@ -347,5 +439,68 @@ func TestHBMCapErrorNamesPageSize(t *testing.T) {
 	}
 	if err := m.CheckRange(0, 2*HBMPageSize, true); err == nil || !strings.Contains(err.Error(), "of 65536 bytes") {
 		t.Fatalf("CheckRange: %v", err)
+	}
+}
+
+// TestHBMCapExact: the cap counts whole pages (a cap of three pages less a byte allows two),
+// a write that exactly fills it succeeds, a failing write allocates nothing and changes nothing,
+// not even on an allocated page it overlaps, and reads of never-allocated pages give zeros
+// without allocating.
+func TestHBMCapExact(t *testing.T) {
+	const P = HBMPageSize
+	m := newMem(t, isa.CAYMAN, Options{HBMCapBytes: 3*P - 1})
+	if err := m.WriteAt(5*P-1, []byte{7}); err != nil { // page 4
+		t.Fatal(err)
+	}
+	// Pages 4 (allocated), 5 and 6: two new pages, one more than the cap allows.
+	if err := m.WriteAt(5*P-1, bytes.Repeat([]byte{1}, P+2)); !errors.Is(err, ErrHBMCap) {
+		t.Fatalf("past the cap: %v", err)
+	}
+	out := make([]byte, 2)
+	if err := m.ReadAt(5*P-1, out); err != nil || out[0] != 7 || out[1] != 0 {
+		t.Errorf("failing write changed memory: %v %v", out, err)
+	}
+	if got := m.HBMBytesAllocated(); got != P || m.HBMPageAllocated(5) {
+		t.Errorf("failing write allocated: %d bytes, page 5 %v", got, m.HBMPageAllocated(5))
+	}
+	if err := m.WriteAt(5*P-1, []byte{1, 1}); err != nil { // pages 4 and 5
+		t.Fatalf("filling the cap exactly: %v", err)
+	}
+	if got := m.HBMBytesAllocated(); got != 2*P {
+		t.Errorf("allocated %d, want 2 pages", got)
+	}
+	if err := m.WriteAt(4*P, make([]byte, 2*P)); err != nil {
+		t.Errorf("rewriting allocated pages at the cap: %v", err)
+	}
+	if err := m.WriteAt(6*P, make([]byte, 1)); !errors.Is(err, ErrHBMCap) {
+		t.Errorf("one page past the cap: %v", err)
+	}
+	big := bytes.Repeat([]byte{9}, 3*P)
+	if err := m.ReadAt(1<<40, big); err != nil || !bytes.Equal(big, make([]byte, 3*P)) {
+		t.Errorf("never-allocated read: %v", err)
+	}
+	if got := m.HBMBytesAllocated(); got != 2*P {
+		t.Errorf("a read allocated: %d", got)
+	}
+}
+
+// TestDMASBUFIntoPSUM pins mem.dma_address_map: where SBUF's active area fills its stride
+// (MARIANA), the last SBUF partition's end meets PSUM partition 0 at 0x2000000 and one access
+// may span both, PSUM's 4-byte rule applying to its PSUM part; with a gap (CAYMAN) it fails.
+func TestDMASBUFIntoPSUM(t *testing.T) {
+	mm := newMem(t, isa.MARIANA, Options{})
+	at := isa.DMALocalBase + 0x2000000 - 4
+	if err := mm.WriteAt(at, []byte{1, 2, 3, 4, 5, 6, 7, 8}); err != nil {
+		t.Fatalf("MARIANA SBUF into PSUM: %v", err)
+	}
+	if s, p := mm.Partition(SBUF, 127), mm.Partition(PSUM, 0); s[len(s)-1] != 4 || p[0] != 5 || p[3] != 8 {
+		t.Error("MARIANA SBUF into PSUM bytes")
+	}
+	if err := mm.WriteAt(at, []byte{1, 2, 3, 4, 5, 6}); !errors.Is(err, ErrPSUMWrite) {
+		t.Errorf("2 bytes into PSUM: %v", err)
+	}
+	mc := newMem(t, isa.CAYMAN, Options{})
+	if err := mc.ReadAt(isa.DMALocalBase+0x2000000-4, make([]byte, 8)); !errors.Is(err, ErrBounds) {
+		t.Errorf("CAYMAN SBUF gap into PSUM: %v", err)
 	}
 }

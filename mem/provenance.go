@@ -25,11 +25,15 @@ func Provenance() []isa.Provenance {
 			"The placement gate requires a 4-byte dtype for PSUM writes; extending it to DMA byte writes (alignment and length) is the same rule at byte level."),
 		b("mem.hbm_sparse", "HBM is a sparse byte space [0, isa.DMALocalBase) of 64 KiB pages allocated on first write; never-written bytes read as 0.",
 			"DESIGN.md §1", isa.Invented, "The model must allow any 47-bit address (a test may use 1 TiB) without allocating it."),
-		b("mem.hbm_cap", "HBM allocation is capped (Options.HBMCapBytes, default 4 GiB); a write needing pages past the cap fails with ErrHBMCap and writes nothing.",
+		b("mem.hbm_cap", "HBM allocation is capped (Options.HBMCapBytes, default 4 GiB); a write needing pages past the cap fails with ErrHBMCap and writes nothing. "+
+			"The cap counts whole 64 KiB pages: a cap that is not a multiple of the page size allows only the whole pages below it.",
 			"issue 3 item 2", isa.Invented, "A crafted program must not exhaust the host's memory; 4 GiB holds any realistic test tensor set."),
 		b("mem.dma_address_map", "DMA device addresses below isa.DMALocalBase are HBM; DMALocalBase + an on-chip byte address is SBUF/PSUM. An on-chip DMA "+
-			"access may cross into the next partition only where the active area fills the stride.", "isa.Addr8 (INVENTED map)", isa.Invented,
-			"The real ADDR8 address map is not in the sources; bytes past the active area do not exist, so an access through them fails."),
+			"access may cross into the next partition only where the active area fills the stride; where SBUF's does (MARIANA, MARIANA_PLUS), the on-chip "+
+			"space is contiguous from the last SBUF partition into PSUM partition 0 at 0x2000000, and one access may span both (PSUM's 4-byte write rule "+
+			"applies to its PSUM part).", "isa.Addr8 (INVENTED map)", isa.Invented,
+			"The real ADDR8 address map is not in the sources; bytes past the active area do not exist, so an access through them fails, while "+
+				"addresses that exist are treated as one linear space, as a DMA engine walking byte addresses would see them."),
 		b("mem.uninit_tracking", "With Options.TrackUninit one bit per byte records writes; a read of a never-written byte fails with ErrUninit and its "+
 			"address (on-chip address, or DMA address for ReadAt). Off by default.", "issue 3 item 2; NKI.md (sentinel fills)", isa.Invented,
 			"The official simulator exposes uninitialised reads only through sentinel fills; an error naming the address is more useful and costs nothing when off."),
