@@ -504,3 +504,30 @@ func TestDMASBUFIntoPSUM(t *testing.T) {
 		t.Errorf("CAYMAN SBUF gap into PSUM: %v", err)
 	}
 }
+
+// TestMaverickSBUFWindow pins mem.maverick_sbuf_window: MAVERICK's 128 MiB SBUF uses address
+// bits 24..26 (byte 3 = 0x01 is partition 16, not the MXTENSOR_V2 marker), and there is no PSUM.
+func TestMaverickSBUFWindow(t *testing.T) {
+	m := newMem(t, isa.MAVERICK, Options{})
+	cases := []struct {
+		a    isa.Addr4
+		want Loc
+	}{
+		{0x01000000, Loc{SBUF, 16, 0}},
+		{0x02000000, Loc{SBUF, 32, 0}}, // PSUM_BUF_OFFSET on the other generations
+		{0x07f7ffff, Loc{SBUF, 127, 512<<10 - 1}},
+	}
+	for _, c := range cases {
+		if got, err := m.Resolve(c.a); err != nil || got != c.want {
+			t.Errorf("Resolve(%#x) = %v, %v; want %v", uint32(c.a), got, err, c.want)
+		}
+	}
+	for _, a := range []isa.Addr4{0x07f80000, 0x08000000} { // partition 127's gap; past STATE_BUF_SZ
+		if _, err := m.Resolve(a); !errors.Is(err, ErrBounds) {
+			t.Errorf("Resolve(%#x): %v", uint32(a), err)
+		}
+	}
+	if m.NumPartitions(PSUM) != 0 {
+		t.Error("MAVERICK has PSUM partitions")
+	}
+}

@@ -12,6 +12,13 @@ func Provenance() []isa.Provenance {
 			"PSUM at 0x2000000 = 128 x 32 KiB stride, 16 KiB active; MAVERICK has no PSUM (PSUM_BUF_SZ = 0). "+
 			"addr = region_base + partition*stride + offset; an offset at or past the active size is out of bounds.",
 			"FACTS §B.3, §B.5", isa.HighObserved, ""),
+		b("mem.maverick_sbuf_window", "On MAVERICK an on-chip address is SBUF when it lies below STATE_BUF_SZ (0x8000000), bits 24..26 included: "+
+			"addresses with bits 25..26 set are SBUF partitions 32..127, and an immediate ADDR4 whose byte 3 is 0x01 (the value of MAVERICK's "+
+			"ADDR4MARKER_MXTENSOR_V2) is resolved as an address in SBUF partitions 16..31; the MXTENSOR_V2 form is not modelled.",
+			"FACTS §B.3, §B.5", isa.MedInferred,
+			"FACTS §B.3's placement gate says SBUF addresses have bits 25..28 clear, true only of a 32 MiB SBUF; §B.5 gives MAVERICK a 128 MiB SBUF "+
+				"(1 MiB stride x 128) and addr_in_sbuf(a) = a < STATE_BUF_OFFSET + STATE_BUF_SZ, which tpbsim follows. The MXTENSOR_V2 marker has a "+
+				"value and no described meaning, and TPB_PARTITION_ADDR_MASK (0x1fffffff) keeps bit 24 as an address bit."),
 		b("mem.pattern_walk_order", "A TENSOR4D walk runs dim 0 innermost, dim 3 outermost; for channel c it walks partition start_partition + c "+
 			"with the same byte offsets.", "DESIGN.md §1; FACTS §B.4", isa.MedInferred,
 			"FACTS says the loop order is not spelled out and that dim 0 innermost is the usual reading; the compiler unit-fills unused dims with {step 1, num 1}, which only makes sense with dim 0 innermost."),
