@@ -293,7 +293,8 @@ done:
 	STORE16(6, k, X3, ST);     \
 	STORE16(7, k, X11, ST)
 
-// PREFETCH1 prefetches the line PD bytes past the tile (DX) of src row 8i+r (R8 = 64i).
+// PREFETCH1 prefetches the line PD bytes past the tile (DX) of src row R8/8+r (tile16sse: R8 =
+// 64i, rows 8i..; tile8sse: R8 = 8c, rows c..).
 #define PREFETCH1(r) \
 	MOVQ       ((r)*8)(SI)(R8*1), AX; \
 	PREFETCHT0 PD(AX)(DX*1)
