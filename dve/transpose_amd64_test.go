@@ -90,3 +90,20 @@ func TestCopyOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTileAsmDoesNotAllocate: the row-pointer arrays stay on the stack (calling the kernels
+// through a func value once made them escape: two allocations per group and instruction).
+func TestTileAsmDoesNotAllocate(t *testing.T) {
+	if !haveTile32Asm {
+		t.Skip("no assembly kernels in this build")
+	}
+	var src, dst [32][]byte
+	for i := range src {
+		src[i], dst[i] = make([]byte, 1024), make([]byte, 1024)
+	}
+	for _, es := range []int{1, 2, 4} {
+		if n := testing.AllocsPerRun(20, func() { tileAsm(&dst, &src, es, 0, 1024/(32*es), false) }); n != 0 {
+			t.Errorf("es %d: %v allocations per call", es, n)
+		}
+	}
+}

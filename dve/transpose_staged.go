@@ -182,17 +182,20 @@ func tileAsm(dst, src *[32][]byte, es, t0, t1 int, nt bool) bool {
 	// time (a line spans two tiles), and non-temporal stores then flush partial lines, measured
 	// 10.5 ms at full size against 2.8-4.0 ms with ordinary stores (session 3).
 	nt = nt && align%16 == 0 && es != 1
-	kernel := tile8sse
-	switch es {
-	case 4:
-		kernel = tile32sse
-	case 2:
-		kernel = tile16sse
-	}
 	// Assembly is not preempted: calls of at most asmTiles tiles (a few tens of microseconds)
-	// keep a stop-the-world from waiting on a whole group (~1-2 ms at full size).
+	// keep a stop-the-world from waiting on a whole group (~1-2 ms at full size). The kernels
+	// are called directly: through a func value d and s would escape (//go:noescape is lost)
+	// and be allocated per call.
 	for t := t0; t < t1; t += asmTiles {
-		kernel(&d, &s, uintptr(tb*t), min(asmTiles, t1-t), nt)
+		off, n := uintptr(tb*t), min(asmTiles, t1-t)
+		switch es {
+		case 4:
+			tile32sse(&d, &s, off, n, nt)
+		case 2:
+			tile16sse(&d, &s, off, n, nt)
+		default:
+			tile8sse(&d, &s, off, n, nt)
+		}
 	}
 	return true
 }
