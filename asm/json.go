@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/internal/jsonkeys"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -250,7 +251,8 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 }
 
 // instObject decodes one instruction: a JSON object, in which no key appears twice at any
-// level (encoding/json would keep the last silently, as for the text form's key=value).
+// level (jsonkeys.Check: encoding/json would keep the last silently; the text form refuses a
+// field set twice too).
 func instObject(raw json.RawMessage) (map[string]any, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
@@ -260,48 +262,8 @@ func instObject(raw json.RawMessage) (map[string]any, error) {
 		}
 		return nil, &Error{Msg: fmt.Sprintf("want an instruction object {...}, got %s", got)}
 	}
-	dec := json.NewDecoder(bytes.NewReader(t))
-	var walk func(prefix string) error
-	walk = func(prefix string) error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				k, _ := kt.(string)
-				if seen[k] {
-					return &Error{Field: prefix + k, Msg: "key given twice in one object"}
-				}
-				seen[k] = true
-				if err := walk(prefix + k + "."); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		case json.Delim('['):
-			for dec.More() {
-				if err := walk(prefix); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		}
-		return nil
-	}
-	if err := walk(""); err != nil {
-		if e, ok := err.(*Error); ok {
-			return nil, e
-		}
-		return nil, &Error{Msg: "bad JSON: " + err.Error()}
+	if e, ok := jsonkeys.Check(t, nil).(*jsonkeys.Error); ok {
+		return nil, &Error{Field: e.Path, Msg: e.Msg}
 	}
 	var obj map[string]any
 	d := json.NewDecoder(bytes.NewReader(t))

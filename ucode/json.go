@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/tpbsim/tpbsim/internal/jsonkeys"
 )
 
 // JSONFormat names the decoded JSON form's version.
@@ -357,85 +359,8 @@ func laneFromJSON(lj LaneJSON, g TableGen) (LaneWord, error) {
 
 // CheckJSONKeys refuses what encoding/json would read silently into a value of type t: a key
 // given twice in one object (json keeps the last) and a key that matches a field only when case
-// is ignored ("OPA" for "opa"). Unknown keys and type errors are left to the decoder. A text that
-// is not JSON passes, for the decoder to report.
+// is ignored ("OPA" for "opa"): internal/jsonkeys.Check, whose *Error it returns. Unknown keys
+// and type errors are left to the decoder; a text that is not JSON passes, for the decoder.
 func CheckJSONKeys(data []byte, t reflect.Type) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var walk func(t reflect.Type, at string) error
-	walk = func(t reflect.Type, at string) error {
-		for t != nil && t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'):
-			fields := map[string]reflect.Type{}
-			if t != nil && t.Kind() == reflect.Struct {
-				for i := 0; i < t.NumField(); i++ {
-					f := t.Field(i)
-					name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-					if name == "-" || !f.IsExported() {
-						continue
-					}
-					if name == "" {
-						name = f.Name
-					}
-					fields[name] = f.Type
-				}
-			}
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				k, _ := kt.(string)
-				if seen[k] {
-					return keyError(fmt.Sprintf("%s%s: key given twice in one object", at, k))
-				}
-				seen[k] = true
-				ft, ok := fields[k]
-				if !ok {
-					for name := range fields {
-						if strings.EqualFold(name, k) {
-							return keyError(fmt.Sprintf("%s%s: the key is spelled %q", at, k, name))
-						}
-					}
-				}
-				if err := walk(ft, at+k+"."); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		case json.Delim('['):
-			var et reflect.Type
-			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-				et = t.Elem()
-			}
-			for dec.More() {
-				if err := walk(et, at); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		}
-		return nil
-	}
-	if err := walk(t, ""); err != nil {
-		if ke, ok := err.(keyError); ok {
-			return ke
-		}
-		return nil // not JSON: the decoder says why
-	}
-	return nil
+	return jsonkeys.Check(data, t)
 }
-
-// keyError is a CheckJSONKeys finding, as opposed to a syntax error left to the decoder.
-type keyError string
-
-func (e keyError) Error() string { return string(e) }
