@@ -109,6 +109,8 @@ func (t TransposeImpl) String() string {
 
 // DVE is the state of one DVE engine: the shuffle mask register LOAD_MASK_SELECT loads, and the
 // executor's settings. The zero value is ready to use (no mask loaded, fast transpose, all CPUs).
+// Like the engine, it runs one instruction at a time: Execute must not be called concurrently
+// on one DVE (its mask and its reused source buffer are per engine).
 type DVE struct {
 	mask    [32]uint8
 	maskSet bool
@@ -120,6 +122,9 @@ type DVE struct {
 	// MaxStreamBytes bounds StreamBytes of one instruction (0: DefaultMaxStreamBytes). The
 	// executor's host buffers for an instruction stay below about twice this bound.
 	MaxStreamBytes uint64
+
+	// src is the reusable buffer gatherAll fills (see (*DVE).gatherAll).
+	src []byte
 }
 
 // StreamBytes is what the stream limit counts for an S4D4_TR instruction over nac channels
@@ -316,9 +321,23 @@ func requireSameCount(o *operands) error {
 
 // gatherAll reads every channel's source walk into one buffer (channel-major, nac x src bytes)
 // before anything is written, so uninitialised reads fail the instruction atomically.
-func gatherAll(m *mem.Memory, o *operands) ([]byte, error) {
+//
+// The buffer is d's, reused by the next instruction (it holds no data across instructions: every
+// byte is gathered anew): allocated per instruction it was a fifth of the time of a program of
+// small COPYs, with the clearing and GC of a fresh buffer each time. Buffers above
+// scratchMax are allocated per instruction and not kept.
+func (d *DVE) gatherAll(m *mem.Memory, o *operands) ([]byte, error) {
 	n := o.src.Bytes()
-	buf := make([]byte, o.nac*n)
+	var buf []byte
+	switch size := o.nac * n; {
+	case size > scratchMax:
+		buf = make([]byte, size)
+	case cap(d.src) >= size:
+		buf = d.src[:size]
+	default:
+		d.src = make([]byte, size)
+		buf = d.src
+	}
 	for c := 0; c < o.nac; c++ {
 		if err := m.Gather(o.src, c, buf[c*n:(c+1)*n]); err != nil {
 			return nil, memFail(o.op, "src_mem_pattern", err)
@@ -326,6 +345,9 @@ func gatherAll(m *mem.Memory, o *operands) ([]byte, error) {
 	}
 	return buf, nil
 }
+
+// scratchMax is the largest gathered source a DVE keeps for reuse.
+const scratchMax = 1 << 20
 
 // scatterAll writes every channel's destination walk from buf (channel-major).
 func scatterAll(m *mem.Memory, o *operands, buf []byte) {

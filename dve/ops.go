@@ -362,7 +362,7 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 	}
 	sbuf := pre
 	if sbuf == nil {
-		if sbuf, err = gatherAll(m, o); err != nil {
+		if sbuf, err = d.gatherAll(m, o); err != nil {
 			return err
 		}
 	}
@@ -432,7 +432,7 @@ func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error 
 	if _, _, err := opFor(o, in, isArithOpcode(o.op)); err != nil {
 		return err
 	}
-	sbuf, err := gatherAll(m, o)
+	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
@@ -468,7 +468,7 @@ func (d *DVE) tensorCumulative(m *mem.Memory, in *isa.S4D4TR, o *operands) error
 	if err != nil {
 		return err
 	}
-	sbuf, err := gatherAll(m, o)
+	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
@@ -528,7 +528,7 @@ func (d *DVE) copyOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if in.InDtype != in.OutDtype {
 		return fail(o.op, ErrInvalid, RuleSameSrcDstType, "out_dtype", "COPY needs out_dtype == in_dtype: in %v, out %v", in.InDtype, in.OutDtype)
 	}
-	sbuf, err := gatherAll(m, o)
+	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
@@ -540,7 +540,7 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if err := requireSameCount(o); err != nil {
 		return err
 	}
-	sbuf, err := gatherAll(m, o)
+	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
@@ -557,7 +557,7 @@ func (d *DVE) reciprocal(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if err := requireSameCount(o); err != nil {
 		return err
 	}
-	sbuf, err := gatherAll(m, o)
+	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
@@ -590,7 +590,7 @@ func (d *DVE) streamShuffle(m *mem.Memory, in *isa.S4D4TR, o *operands) (int, er
 	if !d.maskSet {
 		return 0, fail(o.op, ErrNoMask, RuleStreamShuffleMaskLoaded, "", "no LOAD_MASK_SELECT has run on this DVE")
 	}
-	sbuf, err := gatherAll(m, o)
+	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return 0, err
 	}

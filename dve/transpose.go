@@ -127,7 +127,7 @@ func (d *DVE) butterflyStream(m *mem.Memory, o *operands, E, D, procs int, direc
 			srcRows[c] = m.Partition(o.src.Start.Region, o.src.Partition(c))[off : off+E*es]
 		}
 	} else {
-		sbuf, err := gatherAll(m, o)
+		sbuf, err := d.gatherAll(m, o)
 		if err != nil {
 			return err
 		}
