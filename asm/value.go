@@ -67,11 +67,15 @@ func enumValue(k isa.ValueKind, s string, bitsMax uint64) (uint64, error) {
 	if j := strings.IndexByte(t, '('); j > 0 && strings.HasSuffix(t, ")") {
 		t = t[j+1 : len(t)-1]
 	}
-	if n, err := isa.ParseNumber(t); err == nil {
-		if n > bitsMax {
-			return 0, fmt.Errorf("%s above %d", s, bitsMax)
+	// A number starts with a digit (ParseNumber reads decimal and 0x-hex, '_' allowed); names
+	// skip it and the error it would build.
+	if t != "" && t[0] >= '0' && t[0] <= '9' {
+		if n, err := isa.ParseNumber(t); err == nil {
+			if n > bitsMax {
+				return 0, fmt.Errorf("%s above %d", s, bitsMax)
+			}
+			return n, nil
 		}
-		return n, nil
 	}
 	u := strings.ToUpper(t)
 	if c, ok := enumCodes(k)[u]; ok && c <= bitsMax {
