@@ -324,7 +324,7 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 		return View{}, reqErr(RuleViewValid, "shape %v: want 1 to 4 axes", shape)
 	}
 	for _, d := range shape {
-		if d <= 0 || d > 1<<32-1 {
+		if d <= 0 || uint64(d) > 1<<32-1 {
 			return View{}, reqErr(RuleViewValid, "shape %v: every axis must be 1..2^32-1", shape)
 		}
 	}

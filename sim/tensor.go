@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -13,16 +14,18 @@ import (
 // array is contiguous from the address. A raw number is an on-chip ADDR4-style byte address.
 
 func (m *Machine) tensorRows(at isa.Location, shape []int, elemSize int) (loc mem.Loc, hbm bool, rows, rowBytes int, err error) {
-	total := elemSize
+	total64 := int64(elemSize)
 	for _, d := range shape {
 		if d < 0 {
 			return loc, false, 0, 0, fmt.Errorf("negative dimension in shape %v", shape)
 		}
-		total *= d
-		if total > 1<<34 {
+		// Bounded before multiplying, so that no product wraps; 16 GiB, and what an int holds.
+		if d != 0 && (total64 > (1<<34)/int64(d) || total64*int64(d) > math.MaxInt) {
 			return loc, false, 0, 0, fmt.Errorf("shape %v is too large", shape)
 		}
+		total64 *= int64(d)
 	}
+	total := int(total64)
 	switch at.Space {
 	case isa.SpaceHBM:
 		return loc, true, 1, total, nil
