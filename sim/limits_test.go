@@ -379,3 +379,18 @@ func TestDMACrossbarTransposeRunsParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestTensorShapeCannotWrap: a tensor shape whose byte count passes 2^64 is refused as too
+// large (the product was bounded only after multiplying, so it could wrap below the bound).
+func TestTensorShapeCannotWrap(t *testing.T) {
+	m, err := New(Config{Gen: isa.CAYMAN})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hbm := isa.Location{Space: isa.SpaceHBM}
+	for _, shape := range [][]int{{1 << 62, 4}, {1 << 31, 1 << 31, 1 << 31}, {1 << 35}} {
+		if _, err := m.ReadTensor(hbm, shape, 4); err == nil || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("shape %v: %v, want too large", shape, err)
+		}
+	}
+}
