@@ -83,7 +83,7 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 				where := f.where(k)
 				for _, v := range vs {
 					src := ""
-					if p, ok := isa.LookupFor(v.Rule, op); ok {
+					if p, ok := ruleProvenance(v.Rule, op); ok {
 						src = fmt.Sprintf(" [%s, %v]", p.Source, p.Confidence)
 					}
 					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: %s%s\n", k, off, where, op, v, src)
@@ -139,7 +139,7 @@ func writeCheckJSON(w io.Writer, k, off int, op isa.Opcode, sup bool, why, where
 		Valid: len(vs) == 0, Supported: sup, Unsupported: why, Violations: []checkViolationJSON{}}
 	for _, v := range vs {
 		j := checkViolationJSON{Rule: v.Rule, Field: v.Field, Value: v.Value, Legal: v.Legal, Offset: v.Offset}
-		if p, ok := isa.LookupFor(v.Rule, op); ok {
+		if p, ok := ruleProvenance(v.Rule, op); ok {
 			j.Source, j.Confidence = p.Source, p.Confidence.String()
 		}
 		o.Violations = append(o.Violations, j)
@@ -147,4 +147,19 @@ func writeCheckJSON(w io.Writer, k, off int, op isa.Opcode, sup bool, why, where
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(o)
+}
+
+// ruleProvenance finds a violated rule's registry entry: the instruction layer's (with the
+// confidence as applied to op, isa.LookupFor), else the entry of the package that checks it
+// (the engine check of sim, dve's op checks, ...).
+func ruleProvenance(rule string, op isa.Opcode) (isa.Provenance, bool) {
+	if p, ok := isa.LookupFor(rule, op); ok {
+		return p, true
+	}
+	for _, p := range allProvenance() {
+		if p.ID == rule {
+			return p, true
+		}
+	}
+	return isa.Provenance{}, false
 }

@@ -95,6 +95,10 @@ func TestCheckAgreesWithRun(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "sp.s:3 COPY: opcode_legal_on_engine: opcode = COPY on the SP queue, legal: on DVE, POOL, ACT") {
 		t.Fatalf("SP COPY: exit %d\n%s", code, out)
 	}
+	// Like every violation, it names its source and confidence (from sim's registry entry).
+	if !strings.Contains(out, "ACT [FACTS §D.2") || !strings.Contains(out, "MED/INFERRED]") {
+		t.Errorf("engine-check violation without its source and confidence:\n%s", out)
+	}
 	if code, _, stderr := simCLI("run", sp); code != 1 || !strings.Contains(stderr, "opcode_legal_on_engine") {
 		t.Fatalf("run of SP COPY: exit %d %s", code, stderr)
 	}
