@@ -87,19 +87,24 @@ func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 		m.dma.parallelJobs++
 	}
 	end := startPS
+	var read int64
 	for _, rec := range res.Records {
 		s, t := rec.Start*1000, rec.End*1000
 		end = max(end, t)
+		// rec.Bytes is what the descriptor writes; a casting DMA (FP32 -> BF16) reads more.
+		d := &job.Queues[rec.Engine][rec.Index]
+		rd := int64(satMul(d.Elements(), uint64(d.Src.ElemSize)))
+		read += rd
 		st := &r.dmaSt[rec.Engine]
 		st.Instructions++
 		st.BusyPS += t - s
-		st.BytesRead += int64(rec.Bytes)
+		st.BytesRead += rd
 		st.BytesWritten += int64(rec.Bytes)
 		if r.tr != nil {
 			r.tr.Add(trace.Event{Name: fmt.Sprintf("%v %d B", rec.Kind, rec.Bytes), Cat: "DMA", Pid: pidDMA, Tid: rec.Engine, TsPS: s, DurPS: t - s,
 				Args: map[string]any{"engine": rec.Engine, "queue": rec.Queue, "descriptor": rec.Index, "kind": rec.Kind.String(),
-					"bytes": rec.Bytes, "src": m.devAddr(rec.Src), "dst": m.devAddr(rec.Dst), "start_ns": rec.Start, "end_ns": rec.End,
-					"issued_by": fmt.Sprintf("%s instruction %d (%v)", e.name, in.Index, opcodeOf(in.Inst))}})
+					"bytes": rec.Bytes, "bytes_read": rd, "bytes_written": rec.Bytes, "src": m.devAddr(rec.Src), "dst": m.devAddr(rec.Dst),
+					"start_ns": rec.Start, "end_ns": rec.End, "issued_by": fmt.Sprintf("%s instruction %d (%v)", e.name, in.Index, opcodeOf(in.Inst))}})
 		}
 	}
 	for _, su := range res.Sems {
@@ -107,9 +112,17 @@ func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 	}
 	r.end = max(r.end, end)
 	out := &dmaIssue{n: len(res.Records), readPS: end - r.now, totalPS: end - r.now}
-	out.eff.BytesRead, out.eff.BytesWritten = int64(res.Bytes), int64(res.Bytes)
-	if len(res.Records) > 0 {
-		out.eff.Src, out.eff.Dst = m.devAddr(res.Records[0].Src), m.devAddr(res.Records[0].Dst)
+	out.eff.BytesRead, out.eff.BytesWritten = read, int64(res.Bytes)
+	// The instruction's addresses are those of the descriptor the DGE pushes first (the start
+	// of its walk), not of the descriptor that happened to start first (res.Records is in start
+	// order, so an engine left busy by an earlier DMA moved another descriptor ahead).
+	order := job.Order
+	if order == nil {
+		order = dma.RoundRobin(job.Queues)
+	}
+	if len(order) > 0 {
+		d := &job.Queues[order[0].Engine][order[0].Index]
+		out.eff.Src, out.eff.Dst = m.devAddr(d.Src.Addr), m.devAddr(d.Dst.Addr)
 	}
 	return out, nil
 }
@@ -156,7 +169,7 @@ func (d *dmaMem) CheckRange(a, n uint64, write bool) error {
 	total := uint64(len(d.pending) + len(fresh))
 	if alloc, capB := d.HBMBytesAllocated(), d.Options().HBMCapBytes; alloc+total*mem.HBMPageSize > capB {
 		return &mem.Error{Rule: mem.RuleHBMCap, Addr: a, Err: mem.ErrHBMCap,
-			Detail: fmt.Sprintf("the DMA needs %d new HBM pages of %d bytes; %d of the cap's %d bytes already allocated", total, mem.HBMPageSize, alloc, capB)}
+			Detail: fmt.Sprintf("the DMA needs %d new HBM pages of %d bytes; %s", total, mem.HBMPageSize, mem.CapState(alloc, capB))}
 	}
 	for _, pg := range fresh {
 		d.pending[pg] = true

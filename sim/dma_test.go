@@ -162,3 +162,54 @@ func TestDMACapAndUninitFromMemory(t *testing.T) {
 		t.Error("the refused DMA changed memory or a semaphore")
 	}
 }
+
+// The trace and the summary of a DMA: a casting descriptor (FP32 -> BF16) reads twice the bytes
+// it writes, and the instruction's slice names where its walk starts, even when a busy engine
+// makes another descriptor start first.
+func TestDMATraceBytesAndAddresses(t *testing.T) {
+	g := isa.CAYMAN
+	m, _ := New(Config{Gen: g, Trace: true})
+	stride := int32(g.Geometry().StateBufPartitionSize / 2)
+	cast := dmaLoad(g, 1<<40, 64, 64, 0, isa.Events{})
+	cast.SemIncrement = 0
+	cast.DstStepElem[1], cast.DstElemSize, cast.OutDtype = stride, 2, isa.DTypeBFLOAT16
+	cast.DstStartAddr = isa.LocalAddr8(0x100)
+	first := dmaLoad(g, 1<<41, 2, 2048, 0, isa.Events{}) // keeps DMA0 and DMA1 busy when cast's descriptors arrive
+	first.SemIncrement = 0
+	first.DstStartAddr = isa.LocalAddr8(0x8000)
+	res, err := m.Run(prog(q(isa.EngineACT, first), q(isa.EngineTPB_SP, cast)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rd, wr int64
+	for _, e := range res.Trace.Events() {
+		switch e.Cat {
+		case "SP":
+			if e.Args["bytes_read"] != int64(64*64*4) || e.Args["bytes_written"] != int64(64*64*2) {
+				t.Errorf("SP's DMA reads %v, writes %v bytes; want %d, %d", e.Args["bytes_read"], e.Args["bytes_written"], 64*64*4, 64*64*2)
+			}
+			if e.Args["src"] != "hbm:0x10000000000" || e.Args["dst"] != "sbuf:0:0x100" {
+				t.Errorf("SP's DMA from %v to %v, want hbm:0x10000000000 to sbuf:0:0x100", e.Args["src"], e.Args["dst"])
+			}
+		case "DMA":
+			if e.Args["issued_by"] == "SP instruction 0 (DMAMEMCPY)" {
+				r, _ := e.Args["bytes_read"].(int64)
+				w, _ := e.Args["bytes_written"].(uint64)
+				rd, wr = rd+r, wr+int64(w)
+			}
+		}
+	}
+	if rd != 64*64*4 || wr != 64*64*2 {
+		t.Errorf("SP's descriptors read %d, write %d bytes", rd, wr)
+	}
+	var sr, sw int64
+	for _, s := range res.Engines {
+		if strings.HasPrefix(s.Engine, "DMA") {
+			sr += s.BytesRead
+			sw += s.BytesWritten
+		}
+	}
+	if want := int64(64*64*4 + 2*2048*4); sr != want || sw != int64(64*64*2+2*2048*4) {
+		t.Errorf("DMA rows read %d, write %d bytes; want %d, %d", sr, sw, want, 64*64*2+2*2048*4)
+	}
+}

@@ -365,9 +365,14 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			}
 		}
 	}
-	res := r.finish()
 	for _, e := range r.engines {
 		if e.pc < len(e.queue) {
+			// The deadlock is certain only when the last issued instruction completes: the
+			// final instruction of a queue schedules no event, so the queue can run out while
+			// it is still in flight. The stop, the waits counted to it and the report are at
+			// that completion, where the trace's last slice ends.
+			r.now = max(r.now, r.end)
+			res := r.finish()
 			all := make([]EngineState, 0, len(r.engines))
 			for _, e := range r.engines {
 				if len(e.queue) > 0 {
@@ -377,7 +382,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			return res, &DeadlockError{TimePS: r.now, Engines: all}
 		}
 	}
-	return res, nil
+	return r.finish(), nil
 }
 
 // drain ends a run an instruction failed at r.now (Provenance sim.stop_on_error): no engine
@@ -557,7 +562,11 @@ func (r *run) issue(e *engine, slot int) error {
 			args["waited_ns"] = float64(waited) / 1000
 		}
 		if ev.UpdateMode != isa.UpdateNone {
-			args["update"] = fmt.Sprintf("sem[%d] %v %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue)
+			args["update"] = fmt.Sprintf("sem[%d] %v", ev.UpdateIdx, ev.UpdateMode)
+			if m := ev.UpdateMode &^ 0x10; m != isa.SemIncRead && m != isa.SemDecRead {
+				// SEM_INC / SEM_DEC step by 1: semaphore_value is their wait's, not their operand
+				args["update"] = fmt.Sprintf("sem[%d] %v %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue)
+			}
 		}
 		r.tr.Add(trace.Event{Name: op.String(), Cat: e.name, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: totalPS, Args: args})
 	}

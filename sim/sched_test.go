@@ -322,3 +322,53 @@ func checkTraceJSON(t *testing.T, data []byte, names []string) {
 		}
 	}
 }
+
+// A deadlock whose last issued instruction is still running when the event queue empties (the
+// final instruction of a queue schedules no event) stops when that instruction completes: the
+// report, the end of the run, the trace's last slice and the waiting engine's wait all end
+// there, not at the last event.
+func TestDeadlockAfterLastInstructionCompletes(t *testing.T) {
+	var log []string
+	m := newLogMachine(t, &log)
+	long := copyInst(2, 4096, isa.Events{})
+	p := prog(q(isa.EngineDVE, copyInst(1, 8, waitGE(7, 1))), q(isa.EnginePOOL, long))
+	res, err := m.Run(p)
+	var de *DeadlockError
+	if !errors.As(err, &de) {
+		t.Fatalf("err = %v, want a deadlock", err)
+	}
+	_, longPS := computeCost(long)
+	if de.TimePS != longPS || res.EndPS != longPS {
+		t.Errorf("deadlock at %d ps, end of run %d ps; want both %d (POOL's COPY completes)", de.TimePS, res.EndPS, longPS)
+	}
+	var last int64
+	for _, e := range res.Trace.Events() {
+		last = max(last, e.TsPS+e.DurPS)
+	}
+	if last != res.EndPS {
+		t.Errorf("trace ends at %d ps, run at %d ps", last, res.EndPS)
+	}
+	if s := res.Engines[0]; s.Engine != "DVE" || s.Waits != 1 || s.WaitPS != longPS {
+		t.Errorf("DVE, waiting all run: %+v, want 1 wait of %d ps", s, longPS)
+	}
+}
+
+// The trace's update arg shows semaphore_value only for the modes that use it: SEM_INC and
+// SEM_DEC step by 1 whatever the shared field holds (it may be the instruction's wait target).
+func TestTraceUpdateArg(t *testing.T) {
+	var log []string
+	m := newLogMachine(t, &log)
+	dec := isa.Events{WaitMode: isa.WaitForSemGEImm, WaitIdx: 1, UpdateMode: isa.SemDecRead, UpdateIdx: 2, SemaphoreValue: 0}
+	add := isa.Events{UpdateMode: isa.SemAddImmComplete, UpdateIdx: 3, SemaphoreValue: 5}
+	res, err := m.Run(prog(q(isa.EngineDVE, copyInst(1, 8, dec), copyInst(2, 8, add))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []any
+	for _, e := range res.Trace.Events() {
+		got = append(got, e.Args["update"])
+	}
+	if len(got) != 2 || got[0] != "sem[2] SEM_DEC_READ" || got[1] != "sem[3] SEM_ADD_IMM_COMPLETE 5" {
+		t.Errorf("update args %q", got)
+	}
+}
