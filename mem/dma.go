@@ -1,6 +1,8 @@
 package mem
 
 import (
+	"fmt"
+
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -268,13 +270,21 @@ func (m *Memory) hbmFresh(first, last uint64) uint64 {
 	return fresh
 }
 
+// CapState describes the HBM cap for an error message: the pages already allocated and the
+// whole pages the cap allows (a cap that is not a multiple of the page size rounds down).
+func CapState(allocated, capBytes uint64) string {
+	pages := capBytes / HBMPageSize
+	return fmt.Sprintf("%d of the cap's %d pages already allocated (a cap of %d bytes allows %d whole pages, %d bytes)",
+		allocated/HBMPageSize, pages, capBytes, pages, pages*HBMPageSize)
+}
+
 // hbmCapCheck is WriteAt's cap check for n bytes at addr (caller holds mu; bounds checked).
 func (m *Memory) hbmCapCheck(addr, n uint64) error {
 	first, last := addr/HBMPageSize, (addr+n-1)/HBMPageSize
 	fresh := m.hbmFresh(first, last)
 	if fresh > (m.opts.HBMCapBytes-min(m.hbmBytes, m.opts.HBMCapBytes))/HBMPageSize {
-		return errf(ErrHBMCap, RuleHBMCap, addr, "writing %d bytes needs %d new HBM pages of %d bytes; %d of the cap's %d bytes already allocated",
-			n, fresh, HBMPageSize, m.hbmBytes, m.opts.HBMCapBytes)
+		return errf(ErrHBMCap, RuleHBMCap, addr, "writing %d bytes needs %d new HBM pages of %d bytes; %s",
+			n, fresh, HBMPageSize, CapState(m.hbmBytes, m.opts.HBMCapBytes))
 	}
 	return nil
 }

@@ -116,7 +116,7 @@ func TestDMAHBMCapAtomic(t *testing.T) {
 		t.Errorf("cap refusal reads %q, want it labelled a capacity limit", msg)
 	}
 	// worded like the memory's own cap message (mem.hbmCapCheck), with the page size
-	if msg := err.Error(); !strings.Contains(msg, "needs 2 new HBM pages of 65536 bytes; 0 of the cap's 65536 bytes already allocated") {
+	if msg := err.Error(); !strings.Contains(msg, "needs 2 new HBM pages of 65536 bytes; 0 of the cap's 1 pages already allocated (a cap of 65536 bytes allows 1 whole pages, 65536 bytes)") {
 		t.Errorf("cap refusal reads %q, want the pages, the page size and the cap", msg)
 	}
 	if n := m.Memory().HBMBytesAllocated(); n != 0 || m.Semaphore(1) != 0 || m.Semaphore(2) != 0 {
