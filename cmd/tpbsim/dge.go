@@ -15,6 +15,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
@@ -747,26 +748,21 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 // chromeTrace renders the descriptors as Chrome trace events: one track (tid) per DMA engine,
 // one slice per descriptor, in microseconds.
 func chromeTrace(res *dma.Result, g isa.Generation) []byte {
-	type ev struct {
-		Name string         `json:"name"`
-		Ph   string         `json:"ph"`
-		Ts   float64        `json:"ts"`
-		Dur  float64        `json:"dur,omitempty"`
-		Pid  int            `json:"pid"`
-		Tid  int            `json:"tid"`
-		Args map[string]any `json:"args,omitempty"`
-	}
-	var evs []ev
+	// The same writer and track naming as run's traces (internal/trace; DMAi tracks of a "DMA
+	// engines" process), so both open alike in Perfetto.
+	tr := trace.New()
+	tr.Process(1, fmt.Sprintf("DMA engines (%v, dge run)", g))
 	seen := map[int]bool{}
 	for _, r := range res.Records {
 		if !seen[r.Engine] {
 			seen[r.Engine] = true
-			evs = append(evs, ev{Name: "thread_name", Ph: "M", Pid: 1, Tid: r.Engine, Args: map[string]any{"name": fmt.Sprintf("DMA[%d]", r.Engine)}})
+			tr.AddTrack(trace.Track{Pid: 1, Tid: r.Engine, Name: fmt.Sprintf("DMA%d", r.Engine), Sort: r.Engine})
 		}
-		evs = append(evs, ev{Name: r.Kind.String(), Ph: "X", Ts: float64(r.Start) / 1000, Dur: float64(r.End-r.Start) / 1000, Pid: 1, Tid: r.Engine,
+		tr.Add(trace.Event{Name: r.Kind.String(), Cat: "dma", Pid: 1, Tid: r.Engine, TsPS: r.Start * 1000, DurPS: (r.End - r.Start) * 1000,
 			Args: map[string]any{"engine": r.Engine, "queue": r.Queue, "bytes": r.Bytes, "src": fmt.Sprintf("0x%x", r.Src), "dst": fmt.Sprintf("0x%x", r.Dst),
 				"credit_wait_ns": r.CreditWait, "credits": r.Credits, "index": r.Index}})
 	}
-	b, _ := json.Marshal(map[string]any{"traceEvents": evs, "displayTimeUnit": "ns", "otherData": map[string]any{"generation": g.String()}})
-	return b
+	var b bytes.Buffer
+	tr.Write(&b) // writes to memory: no error
+	return b.Bytes()
 }

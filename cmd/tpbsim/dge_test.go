@@ -124,8 +124,37 @@ func TestDgeRequestJSONAndLoadDump(t *testing.T) {
 		}
 	}
 	tb, err := os.ReadFile(trace)
-	if err != nil || !strings.Contains(string(tb), `"DMA[`) {
-		t.Fatalf("trace: %v %s", err, tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Trace Event Format as run writes it: a named process, DMAi tracks, every slice with ts
+	// and dur.
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(tb, &doc); err != nil {
+		t.Fatalf("trace is not JSON: %v", err)
+	}
+	var procNamed, trackNamed bool
+	slices := 0
+	for _, e := range doc.TraceEvents {
+		switch e["ph"] {
+		case "M":
+			args, _ := e["args"].(map[string]any)
+			procNamed = procNamed || e["name"] == "process_name"
+			trackNamed = trackNamed || (e["name"] == "thread_name" && args["name"] == "DMA0")
+		case "X":
+			slices++
+			if _, ok := e["dur"]; !ok {
+				t.Errorf("slice without dur: %v", e)
+			}
+			if _, ok := e["ts"]; !ok {
+				t.Errorf("slice without ts: %v", e)
+			}
+		}
+	}
+	if !procNamed || !trackNamed || slices == 0 {
+		t.Errorf("trace: process named %v, DMA0 track named %v, %d slices", procNamed, trackNamed, slices)
 	}
 }
 
