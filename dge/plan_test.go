@@ -342,6 +342,13 @@ func TestRequestErrors(t *testing.T) {
 			r.Dst.NumElem, r.Dst.StepElem = r.Src.NumElem, [4]int64{1, 1, 1, 1}
 			r.Perm = nil
 		},
+		// A shape over 2^40 elements whose steps are also past 2^40 (a CLI layout's steps are its
+		// products): named as too many elements, the step the user never wrote is not blamed.
+		func(r *Request) {
+			r.Src.NumElem, r.Src.StepElem = [4]uint32{65535, 65535, 65535, 65535}, [4]int64{1, 65535, 65535 * 65535, 65535 * 65535 * 65535}
+			r.Dst.NumElem, r.Dst.StepElem = r.Src.NumElem, r.Src.StepElem
+			r.Perm = nil
+		},
 		// An HBM view running into the on-chip window (from near its top, or by a large step).
 		func(r *Request) { r.Src.Base = isa.DMALocalBase - 32 },
 		func(r *Request) { r.Dst.Base = isa.DMALocalBase - 4 },
@@ -355,6 +362,8 @@ func TestRequestErrors(t *testing.T) {
 			t.Errorf("case %d: want ErrRequest, got %v", i, err)
 		} else if i >= 8 && !strings.Contains(err.Error(), RuleViewValid) {
 			t.Errorf("case %d: want rule %s, got %v", i, RuleViewValid, err)
+		} else if i >= 8 && i <= 9 && !strings.Contains(err.Error(), "more than 2^40 elements") {
+			t.Errorf("case %d: want the element count named, got %v", i, err)
 		}
 	}
 }

@@ -182,13 +182,19 @@ func (r *Request) validate() error {
 			if n == 0 {
 				return reqErr(RuleViewValid, "%s.num_elem[%d] = 0", side.name, k)
 			}
-			if s := side.v.StepElem[k]; s > 1<<40 || s < -(1<<40) {
+		}
+		// The element count before the steps: a CLI shape's steps are its products, so an
+		// oversized shape is named as such, not as a step the user never wrote.
+		n, ok := elementsWithin(side.v, maxElements)
+		if !ok {
+			return reqErr(RuleViewValid, "%s.num_elem %v: more than 2^40 elements", side.name, side.v.NumElem)
+		}
+		for k, s := range side.v.StepElem {
+			if s > 1<<40 || s < -(1<<40) {
 				return reqErr(RuleViewValid, "%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
 			}
 		}
-		if n, ok := elementsWithin(side.v, maxElements); !ok {
-			return reqErr(RuleViewValid, "%s.num_elem %v: more than 2^40 elements", side.name, side.v.NumElem)
-		} else if side.v.Base < isa.DMALocalBase {
+		if side.v.Base < isa.DMALocalBase {
 			// An HBM view stays below the on-chip window (isa.Addr8's map) and inside 64 bits.
 			if b, ok := bounds(side.v); !ok || b.Hi > isa.DMALocalBase {
 				return reqErr(RuleViewValid, "%s (%d elements from HBM address 0x%x) runs past the HBM window into the on-chip addresses at 0x%x",
