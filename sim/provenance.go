@@ -102,7 +102,8 @@ func Provenance() []isa.Provenance {
 				"source and destination are refused by dge_src_dst_disjoint"},
 		{ID: "sim.deadlock", Kind: "behaviour",
 			Text: "When no event is pending and an engine still has instructions, every such engine waits on a semaphore nothing " +
-				"can change: the run stops with each engine's state (pc, instruction, wait, current value).",
+				"can change: the run stops with each engine's state (pc, instruction, wait, current value). The stop (the deadlock's " +
+				"time, and the end of every counted wait) is when the last issued instruction completed.",
 			Source: "FACTS §B.2 (no wait mode has a timeout: hardware spins forever)", Confidence: isa.HighInferred,
 			Reason: "with no pending update nothing can change a semaphore, so no waiting engine can ever issue"},
 		{ID: "sim.check_before_run", Kind: "behaviour",
