@@ -13,15 +13,12 @@ import (
 func (r *Result) WriteSummary(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "engine\tinstructions\tbusy\twaits\twaited\tbytes read\tbytes written\t")
-	var tr, tw2 int64
 	for _, e := range r.Engines {
 		waited := "-"
 		if e.WaitPS > 0 {
 			waited = fmtPS(e.WaitPS)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%d\t%d\t\n", e.Engine, e.Instructions, fmtPS(e.BusyPS), e.Waits, waited, e.BytesRead, e.BytesWritten)
-		tr += e.BytesRead
-		tw2 += e.BytesWritten
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "end of run: t = %s (DMA rows count descriptors; times from tpbsim's invented cost model)\n", fmtPS(r.EndPS))
