@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -146,6 +148,28 @@ func BenchmarkCopy(b *testing.B) {
 func BenchmarkCopySplit(b *testing.B) {
 	n := 128 * 112 << 10
 	src, dst := filledPair(n)
+	benchSplit(b, n, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}
+
+// BenchmarkReadSplit reads the same 14 MiB (every 8-byte word) split over GOMAXPROCS goroutines.
+// Beside CopySplit it separates the two halves of a transpose's memory traffic: whether a second
+// core adds read bandwidth, write bandwidth (copy()'s non-temporal stores), both or neither on
+// the machine at hand (BENCHMARKS.md has the figures of the VM the project runs on).
+func BenchmarkReadSplit(b *testing.B) {
+	n := 128 * 112 << 10
+	src, _ := filledPair(n)
+	var sum atomic.Uint64 // keeps the loads live
+	benchSplit(b, n, func(lo, hi int) {
+		var s uint64
+		for _, w := range unsafe.Slice((*uint64)(unsafe.Pointer(&src[lo])), (hi-lo)/8) {
+			s += w
+		}
+		sum.Add(s)
+	})
+}
+
+// benchSplit runs fn over [0, n) in GOMAXPROCS pieces, one per goroutine, b.N times.
+func benchSplit(b *testing.B, n int, fn func(lo, hi int)) {
 	procs := runtime.GOMAXPROCS(0)
 	per := (n + procs - 1) / procs
 	b.SetBytes(int64(n))
@@ -155,11 +179,10 @@ func BenchmarkCopySplit(b *testing.B) {
 			wg.Add(1)
 			go func(lo int) {
 				defer wg.Done()
-				hi := min(n, lo+per)
-				copy(dst[lo:hi], src[lo:hi])
+				fn(lo, min(n, lo+per))
 			}(lo)
 		}
-		copy(dst[:per], src[:per])
+		fn(0, min(n, per))
 		wg.Wait()
 	}
 }
