@@ -300,7 +300,7 @@ func demoFills() (tags, sent, ones [demoChannels][demoElems]uint16) {
 // exportDemo writes the demo as files tpbsim run takes, and prints the command line.
 func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return ioErr(err)
+		return ioErr(fmt.Errorf("--export %s: %w", dir, err))
 	}
 	x, _ := demoInput()
 	tags, sent, ones := demoFills()
@@ -319,7 +319,7 @@ func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 		{j("ones.npy"), arr("u2", le16(ones[:]))},
 	}
 	if err := writeOutputs(outs, w); err != nil {
-		return ioErr(err)
+		return ioErr(fmt.Errorf("--export %s: %w", dir, err))
 	}
 	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy; run the demo program with:\n\n", j("demo.tpb"))
 	fmt.Fprintf(w, "  tpbsim run %s --gen %v --check-uninit \\\n", j("demo.tpb"), g)

@@ -197,9 +197,19 @@ func addDgeFlags(c *cobra.Command, f *dgeFlags) {
 
 // parseInts reads --shape / --perm: integers separated by ',' (or 'x', or spaces). An empty
 // item ("1,,0", ",") is an error, not skipped: "--perm ," used to plan with no permutation.
+// An item written as a hex number ("0x10") is refused, as --dump's SHAPE refuses it: split at
+// its 'x' it read as the two axes 0 and 10 and failed as a rule (exit 1) about a 0 axis the
+// user never wrote.
 func parseInts(s, what string) ([]int, error) {
 	var out []int
-	for _, part := range strings.Split(strings.ReplaceAll(s, "x", ","), ",") {
+	for _, item := range strings.Split(s, ",") {
+		for _, f := range strings.Fields(item) {
+			if len(f) > 1 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X') {
+				return nil, fmt.Errorf("%s %q: %q looks like a hex number; write decimal integers separated by ',' (e.g. 64,32)", what, s, f)
+			}
+		}
+	}
+	for _, part := range strings.Split(strings.NewReplacer("x", ",", "X", ",").Replace(s), ",") {
 		items := strings.Fields(part)
 		if len(items) == 0 {
 			return nil, fmt.Errorf("%s %q: an empty item (want comma-separated integers, e.g. 1,0)", what, s)
@@ -393,7 +403,16 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 		}
 	} else {
 		if j.Src == "" || j.Dst == "" || len(j.Shape) == 0 || j.Dtype == "" {
-			return req, nil, errors.New("give --src, --dst, --shape and --dtype (or --request FILE.json)")
+			var missing []string
+			for _, m := range []struct {
+				name  string
+				given bool
+			}{{"--src", j.Src != ""}, {"--dst", j.Dst != ""}, {"--shape", len(j.Shape) > 0}, {"--dtype", j.Dtype != ""}} {
+				if !m.given {
+					missing = append(missing, m.name)
+				}
+			}
+			return req, nil, fmt.Errorf("missing %s: a request needs --src, --dst, --shape and --dtype (or --request FILE.json)", strings.Join(missing, ", "))
 		}
 		k, err := num.ParseKind(j.Dtype)
 		if err != nil {

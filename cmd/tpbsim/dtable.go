@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -676,9 +677,26 @@ func dtableEncodeCmd(stdout io.Writer) *cobra.Command {
 			if o.out == stdoutPath {
 				return ioErr(errors.New("encode writes several files: -o names a folder, not - (standard output)"))
 			}
-			_, statErr := os.Stat(o.out)
+			// The folder is made when missing, with its missing parents; on a failure each
+			// folder this command made is removed again (os.Remove: only while empty).
+			var made []string
+			for d := filepath.Clean(o.out); ; d = filepath.Dir(d) {
+				if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+					break
+				}
+				made = append(made, d)
+				if filepath.Dir(d) == d {
+					break
+				}
+			}
+			removeMade := func() {
+				for _, d := range made {
+					os.Remove(d)
+				}
+			}
 			if err := os.MkdirAll(o.out, 0o755); err != nil {
-				return ioErr(err)
+				removeMade()
+				return ioErr(fmt.Errorf("-o %s: %w", o.out, err))
 			}
 			var files []atomicfile.File
 			for t, b := range s.Files() {
@@ -686,10 +704,8 @@ func dtableEncodeCmd(stdout io.Writer) *cobra.Command {
 			}
 			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 			if err := atomicfile.WriteFiles(files, atomicfile.DefaultPerm); err != nil {
-				if statErr != nil {
-					os.Remove(o.out) // the folder this command made, if still empty
-				}
-				return ioErr(err)
+				removeMade()
+				return ioErr(fmt.Errorf("-o %s: %w", o.out, err))
 			}
 			for _, f := range files {
 				fmt.Fprintf(stdout, "wrote %s (%d B)\n", f.Path, len(f.Data))

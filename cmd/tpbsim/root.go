@@ -96,7 +96,107 @@ deadlock, verification mismatch); 2 usage or I/O error.`,
 		root.AddCommand(c)
 	}
 	onceFlags(root)
+	namedArgErrors(root)
+	root.SetFlagErrorFunc(flagError)
 	return root
+}
+
+// namedArgErrors makes a wrong number of arguments name the command and its usage line: cobra's
+// own "accepts 1 arg(s), received 0" said neither which command nor what it wanted.
+func namedArgErrors(c *cobra.Command) {
+	if check := c.Args; check != nil && !c.HasSubCommands() {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return ioErr(fmt.Errorf("%s: %v (usage: %s)", subName(cmd), err, cmd.UseLine()))
+			}
+			return nil
+		}
+	}
+	for _, s := range c.Commands() {
+		namedArgErrors(s)
+	}
+}
+
+// flagError is every command's flag-parsing error (an unknown or misspelt flag, a bad value):
+// it names the command, and for an unknown flag the command's nearest flag names ("unknown
+// flag: --laod" said neither where nor what was meant). Always a usage error, exit 2.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name := subName(cmd); name != "" {
+		msg = name + ": " + msg
+	}
+	if name, ok := unknownFlagName(err.Error()); ok {
+		if near := nearFlags(cmd, name); len(near) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(near, " or "))
+		} else {
+			msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
+		}
+	}
+	return ioErr(errors.New(msg))
+}
+
+// subName is the command's path without the program name ("dge plan"; "" for the root), for
+// messages that exitCode prefixes with "tpbsim:".
+func subName(cmd *cobra.Command) string {
+	return strings.TrimSpace(strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()))
+}
+
+// unknownFlagName is the flag name in pflag's "unknown flag: --name" / "unknown shorthand flag:
+// 'x' in -x" errors.
+func unknownFlagName(msg string) (string, bool) {
+	if rest, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		name, _, _ := strings.Cut(rest, "=")
+		return name, name != ""
+	}
+	return "", false
+}
+
+// nearFlags lists the command's flags (its own and inherited) nearest to name, as "--name":
+// those differing only in case, else those fewest edits away, at most two.
+func nearFlags(cmd *cobra.Command, name string) []string {
+	var near []string
+	best := 3
+	seen := map[string]bool{}
+	visit := func(f *pflag.Flag) {
+		if seen[f.Name] || f.Hidden {
+			return
+		}
+		seen[f.Name] = true
+		d := editDistance(f.Name, name)
+		if strings.EqualFold(f.Name, name) {
+			d = 0
+		}
+		switch {
+		case d < best:
+			best, near = d, []string{"--" + f.Name}
+		case d == best:
+			near = append(near, "--"+f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	return near
+}
+
+// editDistance is the Levenshtein distance between a and b (flag names: short ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // onceFlags makes every single-valued flag of c and its subcommands a usage error (exit 2) when
