@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/tpbsim/tpbsim/internal/atomicfile"
@@ -102,4 +103,27 @@ func writeOutputs(outs []output, stdout io.Writer) error {
 		files[i] = atomicfile.File{Path: o.path, Data: o.data}
 	}
 	return atomicfile.WriteFiles(files, atomicfile.DefaultPerm)
+}
+
+// notTheInput refuses an output that names the command's input file (the same file, through
+// any path or link): `asm prog.s -o prog.s` replaced the source with its words, and `run
+// prog.tpb --trace prog.tpb` with a trace. A usage error, before any work; "-" on either side is
+// no file.
+func notTheInput(input string, outs ...outFlag) error {
+	if input == stdinPath {
+		return nil
+	}
+	in, err := os.Stat(input)
+	if err != nil {
+		return nil // the reading reports it
+	}
+	for _, o := range outs {
+		if o.path == stdoutPath {
+			continue
+		}
+		if out, err := os.Stat(o.path); err == nil && os.SameFile(in, out) {
+			return ioErr(fmt.Errorf("%s: %s is the input file %s: writing it would replace the input (name another output file)", o.flag, o.path, input))
+		}
+	}
+	return nil
 }

@@ -52,6 +52,9 @@ output (and the summary line to stderr).`,
 			if err := checkOutputs(outFlag{"-o", out}); err != nil {
 				return err
 			}
+			if err := notTheInput(args[0], outFlag{"-o", out}); err != nil {
+				return err
+			}
 			f, err := loadProgramArg(args[0], gen)
 			if err != nil {
 				return err
@@ -70,7 +73,7 @@ output (and the summary line to stderr).`,
 			if toStdout(outs) {
 				info, dest = stderr, "standard output"
 			}
-			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", args[0], f.Len(), buf.Len(), dest)
+			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", f.path, f.Len(), buf.Len(), dest)
 			if warning != "" {
 				fmt.Fprintf(stderr, "tpbsim asm: warning: %s\n", warning)
 			}
@@ -102,7 +105,11 @@ func binQueueWarning(f *programFile) string {
 	if op.Engine() == isa.EngineNone {
 		there = "on no queue (its opcode has no engine)"
 	}
-	keep := fmt.Sprintf("to run it as written, run the source (.s/.tpb) or its JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", f.path)
+	arg := f.path
+	if arg == stdinName {
+		arg = stdinPath + " (the same input)"
+	}
+	keep := fmt.Sprintf("to run it as written, run the source (.s/.tpb) or its JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", arg)
 	if f.form == formJSON {
 		keep = fmt.Sprintf("to run it as written, run %s itself: the JSON form keeps each instruction's engine", f.path)
 	}

@@ -97,7 +97,7 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 			}
 			if !asJSON {
 				fmt.Fprintf(bw, "%s: %d words, %d valid, %d invalid, %d unsupported on %v\n",
-					args[0], f.Len(), f.Len()-invalid, invalid, unsupported, g)
+					f.path, f.Len(), f.Len()-invalid, invalid, unsupported, g)
 			}
 			if invalid > 0 {
 				bw.Flush()

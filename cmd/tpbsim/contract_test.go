@@ -4,11 +4,21 @@ package main
 // each driving the command as an outside user would.
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// withStdin runs f with the CLI's standard input reading data.
+func withStdin(t *testing.T, data []byte, f func()) {
+	t.Helper()
+	old := stdin
+	stdin = bytes.NewReader(data)
+	defer func() { stdin = old }()
+	f()
+}
 
 // A wrong number of arguments names the command and its usage (cobra said only "accepts 1
 // arg(s), received 0").
@@ -74,6 +84,110 @@ func TestDgeMissingFlagsNamed(t *testing.T) {
 	code, _, stderr := simCLI("dge", "plan", "--dst", "hbm:0x100000", "--shape", "4")
 	if code != 2 || !strings.Contains(stderr, "missing --src, --dtype: a request needs --src, --dst, --shape and --dtype") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// disasm IN.bin prints one line per 64-byte word (DESIGN.md §7) on the default generation; on
+// another it starts with the .gen line that makes it assemble back without --gen.
+func TestDisasmOneLinePerWord(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ex.bin")
+	if code, _, stderr := simCLI("asm", "../../testdata/asm/example.s", "-o", bin); code != 0 {
+		t.Fatalf("asm: %s", stderr)
+	}
+	code, text, stderr := simCLI("disasm", bin)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "DMAMEMCPY ") || !strings.HasSuffix(lines[4], "# word 4 @0x100") {
+		t.Fatalf("disasm: exit %d, %d lines (want 5, one per word):\n%s%s", code, len(lines), text, stderr)
+	}
+	code, text, _ = simCLI("disasm", "--gen", "SUNDA", bin)
+	if lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n"); code != 0 || len(lines) != 6 || lines[0] != ".gen SUNDA" {
+		t.Fatalf("disasm --gen SUNDA: exit %d:\n%s", code, text)
+	}
+	s := filepath.Join(dir, "back.s")
+	os.WriteFile(s, []byte(text), 0o644)
+	back := filepath.Join(dir, "back.bin")
+	if code, _, stderr := simCLI("asm", s, "-o", back); code != 0 {
+		t.Fatalf("asm back: %s", stderr)
+	}
+	if a, b := readFile(t, bin), readFile(t, back); !bytes.Equal(a, b) {
+		t.Error("disasm --gen SUNDA | asm (no --gen) gives other bytes")
+	}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// "-" is standard input for the PROGRAM of asm, disasm, check and run; its form is told by its
+// content, and messages name it <stdin>.
+func TestProgramFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	src := readFile(t, "../../testdata/asm/example.s")
+	bin := filepath.Join(dir, "ex.bin")
+	if code, _, stderr := simCLI("asm", "../../testdata/asm/example.s", "-o", bin); code != 0 {
+		t.Fatalf("asm: %s", stderr)
+	}
+	words := readFile(t, bin)
+	out := filepath.Join(dir, "stdin.bin")
+	withStdin(t, src, func() {
+		if code, stdout, stderr := simCLI("asm", "-", "-o", out); code != 0 || !strings.Contains(stdout, "<stdin>: 5 instructions") {
+			t.Fatalf("asm - (text): exit %d: %s%s", code, stdout, stderr)
+		}
+	})
+	if !bytes.Equal(readFile(t, out), words) {
+		t.Error("asm - gives other bytes than asm FILE")
+	}
+	var js string
+	withStdin(t, words, func() {
+		var code int
+		code, js, _ = simCLI("disasm", "--json", "-")
+		if code != 0 || strings.Count(js, "\n") != 5 {
+			t.Fatalf("disasm --json - (words): exit %d:\n%s", code, js)
+		}
+	})
+	withStdin(t, []byte(js), func() {
+		if code, stdout, stderr := simCLI("run", "-"); code != 0 || !strings.Contains(stdout, "<stdin>: 5 instructions on CAYMAN, finished") {
+			t.Fatalf("run - (JSON): exit %d: %s%s", code, stdout, stderr)
+		}
+	})
+	withStdin(t, []byte("COPY nac=32\nCOPY nac=999\n"), func() {
+		if code, _, stderr := simCLI("check", "-"); code != 2 || !strings.Contains(stderr, "<stdin>:2: num_active_channels: 999 out of range") {
+			t.Fatalf("check - (bad text): exit %d: %s", code, stderr)
+		}
+	})
+}
+
+// An output that names the input file is refused before anything is written: `asm x.s -o x.s`
+// replaced the source with its words.
+func TestOutputIsInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.tpb")
+	text := ".gen CAYMAN\n.engine DVE\nCOPY in=FP32 out=FP32 nac=32 src=sbuf:0:0x0[32@1] dst=sbuf:0:0x100[32@1]\n"
+	os.WriteFile(src, []byte(text), 0o644)
+	link := filepath.Join(dir, "link.tpb")
+	os.Symlink(src, link)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"asm", src, "-o", src}, "-o: " + src + " is the input file"},
+		{[]string{"asm", link, "-o", src}, "-o: " + src + " is the input file " + link},
+		{[]string{"run", src, "--trace", src}, "--trace: " + src + " is the input file"},
+		{[]string{"run", src, "--dump", "sbuf:0:0x100=32x32:fp32:" + src}, "--dump sbuf:0:0x100=32x32:fp32:" + src + ": " + src + " is the input file"},
+	} {
+		code, _, stderr := simCLI(tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+		}
+		if got := string(readFile(t, src)); got != text {
+			t.Fatalf("%v overwrote the input", tc.args)
+		}
 	}
 }
 

@@ -25,9 +25,10 @@ a .bin, its opcode's engine, which is where 'tpbsim run' puts it). The text prin
 line where the queue changes (none for a .bin), so both forms run like the source with
 'tpbsim run'. Opcodes without a modelled struct print as their name
 (or number) with the raw payload. --gen (default CAYMAN) sets the partition stride used to print
-addresses (on MAVERICK, which has no PSUM, every on-chip address prints as sbuf:). The text
-starts with a '.gen G' line and every JSON object carries "gen":"G", so both forms assemble
-back to the same bytes with 'tpbsim asm' without --gen.
+addresses (on MAVERICK, which has no PSUM, every on-chip address prints as sbuf:). Every JSON
+object carries "gen":"G", and the text of a generation other than CAYMAN starts with a '.gen G'
+line (CAYMAN is what asm assumes), so both forms assemble back to the same bytes with
+'tpbsim asm' without --gen. The text of a .bin on CAYMAN is exactly one line per word.
 
 The file length must be a multiple of 64 (exit 2 names the offset of the incomplete word).`,
 		Args: cobra.ExactArgs(1),
@@ -39,7 +40,11 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			g := f.gen
 			bw := bufio.NewWriter(stdout)
 			defer bw.Flush()
-			if !asJSON {
+			// The text of a generation other than the default starts with its '.gen' line, so
+			// it assembles back to the same bytes without --gen. The default's needs none: asm
+			// assembles for CAYMAN when the file names no generation, and a .bin then prints
+			// exactly one line per word (DESIGN.md §7).
+			if !asJSON && g != isa.DefaultGeneration {
 				fmt.Fprintf(bw, ".gen %v\n", g)
 			}
 			section := isa.EngineNone // the queue of the last .engine line printed

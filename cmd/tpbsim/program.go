@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,8 +21,8 @@ import (
 //   - .json: the JSON form (one object, an array, or one object per line);
 //   - .s, .asm, .tpb: assembly text (.tpb is what testdata/sim and `demo --export` use), or the
 //     JSON form when it starts with '{' or '[';
-//   - any other name: words when the content is not text (a NUL byte, or not UTF-8), else as a
-//     .s file.
+//   - any other name, and "-" (standard input): words when the content is not text (a NUL byte,
+//     or not UTF-8), else JSON when it starts with '{' or '[', else as a .s file.
 //
 // A file named as text that holds a NUL byte is refused as binary content (exit 2), not parsed
 // into a confusing "unknown opcode" message.
@@ -107,6 +108,15 @@ func programFormOf(path string, data []byte) (programForm, error) {
 	return formText, nil
 }
 
+// stdinPath is the PROGRAM argument that means standard input; stdinName names it in messages
+// (FILE:LINE of a source, the summary line). stdin is the reader, a variable for the tests.
+const (
+	stdinPath = "-"
+	stdinName = "<stdin>"
+)
+
+var stdin io.Reader = os.Stdin
+
 // loadProgramArg is loadProgramFile for a command's PROGRAM argument and its --gen flag value
 // (empty: not given, CAYMAN unless the file names its generation).
 func loadProgramArg(path, gen string) (*programFile, error) {
@@ -122,8 +132,16 @@ func loadProgramArg(path, gen string) (*programFile, error) {
 // line, JSON "gen" keys) must then agree with. Every error is a usage or I/O error (exit 2),
 // naming file:line and field for a source.
 func loadProgramFile(path string, g isa.Generation, genSet bool) (*programFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	var data []byte
+	var err error
+	if path == stdinPath {
+		// "-" is standard input (`tpbsim demo --print-program | tpbsim run -`); its form is
+		// told by its content, as for a file name without a known extension.
+		path = stdinName
+		if data, err = io.ReadAll(stdin); err != nil {
+			return nil, ioErr(fmt.Errorf("reading standard input: %w", err))
+		}
+	} else if data, err = os.ReadFile(path); err != nil {
 		return nil, ioErr(err)
 	}
 	form, err := programFormOf(path, data)

@@ -117,6 +117,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	path = pf.path // "<stdin>" for "-"
 	prog, err := pf.simProgram()
 	if err != nil {
 		return err
@@ -146,6 +147,16 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	// read, so a usage mistake costs no large read or allocation.
 	dumps, err := parseDumps(m, g, f.dumps, f.trace)
 	if err != nil {
+		return err
+	}
+	var written []outFlag
+	if f.trace != "" {
+		written = append(written, outFlag{"--trace", f.trace})
+	}
+	for _, d := range dumps {
+		written = append(written, outFlag{"--dump " + d.arg, d.file})
+	}
+	if err := notTheInput(path, written...); err != nil {
 		return err
 	}
 	for _, l := range f.loads {
