@@ -184,6 +184,13 @@ func (m *Memory) access(addr uint64, p []byte, write bool) error {
 				s, _ = m.Slice(a, n)
 			}
 		} else {
+			// One slab at a time: a range CheckRange accepted may run from the last SBUF
+			// partition into PSUM where the two regions abut (active = stride).
+			if slab, base, ok := m.localSlab(uint32(a-isa.DMALocalBase), true); ok {
+				if rest := int(uint64(base) + uint64(len(slab)) - (a - isa.DMALocalBase)); rest > 0 && rest < n {
+					n = rest
+				}
+			}
 			s, _ = m.Slice(a, n)
 		}
 		if s == nil {
