@@ -122,6 +122,7 @@ func TestErrors(t *testing.T) {
 		{"COPY src=sbuf:0:0[1@1,1@1,1@1,1@1,1@1]", "want 1 to 4 dims"},
 		{"COPY reserved1=[1,2]", "2 values given, the field has 5"},
 		{".word 00", ".word wants 128 hex digits"},
+		{"COPY nac=32 num_active_channels=64", "f.s:1: num_active_channels: set twice (nac=32, then num_active_channels=64)"},
 	} {
 		_, err := Parse("f.s", []byte(c.src), isa.CAYMAN)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

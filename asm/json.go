@@ -168,6 +168,17 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 	prevLine := 0 // line of the previous object's start
 	for index := 0; ; index++ {
 		if array && !dec.More() {
+			// the closing ']', then nothing but blanks: a second array or trailing text
+			// would otherwise be dropped without a word
+			if _, err := dec.Token(); err == io.EOF {
+				syntaxErr = &Error{File: name, Line: lineAt(dec.InputOffset()), Msg: "bad JSON: the instruction array has no closing ']'"}
+			} else if err != nil {
+				syntaxErr = &Error{File: name, Line: lineAt(dec.InputOffset()), Msg: "bad JSON: " + err.Error()}
+			} else if rest := data[dec.InputOffset():]; len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+				off := dec.InputOffset() + int64(len(rest)-len(bytes.TrimLeft(rest, " \t\r\n")))
+				syntaxErr = &Error{File: name, Line: lineAt(off),
+					Msg: fmt.Sprintf("bad JSON: content after the instruction array's closing ']' (byte offset %d); one file holds one array, one object, or a stream of objects", off)}
+			}
 			break
 		}
 		start := dec.InputOffset()

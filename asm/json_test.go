@@ -2,6 +2,7 @@ package asm
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -40,5 +41,28 @@ func TestJSONErrorIndex(t *testing.T) {
 				t.Errorf("does not unwrap to *Error with file and line: %#v", err)
 			}
 		})
+	}
+}
+
+// An array file ends at its closing ']': anything after it but blanks is refused (it was dropped
+// without a word, so a second array assembled to nothing), and a missing ']' is named.
+func TestJSONArrayEnd(t *testing.T) {
+	ok := `{"opcode":"COPY"}`
+	for _, c := range []struct{ name, src, want string }{
+		{"second array", "[" + ok + "]\n[" + ok + "]", `f.json:2: bad JSON: content after the instruction array's closing ']' (byte offset 20)`},
+		{"trailing text", "[" + ok + "] x", `f.json:1: bad JSON: content after the instruction array's closing ']' (byte offset 20)`},
+		{"no closing bracket", "[" + ok + "\n", `f.json:1: bad JSON: the instruction array has no closing ']'`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := ParseJSON("f.json", []byte(c.src), isa.CAYMAN)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Fatalf("got %v (program %v), want %s...", err, p, c.want)
+			}
+		})
+	}
+	for _, src := range []string{"[" + ok + "]", "[" + ok + "]\n\n  ", "[]", "[" + ok + "," + ok + "]\n"} {
+		if _, err := ParseJSON("f.json", []byte(src), isa.CAYMAN); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
 	}
 }

@@ -394,7 +394,7 @@ func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
 	op := isa.Opcode(opv)
 	w := NewWord(op)
 	l := isa.LayoutOf(op)
-	set := map[string]string{} // resolved path -> the key that set it
+	set := map[string]string{} // resolved path -> the key=value token that set it
 	for _, t := range toks[1:] {
 		eq := strings.IndexByte(t, '=')
 		if eq <= 0 {
@@ -408,9 +408,9 @@ func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
 		// The same field twice is a typo or a merge gone wrong, not a request for the last
 		// value (a whole tensor or array then one of its parts is allowed: the part refines).
 		if prev, ok := set[path]; ok {
-			return w, &Error{Field: path, Msg: fmt.Sprintf("set twice (%s=, then %s=)", prev, key)}
+			return w, &Error{Field: path, Msg: fmt.Sprintf("set twice (%s, then %s)", prev, t)}
 		}
-		set[path] = key
+		set[path] = t
 	}
 	return w, nil
 }
