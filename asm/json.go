@@ -3,6 +3,7 @@ package asm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -209,6 +210,17 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 			e, ok := err.(*Error) // instObject's, else the decoder's
 			if !ok {
 				e = &Error{Msg: "bad JSON: " + err.Error()}
+				// A syntax error is located at its byte, not where the object began. The stream
+				// decoder's offsets are off by the separators it consumed, so the object is
+				// scanned again on its own.
+				var se *json.SyntaxError
+				obj := start + int64(skip)
+				var again json.RawMessage
+				if errors.As(json.NewDecoder(bytes.NewReader(data[obj:])).Decode(&again), &se) && se.Offset > 0 {
+					at := obj + se.Offset - 1
+					line = lineAt(at)
+					e.Msg += fmt.Sprintf(" (byte offset %d)", at)
+				}
 			}
 			e.File, e.Line = name, line
 			syntaxErr = wrapIndex(index, shared, e)
