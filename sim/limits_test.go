@@ -394,3 +394,31 @@ func TestTensorShapeCannotWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestTensorPlacementHints: the two placements users get wrong are answered with the form they
+// meant: a DMA device address of on-chip memory (the form dge takes) names the on-chip address,
+// and a 1-D array too long for the partition axis says to reshape it to (1, N).
+func TestTensorPlacementHints(t *testing.T) {
+	m, err := New(Config{Gen: isa.CAYMAN})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at    isa.Location
+		shape []int
+		want  string
+	}{
+		{isa.Location{Space: isa.SpaceRaw, Offset: isa.DMALocalBase + 0x1000}, []int{1, 64},
+			"is the DMA device address of on-chip byte 0x1000; tensors are placed by on-chip address: write sbuf:0:0x1000 or 0x1000"},
+		{isa.Location{Space: isa.SpaceRaw, Offset: isa.DMALocalBase<<1 + 0x1000}, []int{1, 64}, "is not an on-chip address (at most 0x1fffffff"},
+		{isa.Location{Space: isa.SpaceSBUF}, []int{1024}, "pass the last sbuf partition (127); the first axis is the partition axis, so a 1-D array takes one partition per element: reshape it to (1, 1024)"},
+	} {
+		err := m.WriteTensor(c.at, c.shape, 4, make([]byte, 4*c.shape[len(c.shape)-1]))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: %v, want ...%s...", c.at, c.shape, err, c.want)
+		}
+	}
+	if err := m.WriteTensor(isa.Location{Space: isa.SpaceSBUF}, []int{64, 2}, 4, make([]byte, 512)); err != nil {
+		t.Errorf("a 2-D array that fits: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -36,7 +37,14 @@ func (m *Machine) tensorRows(at isa.Location, shape []int, elemSize int) (loc me
 		}
 	case isa.SpaceRaw:
 		if at.Offset > isa.TPBPartitionAddrMask {
-			return loc, false, 0, 0, fmt.Errorf("raw address 0x%x is not an on-chip address (write hbm:ADDR for HBM)", at.Offset)
+			if lo := at.Offset - isa.DMALocalBase; at.Offset >= isa.DMALocalBase && lo <= isa.TPBPartitionAddrMask {
+				// the DMA engines' device address of an on-chip byte (the form dge takes)
+				if l, err := m.mem.ResolveAddr(uint32(lo)); err == nil {
+					return loc, false, 0, 0, fmt.Errorf("raw address 0x%x is the DMA device address of on-chip byte 0x%x; tensors are placed by on-chip address: write %s or 0x%x (or hbm:ADDR for HBM)",
+						at.Offset, lo, strings.ToLower(l.String()), lo)
+				}
+			}
+			return loc, false, 0, 0, fmt.Errorf("raw address 0x%x is not an on-chip address (at most 0x%x; write hbm:ADDR for HBM)", at.Offset, isa.TPBPartitionAddrMask)
 		}
 		if loc, err = m.mem.ResolveAddr(uint32(at.Offset)); err != nil {
 			return loc, false, 0, 0, err
@@ -53,7 +61,11 @@ func (m *Machine) tensorRows(at isa.Location, shape []int, elemSize int) (loc me
 	}
 	rowBytes = total / rows
 	if n := m.mem.NumPartitions(loc.Region); loc.Partition+rows > n {
-		return loc, false, 0, 0, fmt.Errorf("%d rows from partition %d pass the last %v partition (%d)", rows, loc.Partition, loc.Region, n-1)
+		hint := ""
+		if len(shape) == 1 {
+			hint = fmt.Sprintf("; the first axis is the partition axis, so a 1-D array takes one partition per element: reshape it to (1, %d) to lay it along one partition", rows)
+		}
+		return loc, false, 0, 0, fmt.Errorf("%d rows from partition %d pass the last %v partition (%d)%s", rows, loc.Partition, loc.Region, n-1, hint)
 	}
 	if act := m.mem.PartitionActive(loc.Region); int(loc.Offset)+rowBytes > act {
 		return loc, false, 0, 0, fmt.Errorf("a row of %d bytes at offset 0x%x passes the %v active size 0x%x on %v", rowBytes, loc.Offset, loc.Region, act, m.gen)
