@@ -25,8 +25,12 @@ var (
 // (Provenance num.nibble_order); a trailing half byte of dst keeps its other nibble.
 // dst and src must not overlap unless they are the same slice and sk == dk.
 //
-// Common pairs (FP32 <-> BF16/FP16/FP32R/FP8, BF16 <-> FP16, same kind) run specialised loops
-// with no per-element dispatch.
+// No pair dispatches per element (slices.go): FP32 to or from any kind runs one loop for the
+// other kind; an 8-bit source looks its codes up in a 256-entry table made for the call; a
+// 16-bit source cast to an 8- or 16-bit kind, in a 64K-entry table made on first use for a
+// large n (wideTableFor); BF16 <-> FP16 runs one fused loop, an integer pair that cannot lose
+// bits in FP32 a saturating integer copy, and every other pair widens to FP32 and narrows again
+// a chunk at a time. convertGeneric is the per-element reference they are all tested against.
 func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
 	if !sk.Numeric() {
 		return fmt.Errorf("%w: source %v", ErrKind, sk)
@@ -53,54 +57,33 @@ func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
 	if sk == FP32R { // inputs reject FP32R (FACTS §A.1); read it as the FP32 word it is
 		sk = FP32
 	}
-	switch {
-	case sk == FP32 && dk == BFLOAT16:
-		f32ToBF16Slice(dst[:2*n], src[:4*n])
-	case sk == BFLOAT16 && dk == FP32:
-		bf16ToF32Slice(dst[:4*n], src[:2*n])
-	case sk == FP32 && dk == FP16:
-		f32ToFP16Slice(dst[:2*n], src[:4*n])
-	case sk == FP16 && dk == FP32:
-		fp16ToF32Slice(dst[:4*n], src[:2*n])
-	case sk == FP32 && dk == FP32R:
-		s, d := src[:4*n], dst[:4*n]
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint32(d[4*i:], RoundFP32R(binary.LittleEndian.Uint32(s[4*i:])))
-		}
-	case sk == FP32 && dk == FP32: // FP32R source
-		copy(dst[:4*n], src[:4*n])
-	case sk == BFLOAT16 && dk == FP16:
-		s, d := src[:2*n], dst[:2*n]
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint16(d[2*i:], F32ToFP16(BF16ToF32(binary.LittleEndian.Uint16(s[2*i:]))))
-		}
-	case sk == FP16 && dk == BFLOAT16:
-		s, d := src[:2*n], dst[:2*n]
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint16(d[2*i:], F32ToBF16(FP16ToF32(binary.LittleEndian.Uint16(s[2*i:]))))
-		}
-	case sk.SizeBits() == 8 && sk.IsFloat() && dk == FP32:
-		t := smallTable(sk)
-		s, d := src[:n], dst[:4*n]
-		for i, c := range s {
-			binary.LittleEndian.PutUint32(d[4*i:], t[c])
-		}
-	case sk == FP32 && (dk == FP8_EXP3 || dk == FP8_EXP4 || dk == FP8_EXP5 || dk == FP8_EXP2):
-		e := fastEncoderFor(dk)
-		s, d := src[:4*n], dst[:n]
-		for i := range d {
-			d[i] = uint8(e.encode(binary.LittleEndian.Uint32(s[4*i:])))
-		}
-	case sk == FP32 && dk.SizeBits() == 8 && dk.IsFloat():
-		f := smallFormat(dk)
-		s, d := src[:4*n], dst[:n]
-		for i := range d {
-			d[i] = uint8(f.encode(binary.LittleEndian.Uint32(s[4*i:])))
-		}
-	default:
-		convertGeneric(dst, dk, src, sk, n)
+	if t := wideTableFor(dk, sk, n); t != nil {
+		t.convert(dst, src, n)
+		return nil
 	}
+	convertPair(dst, dk, src, sk, n)
 	return nil
+}
+
+// convertPair is ConvertSlice of two different kinds (an FP32R source read as FP32) short of
+// the 64K-entry tables of widetable.go (it is what builds them).
+func convertPair(dst []byte, dk Kind, src []byte, sk Kind, n int) {
+	switch {
+	case sk == FP32:
+		narrowSlice(dk, dst, src, n)
+	case dk == FP32:
+		widenSlice(sk, dst, src, n)
+	case sk == BFLOAT16 && dk == FP16:
+		bf16ToFP16Slice(dst[:2*n], src[:2*n])
+	case sk == FP16 && dk == BFLOAT16:
+		fp16ToBF16Slice(dst[:2*n], src[:2*n])
+	case sk.SizeBits() == 8 && n >= tableMinElems:
+		convertByTable(dst, dk, src, sk, n)
+	case intsExact(dk, sk):
+		convertInts(dst, dk, src, sk, n)
+	default:
+		convertChunked(dst, dk, src, sk, n)
+	}
 }
 
 func fastEncoderFor(k Kind) *fastEncoder {
@@ -164,16 +147,45 @@ func bf16ToF32Slice(d, s []byte) {
 func f32ToFP16Slice(d, s []byte) {
 	for len(s) >= 4 && len(d) >= 2 {
 		x := binary.LittleEndian.Uint32(s)
-		a := x & 0x7fffffff
-		var h uint16
-		if a-0x38800000 < 0x477ff000-0x38800000 { // 2^-14 <= |x| < 65520: normal result
-			a -= 112 << 23
-			h = uint16(x>>16)&0x8000 | uint16((a+0xfff+(a>>13)&1)>>13)
-		} else {
+		h, ok := fp16Normal(x)
+		if !ok {
 			h = F32ToFP16(x)
 		}
 		binary.LittleEndian.PutUint16(d, h)
 		s, d = s[4:], d[2:]
+	}
+}
+
+// fp16Normal is F32ToFP16 of an x whose result is a normal FP16 number, and false for any other
+// x (small enough to inline).
+func fp16Normal(x uint32) (uint16, bool) {
+	a := x & 0x7fffffff
+	if a-0x38800000 >= 0x477ff000-0x38800000 { // not 2^-14 <= |x| < 65520
+		return 0, false
+	}
+	a -= 112 << 23
+	return uint16(x>>16)&0x8000 | uint16((a+0xfff+(a>>13)&1)>>13), true
+}
+
+// bf16ToFP16Slice is the BF16 -> FP16 loop: the BF16 word is the top half of its FP32 word.
+func bf16ToFP16Slice(d, s []byte) {
+	for len(s) >= 2 && len(d) >= 2 {
+		x := uint32(binary.LittleEndian.Uint16(s)) << 16
+		h, ok := fp16Normal(x)
+		if !ok {
+			h = F32ToFP16(x)
+		}
+		binary.LittleEndian.PutUint16(d, h)
+		s, d = s[2:], d[2:]
+	}
+}
+
+// fp16ToBF16Slice is the FP16 -> BF16 loop: widen by table, narrow inline.
+func fp16ToBF16Slice(d, s []byte) {
+	t := fp16Table
+	for len(s) >= 2 && len(d) >= 2 {
+		binary.LittleEndian.PutUint16(d, F32ToBF16(t[binary.LittleEndian.Uint16(s)]))
+		s, d = s[2:], d[2:]
 	}
 }
 
@@ -244,6 +256,9 @@ func fromF32Bits(k Kind, x uint32) uint64 {
 	return uint64(truncSat(float64(math.Float32frombits(x)), lo, hi))
 }
 
+// convertGeneric is the per-element definition of a cast, toF32Bits then fromF32Bits with the
+// kinds dispatched for every element. No ConvertSlice path runs it any more; it is the reference
+// the tests hold every specialised loop to (convert_diff_test.go).
 func convertGeneric(dst []byte, dk Kind, src []byte, sk Kind, n int) {
 	for i := 0; i < n; i++ {
 		putRawAt(dk, dst, i, fromF32Bits(dk, toF32Bits(sk, rawAt(sk, src, i))))

@@ -231,9 +231,18 @@ func newFastEncoder(f *format) fastEncoder {
 }
 
 func (e *fastEncoder) encode(x uint32) uint32 {
+	if c, ok := e.encodeInRange(x); ok {
+		return c
+	}
+	return e.f.encode(x)
+}
+
+// encodeInRange is encode for |x| below e.limit (no overflow, Inf or NaN), and false for any
+// other x; small enough to inline into the bulk loops.
+func (e *fastEncoder) encodeInRange(x uint32) (uint32, bool) {
 	a := x & 0x7fffffff
 	if a >= e.limit {
-		return e.f.encode(x)
+		return 0, false
 	}
 	var code uint32
 	if a >= e.normMin {
@@ -242,7 +251,7 @@ func (e *fastEncoder) encode(x uint32) uint32 {
 	} else {
 		code = math.Float32bits(math.Float32frombits(a)+e.magic) - e.magicBits
 	}
-	return code | (x>>31)*e.sign
+	return code | (x>>31)*e.sign, true
 }
 
 // Encoders for the signed 8- and 4-bit float kinds (constant after package initialisation).
