@@ -27,8 +27,8 @@ var (
 //
 // No pair dispatches per element (slices.go): FP32 to or from any kind runs one loop for the
 // other kind; an 8-bit source looks its codes up in a 256-entry table made for the call; a
-// 16-bit source cast to an 8- or 16-bit kind, in a 64K-entry table made on first use for a
-// large n (wideTableFor); BF16 <-> FP16 runs one fused loop, an integer pair that cannot lose
+// 16-bit source cast to an 8-, 16- or 32-bit kind other than FP32, in a 64K-entry table made on
+// first use for a large n (wideTableFor); BF16 <-> FP16 runs one fused loop, an integer pair that cannot lose
 // bits in FP32 a saturating integer copy, and every other pair widens to FP32 and narrows again
 // a chunk at a time. convertGeneric is the per-element reference they are all tested against.
 func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {

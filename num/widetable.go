@@ -10,13 +10,14 @@ import (
 // many elements, and after that the table serves every call of its pair.
 const wideTableMinElems = 1 << 16
 
-// wideTable holds what each of the 65536 codes of a 16-bit kind becomes in an 8- or 16-bit kind
-// (64 or 128 KiB). It is built by convertPair on the first call that wants it and never written
+// wideTable holds what each of the 65536 codes of a 16-bit kind becomes in an 8-, 16- or 32-bit
+// kind (64, 128 or 256 KiB). It is built by convertPair on the first call that wants it and never written
 // after, so any number of goroutines may share it.
 type wideTable struct {
 	once sync.Once
 	t8   []uint8
 	t16  []uint16
+	t32  []uint32
 }
 
 // wideTables is the cache of wideTable, by source (BF16, FP16, INT16, UINT16) and destination.
@@ -25,9 +26,11 @@ type wideTable struct {
 var wideTables [4][numKinds]wideTable
 
 // wideTableFor returns the table of the pair, building it first if needed, when it applies: a
-// 16-bit source, an 8- or 16-bit destination of another kind, and n >= wideTableMinElems.
+// 16-bit source, an 8-, 16- or 32-bit destination of another kind other than FP32 and FP32R
+// (whose loops are faster), and n >= wideTableMinElems.
 func wideTableFor(dk, sk Kind, n int) *wideTable {
-	if n < wideTableMinElems || dk == sk || (dk.SizeBits() != 8 && dk.SizeBits() != 16) {
+	if n < wideTableMinElems || dk == sk || dk == FP32 || dk == FP32R ||
+		(dk.SizeBits() != 8 && dk.SizeBits() != 16 && dk.SizeBits() != 32) {
 		return nil
 	}
 	var si int
@@ -51,13 +54,19 @@ func wideTableFor(dk, sk Kind, n int) *wideTable {
 		}
 		out := make([]byte, dk.Size()<<16)
 		convertPair(out, dk, codes, sk, 1<<16)
-		if dk.Size() == 1 {
+		switch dk.Size() {
+		case 1:
 			w.t8 = out
-			return
-		}
-		w.t16 = make([]uint16, 1<<16)
-		for c := range w.t16 {
-			w.t16[c] = binary.LittleEndian.Uint16(out[2*c:])
+		case 2:
+			w.t16 = make([]uint16, 1<<16)
+			for c := range w.t16 {
+				w.t16[c] = binary.LittleEndian.Uint16(out[2*c:])
+			}
+		case 4:
+			w.t32 = make([]uint32, 1<<16)
+			for c := range w.t32 {
+				w.t32[c] = binary.LittleEndian.Uint32(out[4*c:])
+			}
 		}
 	})
 	return w
@@ -77,6 +86,19 @@ func (w *wideTable) convert(d, s []byte, n int) {
 		}
 		for i := range d {
 			d[i] = t[binary.LittleEndian.Uint16(s[2*i:])]
+		}
+		return
+	}
+	if w.t32 != nil {
+		t := (*[1 << 16]uint32)(w.t32)
+		d = d[:4*n]
+		for len(s) >= 4 && len(d) >= 8 {
+			x := binary.LittleEndian.Uint32(s)
+			binary.LittleEndian.PutUint64(d, uint64(t[uint16(x)])|uint64(t[uint16(x>>16)])<<32)
+			s, d = s[4:], d[8:]
+		}
+		if len(s) >= 2 && len(d) >= 4 {
+			binary.LittleEndian.PutUint32(d, t[binary.LittleEndian.Uint16(s)])
 		}
 		return
 	}
