@@ -125,6 +125,11 @@ type DVE struct {
 
 	// src is the reusable buffer gatherAll fills (see (*DVE).gatherAll).
 	src []byte
+	// ops holds the other buffers the executor reuses (see opScratch).
+	ops opScratch
+	// reference runs the element-by-element reference implementations of ops.go in place of
+	// their fast paths (the differential tests).
+	reference bool
 }
 
 // StreamBytes is what the stream limit counts for an S4D4_TR instruction over nac channels
@@ -328,16 +333,7 @@ func requireSameCount(o *operands) error {
 // scratchMax are allocated per instruction and not kept.
 func (d *DVE) gatherAll(m *mem.Memory, o *operands) ([]byte, error) {
 	n := o.src.Bytes()
-	var buf []byte
-	switch size := o.nac * n; {
-	case size > scratchMax:
-		buf = make([]byte, size)
-	case cap(d.src) >= size:
-		buf = d.src[:size]
-	default:
-		d.src = make([]byte, size)
-		buf = d.src
-	}
+	buf := scratch(&d.src, o.nac*n)
 	for c := 0; c < o.nac; c++ {
 		if err := m.Gather(o.src, c, buf[c*n:(c+1)*n]); err != nil {
 			return nil, memFail(o.op, "src_mem_pattern", err)
@@ -348,6 +344,18 @@ func (d *DVE) gatherAll(m *mem.Memory, o *operands) ([]byte, error) {
 
 // scratchMax is the largest gathered source a DVE keeps for reuse.
 const scratchMax = 1 << 20
+
+// scratch returns n bytes of *buf, grown to n and kept for the next instruction when n <=
+// scratchMax, or a fresh buffer, not kept, above it. The bytes are not cleared.
+func scratch(buf *[]byte, n int) []byte {
+	switch {
+	case n > scratchMax:
+		return make([]byte, n)
+	case cap(*buf) < n:
+		*buf = make([]byte, n)
+	}
+	return (*buf)[:n]
+}
 
 // scatterAll writes every channel's destination walk from buf (channel-major).
 func scatterAll(m *mem.Memory, o *operands, buf []byte) {

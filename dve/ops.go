@@ -1,7 +1,9 @@
 package dve
 
 import (
+	"encoding/binary"
 	"math"
+	"unsafe"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -360,13 +362,16 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 			"reducing %d elements in groups of %d (op_dim %v) gives %d results per channel; dst walks %d",
 			E, G, in.OpDim, R, o.dst.Elements())
 	}
+	negate := arith && in.Negated != 0
+	if !d.reference {
+		return d.foldRows(m, o, pre, op, vk, G, negate, false)
+	}
 	sbuf := pre
 	if sbuf == nil {
 		if sbuf, err = d.gatherAll(m, o); err != nil {
 			return err
 		}
 	}
-	negate := arith && in.Negated != 0
 	obuf := make([]byte, o.nac*R*o.esOut)
 	for c := 0; c < o.nac; c++ {
 		row := sbuf[c*E*o.esIn : (c+1)*E*o.esIn]
@@ -432,23 +437,32 @@ func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error 
 	if _, _, err := opFor(o, in, isArithOpcode(o.op)); err != nil {
 		return err
 	}
-	sbuf, err := d.gatherAll(m, o)
-	if err != nil {
-		return err
-	}
-	tbuf := make([]byte, len(sbuf))
+	row := E * es
+	tbuf := scratch(&d.ops.transposed, o.nac*row)
 	if d.Transpose == TransposeButterfly {
+		sbuf, err := d.gatherAll(m, o)
+		if err != nil {
+			return err
+		}
 		butterflyTranspose(tbuf, sbuf, o.nac, E, es)
 	} else {
-		row := E * es
+		rows, _, err := d.srcRows(m, o, nil)
+		if err != nil {
+			return err
+		}
 		groups := o.nac / 32
-		src := make([][32][]byte, groups)
-		dst := make([][32][]byte, groups)
+		if cap(d.ops.tiles) < 2*groups {
+			d.ops.tiles = make([][32][]byte, 2*groups)
+		}
+		src, dst := d.ops.tiles[:groups], d.ops.tiles[groups:2*groups]
 		for c := 0; c < o.nac; c++ {
-			src[c/32][c%32] = sbuf[c*row : (c+1)*row]
+			src[c/32][c%32] = rows[c]
 			dst[c/32][c%32] = tbuf[c*row : (c+1)*row]
 		}
-		transposeParallel(d.procs(len(sbuf)), dst, src, es, E/32, E)
+		transposeParallel(d.procs(len(tbuf)), dst, src, es, E/32, E)
+		clear(src)
+		clear(dst)
+		clear(rows)
 	}
 	return d.tensorReduce(m, in, o, tbuf)
 }
@@ -467,6 +481,9 @@ func (d *DVE) tensorCumulative(m *mem.Memory, in *isa.S4D4TR, o *operands) error
 	G, err := groupSize(o, in, "op_dim")
 	if err != nil {
 		return err
+	}
+	if !d.reference {
+		return d.foldRows(m, o, nil, op, vk, G, false, true)
 	}
 	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
@@ -549,13 +566,32 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if err := requireSameCount(o); err != nil {
 		return err
 	}
+	ik, ok := num.Kind(in.InDtype), num.Kind(in.OutDtype)
+	if !d.reference {
+		rows, srcInPlace, err := d.srcRows(m, o, nil)
+		if err != nil {
+			return err
+		}
+		// Kinds are checked (n = 0 converts nothing) before a row may be written in place.
+		if err := num.ConvertSlice(nil, ok, nil, ik, 0); err != nil {
+			return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err)
+		}
+		orows, dstInPlace := d.dstRows(m, o, srcInPlace)
+		for c, row := range rows {
+			if err := num.ConvertSlice(orows[c], ok, row, ik, o.src.Elements()); err != nil {
+				return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err) // not reached: sizes are exact
+			}
+		}
+		d.putRows(m, o, orows, dstInPlace)
+		return nil
+	}
 	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
 	n := o.nac * o.src.Elements()
 	obuf := make([]byte, n*o.esOut)
-	if err := num.ConvertSlice(obuf, num.Kind(in.OutDtype), sbuf, num.Kind(in.InDtype), n); err != nil {
+	if err := num.ConvertSlice(obuf, ok, sbuf, ik, n); err != nil {
 		return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err)
 	}
 	scatterAll(m, o, obuf)
@@ -566,12 +602,32 @@ func (d *DVE) reciprocal(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if err := requireSameCount(o); err != nil {
 		return err
 	}
+	ik, ok := num.Kind(in.InDtype), num.Kind(in.OutDtype)
+	if !d.reference {
+		rows, srcInPlace, err := d.srcRows(m, o, nil)
+		if err != nil {
+			return err
+		}
+		orows, dstInPlace := d.dstRows(m, o, srcInPlace)
+		xs := d.ops.f32.buffer()
+		for c, row := range rows {
+			for lo, E := 0, o.src.Elements(); lo < E; lo += len(xs) {
+				x := xs[:min(len(xs), E-lo)]
+				loadF32s(x, row[lo*o.esIn:], ik)
+				for i, v := range x {
+					x[i] = 1 / v
+				}
+				storeF32s(orows[c][lo*o.esOut:], x, ok)
+			}
+		}
+		d.putRows(m, o, orows, dstInPlace)
+		return nil
+	}
 	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return err
 	}
 	n := o.nac * o.src.Elements()
-	ik, ok := num.Kind(in.InDtype), num.Kind(in.OutDtype)
 	obuf := make([]byte, n*o.esOut)
 	for i := 0; i < n; i++ {
 		x := num.LoadF32(ik, sbuf[i*o.esIn:])
@@ -599,11 +655,27 @@ func (d *DVE) streamShuffle(m *mem.Memory, in *isa.S4D4TR, o *operands) (int, er
 	if !d.maskSet {
 		return 0, fail(o.op, ErrNoMask, RuleStreamShuffleMaskLoaded, "", "no LOAD_MASK_SELECT has run on this DVE")
 	}
+	n := o.src.Bytes()
+	// Contiguous rows that do not overlap, untracked: partition row to partition row.
+	if !d.reference && d.readsInPlace(m, o) && o.dst.Contiguous() && !o.src.Span().Overlaps(o.dst.Span()) {
+		so, do := o.src.Offset(), o.dst.Offset()
+		written := 0
+		for c := 0; c < o.nac; c++ {
+			sel := d.mask[c%32]
+			if sel == 0xFF {
+				continue
+			}
+			from := c/32*32 + int(sel%32)
+			copy(m.Partition(o.dst.Start.Region, o.dst.Partition(c))[do:do+n], m.Partition(o.src.Start.Region, o.src.Partition(from))[so:so+n])
+			m.MarkInit(o.dst.Start.Region, o.dst.Partition(c), do, n)
+			written++
+		}
+		return written, nil
+	}
 	sbuf, err := d.gatherAll(m, o)
 	if err != nil {
 		return 0, err
 	}
-	n := o.src.Bytes()
 	written := 0
 	for c := 0; c < o.nac; c++ {
 		sel := d.mask[c%32]
@@ -615,4 +687,513 @@ func (d *DVE) streamShuffle(m *mem.Memory, in *isa.S4D4TR, o *operands) (int, er
 		written++
 	}
 	return written, nil
+}
+
+// ---- fast paths: rows in place, lanes of decoded values ----
+//
+// The fast paths of TensorReduce, TransposeTensorReduce (its reduce half), TensorCumulative,
+// Cast, Reciprocal and StreamShuffle compute exactly what the element-by-element code above
+// computes (the reference, DVE.reference; TestFastMatchesReference holds them to the same bytes
+// for every op, dtype pair and shape class). They differ in how: a channel's elements are
+// decoded a chunk at a time by a loop specialised on the dtype, folded or scanned by a loop
+// specialised on the ALU op (four groups at a time, whose independent accumulators hide the
+// FP32 add's latency; each group still folds left to right from its first element), and
+// encoded a chunk at a time; contiguous source rows are read where they are (no gather) when
+// never-written tracking is off, contiguous destination rows are written where they are when
+// that cannot change a byte still to be read; and every buffer is reused, as gatherAll's is.
+
+// opScratch holds the buffers the fast paths reuse from one instruction to the next (a DVE runs
+// one instruction at a time). Byte buffers above scratchMax are allocated per instruction and
+// not kept; the row tables are cleared after each instruction so they keep no buffer alive.
+type opScratch struct {
+	out        []byte       // a destination built whole, then scattered
+	transposed []byte       // TransposeTensorReduce's transposed source
+	rows       [][]byte     // each channel's source walk
+	orows      [][]byte     // each channel's destination walk
+	tiles      [][32][]byte // TransposeTensorReduce's row tables, source then destination
+	f32        lanes[float32]
+	i64        lanes[int64]
+	u64        lanes[uint64]
+}
+
+// rowSlots returns n entries of *s, grown when short.
+func rowSlots(s *[][]byte, n int) [][]byte {
+	if cap(*s) < n {
+		*s = make([][]byte, n)
+	}
+	return (*s)[:n]
+}
+
+// readsInPlace reports whether the source walk can be read where it is: contiguous, not empty,
+// and nothing to check (never-written tracking off, which only the gather checks).
+func (d *DVE) readsInPlace(m *mem.Memory, o *operands) bool {
+	return !d.reference && !m.Options().TrackUninit && o.src.Contiguous() && o.src.Elements() > 0
+}
+
+// srcRows returns each channel's source walk as one run of bytes: pre's rows when given
+// (TransposeTensorReduce's transposed source), the partition bytes themselves when readsInPlace
+// (inPlace), else the gathered source.
+func (d *DVE) srcRows(m *mem.Memory, o *operands, pre []byte) (rows [][]byte, inPlace bool, err error) {
+	n := o.src.Bytes()
+	rows = rowSlots(&d.ops.rows, o.nac)
+	switch {
+	case pre != nil:
+	case d.readsInPlace(m, o):
+		off := o.src.Offset()
+		for c := range rows {
+			rows[c] = m.Partition(o.src.Start.Region, o.src.Partition(c))[off : off+n]
+		}
+		return rows, true, nil
+	default:
+		if pre, err = d.gatherAll(m, o); err != nil {
+			return nil, false, err
+		}
+	}
+	for c := range rows {
+		rows[c] = pre[c*n : (c+1)*n]
+	}
+	return rows, false, nil
+}
+
+// dstRows returns where each channel's destination walk is built: the partition bytes
+// themselves (inPlace) when the walk is contiguous and writing it cannot change a byte still to
+// be read (the source is not read in place, or the two do not overlap), else d's buffer,
+// channel-major. putRows finishes the write.
+func (d *DVE) dstRows(m *mem.Memory, o *operands, srcInPlace bool) (rows [][]byte, inPlace bool) {
+	n := o.dst.Bytes()
+	rows = rowSlots(&d.ops.orows, o.nac)
+	if !d.reference && o.dst.Contiguous() && n > 0 && !(srcInPlace && o.src.Span().Overlaps(o.dst.Span())) {
+		off := o.dst.Offset()
+		for c := range rows {
+			rows[c] = m.Partition(o.dst.Start.Region, o.dst.Partition(c))[off : off+n]
+		}
+		return rows, true
+	}
+	buf := scratch(&d.ops.out, o.nac*n)
+	for c := range rows {
+		rows[c] = buf[c*n : (c+1)*n]
+	}
+	return rows, false
+}
+
+// putRows finishes a destination dstRows began: rows written in place are marked written (as
+// Scatter marks the bytes it writes), a buffer is scattered. The row tables are cleared.
+func (d *DVE) putRows(m *mem.Memory, o *operands, rows [][]byte, inPlace bool) {
+	for c, row := range rows {
+		if inPlace {
+			m.MarkInit(o.dst.Start.Region, o.dst.Partition(c), o.dst.Offset(), len(row))
+		} else {
+			m.Scatter(o.dst, c, row)
+		}
+	}
+	clear(rows)
+	clear(d.ops.rows)
+}
+
+// foldRows is the fast TensorReduce (cumulative false: one result per group of G elements,
+// negated when negate) and TensorCumulative (every running value).
+func (d *DVE) foldRows(m *mem.Memory, o *operands, pre []byte, op isa.ALUOp, vk valueKind, G int, negate, cumulative bool) error {
+	rows, srcInPlace, err := d.srcRows(m, o, pre)
+	if err != nil {
+		return err
+	}
+	orows, dstInPlace := d.dstRows(m, o, srcInPlace)
+	if G > 0 && o.src.Elements() > 0 {
+		s := &d.ops
+		switch vk.class {
+		case classFloat:
+			s.f32.set(op, vk, negate, loadF32s, scanF32, storeF32s, negateAll[float32])
+			foldGroups(&s.f32, rows, orows, o.esIn, o.esOut, G, cumulative)
+		case classInt:
+			s.i64.set(op, vk, negate, loadI64s, scanI64, storeI64s, negateAll[int64])
+			foldGroups(&s.i64, rows, orows, o.esIn, o.esOut, G, cumulative)
+		default:
+			s.u64.set(op, vk, false, loadU64s, scanU64, storeU64s, nil)
+			foldGroups(&s.u64, rows, orows, o.esIn, o.esOut, G, cumulative)
+		}
+	}
+	d.putRows(m, o, orows, dstInPlace)
+	return nil
+}
+
+// laneChunk is how many elements of a group a lane decodes at a time: four lanes of int64
+// are 16 KiB, which stays in L1 with the results beside them.
+const laneChunk = 512
+
+// laneValue is the value type an op class computes in: FP32, the integer band's int64, and
+// raw bit vectors.
+type laneValue interface{ float32 | int64 | uint64 }
+
+// lanes is the element pipeline of one reduce or scan instruction in the value type T of its op
+// class: the dtype and op specialised loops chosen for it, the four lanes the scan runs (x,
+// from the accumulators acc) and the buffer they are decoded into.
+type lanes[T laneValue] struct {
+	op      isa.ALUOp
+	in, out num.Kind
+	width   int
+	negate  bool
+	load    func(xs []T, b []byte, k num.Kind) // decode len(xs) elements of k from b
+	scan    func(l *lanes[T])                  // per lane: acc = op(acc, x[i]); x[i] = acc
+	store   func(b []byte, xs []T, k num.Kind) // encode xs as k into b (may change xs)
+	finish  func(xs []T)                       // negate reduce results
+	acc     [4]T
+	x       [4][]T
+	buf     []T // 8 x laneChunk: decoded elements, then reduce results
+}
+
+func (l *lanes[T]) set(op isa.ALUOp, vk valueKind, negate bool, load func([]T, []byte, num.Kind),
+	scan func(*lanes[T]), store func([]byte, []T, num.Kind), finish func([]T)) {
+	l.op, l.in, l.out, l.width, l.negate = op, vk.in, vk.out, vk.width, negate
+	l.load, l.scan, l.store, l.finish = load, scan, store, finish
+}
+
+// buffer returns the lanes' buffer, allocated on first use.
+func (l *lanes[T]) buffer() []T {
+	if l.buf == nil {
+		l.buf = make([]T, 8*laneChunk)
+	}
+	return l.buf
+}
+
+// foldGroups folds (cumulative false) or scans every group of G consecutive elements of each
+// source row into the destination rows. Groups of up to laneChunk elements are decoded a block
+// of whole groups of one row at a time and run four by four; larger groups run four at a time
+// (consecutive groups, across rows) a chunk of each at a time. Lanes past the last group repeat
+// the last real lane (the scans read all four lanes' x[i] before writing any).
+func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int, cumulative bool) {
+	buf := l.buffer()
+	if G <= laneChunk {
+		per := len(buf) / 2 / G // groups per block (at least 4)
+		data, res := buf[:per*G], buf[len(buf)/2:]
+		for c, row := range rows {
+			R := len(row) / (es * G)
+			for r0 := 0; r0 < R; r0 += per {
+				n := min(per, R-r0)
+				xs := data[:n*G]
+				l.load(xs, row[r0*G*es:], l.in)
+				if G > 1 {
+					for j := 0; j < n; j += 4 {
+						for k := range 4 {
+							q := min(j+k, n-1) * G
+							l.acc[k], l.x[k] = xs[q], xs[q+1:q+G]
+						}
+						l.scan(l)
+						copy(res[j:min(j+4, n)], l.acc[:])
+					}
+				} else {
+					copy(res, xs)
+				}
+				if cumulative {
+					l.store(orows[c][r0*G*esOut:], xs, l.out)
+					continue
+				}
+				if l.negate {
+					l.finish(res[:n])
+				}
+				l.store(orows[c][r0*esOut:], res[:n], l.out)
+			}
+		}
+		return
+	}
+	R := len(rows[0]) / (es * G)
+	total := len(rows) * R
+	for q0 := 0; q0 < total; q0 += 4 {
+		real := min(4, total-q0)
+		for off := 0; off < G; off += laneChunk {
+			n := min(laneChunk, G-off)
+			for k := range 4 {
+				if k >= real {
+					l.x[k] = l.x[real-1]
+					continue
+				}
+				q := q0 + k
+				l.x[k] = buf[k*laneChunk : k*laneChunk+n]
+				l.load(l.x[k], rows[q/R][(q%R*G+off)*es:], l.in)
+			}
+			if off == 0 {
+				for k := range 4 {
+					l.acc[k], l.x[k] = l.x[k][0], l.x[k][1:]
+				}
+			}
+			l.scan(l)
+			for k := 0; cumulative && k < real; k++ {
+				q := q0 + k
+				l.store(orows[q/R][(q%R*G+off)*esOut:], buf[k*laneChunk:k*laneChunk+n], l.out)
+			}
+		}
+		if !cumulative {
+			res := buf[4*laneChunk : 4*laneChunk+real]
+			copy(res, l.acc[:])
+			if l.negate {
+				l.finish(res)
+			}
+			for k := range res {
+				q := q0 + k
+				l.store(orows[q/R][q%R*esOut:], res[k:k+1], l.out)
+			}
+		}
+	}
+}
+
+// lanes4 returns the four lanes, resliced to one length so that the scans index them without
+// bounds checks.
+func lanes4[T laneValue](l *lanes[T]) (x0, x1, x2, x3 []T) {
+	x0 = l.x[0]
+	return x0, l.x[1][:len(x0)], l.x[2][:len(x0)], l.x[3][:len(x0)]
+}
+
+// scanF32 is the FP32 op class: evalFloat, with the common ops written out.
+func scanF32(l *lanes[float32]) {
+	x0, x1, x2, x3 := lanes4(l)
+	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
+	switch l.op {
+	case isa.ALUAdd:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUSubtract:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0-v, a1-x1[i], a2-x2[i], a3-x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUMult:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0*v, a1*x1[i], a2*x2[i], a3*x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUMax:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = fmax(a0, v), fmax(a1, x1[i]), fmax(a2, x2[i]), fmax(a3, x3[i])
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUMin:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = fmin(a0, v), fmin(a1, x1[i]), fmin(a2, x2[i]), fmin(a3, x3[i])
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	default:
+		scanEach(l, func(a, b float32) float32 { return evalFloat(l.op, a, b) })
+		return
+	}
+	l.acc = [4]float32{a0, a1, a2, a3}
+}
+
+// scanI64 is the integer band: evalInt, with the common ops written out.
+func scanI64(l *lanes[int64]) {
+	x0, x1, x2, x3 := lanes4(l)
+	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
+	switch l.op {
+	case isa.ALUAddInt:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUMaxInt:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = max(a0, v), max(a1, x1[i]), max(a2, x2[i]), max(a3, x3[i])
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUMinInt:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = min(a0, v), min(a1, x1[i]), min(a2, x2[i]), min(a3, x3[i])
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	default:
+		scanEach(l, func(a, b int64) int64 { return evalInt(l.op, a, b) })
+		return
+	}
+	l.acc = [4]int64{a0, a1, a2, a3}
+}
+
+// scanU64 is the bitvec class on zero-extended values: evalBits, with AND, OR and XOR written
+// out (their results stay inside the width, so they need no mask).
+func scanU64(l *lanes[uint64]) {
+	x0, x1, x2, x3 := lanes4(l)
+	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
+	switch l.op {
+	case isa.ALUBitwiseAnd:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0&v, a1&x1[i], a2&x2[i], a3&x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUBitwiseOr:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0|v, a1|x1[i], a2|x2[i], a3|x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUBitwiseXor:
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0^v, a1^x1[i], a2^x2[i], a3^x3[i]
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
+	default:
+		scanEach(l, func(a, b uint64) uint64 { return evalBits(l.op, a, b, l.width) })
+		return
+	}
+	l.acc = [4]uint64{a0, a1, a2, a3}
+}
+
+// scanEach is the scan of the ops without a loop of their own: f is the class's evaluator.
+func scanEach[T laneValue](l *lanes[T], f func(acc, x T) T) {
+	x0, x1, x2, x3 := lanes4(l)
+	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
+	for i, v := range x0 {
+		a0, a1, a2, a3 = f(a0, v), f(a1, x1[i]), f(a2, x2[i]), f(a3, x3[i])
+		x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+	}
+	l.acc = [4]T{a0, a1, a2, a3}
+}
+
+func negateAll[T float32 | int64](xs []T) {
+	for i, v := range xs {
+		xs[i] = -v
+	}
+}
+
+// hostLittleEndian: the host stores words as the device does, so a slice of float32 or of
+// integers can be read and written as the device's bytes (asBytes, view).
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// asBytes is xs's memory as bytes (the device's encoding on a little-endian host).
+func asBytes[E laneValue](xs []E) []byte {
+	var e E
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs)*int(unsafe.Sizeof(e)))
+}
+
+// view is b's first n elements as a []E in place, when the host is little-endian and b holds
+// them aligned for E; ok is false otherwise.
+func view[E any](b []byte, n int) (v []E, ok bool) {
+	var e E
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if !hostLittleEndian || n == 0 || len(b) < n*int(unsafe.Sizeof(e)) || uintptr(p)%unsafe.Alignof(e) != 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*E)(p), n), true
+}
+
+// loadF32s decodes len(xs) elements of k from b as num.LoadF32 does: num.ConvertSlice to FP32
+// is LoadF32 element by element, with loops specialised on k.
+func loadF32s(xs []float32, b []byte, k num.Kind) {
+	if !hostLittleEndian || num.ConvertSlice(asBytes(xs), num.FP32, b, k, len(xs)) != nil {
+		sz := k.Size()
+		for i := range xs {
+			xs[i] = num.LoadF32(k, b[i*sz:])
+		}
+	}
+}
+
+// storeF32s encodes xs as elements of k into b as num.StoreF32 does (num.ConvertSlice from FP32
+// is StoreF32 element by element).
+func storeF32s(b []byte, xs []float32, k num.Kind) {
+	if !hostLittleEndian || num.ConvertSlice(b, k, asBytes(xs), num.FP32, len(xs)) != nil {
+		sz := k.Size()
+		for i, v := range xs {
+			num.StoreF32(k, b[i*sz:], v)
+		}
+	}
+}
+
+// loadI64s decodes integer elements as valueKind.loadI does: sign-extended where k is signed,
+// UINT64 as its bits.
+func loadI64s(xs []int64, b []byte, k num.Kind) {
+	switch k {
+	case num.INT8:
+		widen[int8](xs, b)
+	case num.UINT8:
+		widen[uint8](xs, b)
+	case num.INT16:
+		widen[int16](xs, b)
+	case num.UINT16:
+		widen[uint16](xs, b)
+	case num.INT32:
+		widen[int32](xs, b)
+	case num.UINT32:
+		widen[uint32](xs, b)
+	default: // INT64, UINT64
+		widen[uint64](xs, b)
+	}
+}
+
+// loadU64s decodes integer elements as valueKind.loadB does: raw bits, zero-extended.
+func loadU64s(xs []uint64, b []byte, k num.Kind) {
+	switch k.Size() {
+	case 1:
+		widen[uint8](xs, b)
+	case 2:
+		widen[uint16](xs, b)
+	case 4:
+		widen[uint32](xs, b)
+	default:
+		widen[uint64](xs, b)
+	}
+}
+
+// intElem is the in-memory type of an integer element.
+type intElem interface {
+	int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
+}
+
+// widen decodes len(xs) little-endian elements of type S from b, extended to T by S's sign.
+func widen[S intElem, T int64 | uint64](xs []T, b []byte) {
+	if v, ok := view[S](b, len(xs)); ok {
+		for i, x := range v {
+			xs[i] = T(x)
+		}
+		return
+	}
+	sz := int(unsafe.Sizeof(S(0)))
+	var w [8]byte
+	for i := range xs {
+		copy(w[:], b[i*sz:(i+1)*sz])
+		xs[i] = T(S(binary.LittleEndian.Uint64(w[:])))
+	}
+}
+
+// narrow encodes xs as little-endian elements of type S into b: the low bits of each.
+func narrow[S intElem, T int64 | uint64](b []byte, xs []T) {
+	if v, ok := view[S](b, len(xs)); ok {
+		for i, x := range xs {
+			v[i] = S(x)
+		}
+		return
+	}
+	sz := int(unsafe.Sizeof(S(0)))
+	var w [8]byte
+	for i, x := range xs {
+		binary.LittleEndian.PutUint64(w[:], uint64(S(x)))
+		copy(b[i*sz:(i+1)*sz], w[:sz])
+	}
+}
+
+// storeI64s encodes integer-band results as storeInt does: saturated to k's range (UINT64: its
+// bits). k is an integer kind (opFor).
+func storeI64s(b []byte, xs []int64, k num.Kind) {
+	if k != num.UINT64 && k != num.INT64 {
+		w := uint(k.SizeBits())
+		lo, hi := int64(0), int64(1)<<w-1
+		if k.IsSigned() {
+			lo, hi = -1<<(w-1), 1<<(w-1)-1
+		}
+		for i, v := range xs {
+			xs[i] = max(lo, min(hi, v))
+		}
+	}
+	storeInts(b, xs, k.Size())
+}
+
+// storeU64s encodes bit vectors as num.StoreBits does: the low bits of each.
+func storeU64s(b []byte, xs []uint64, k num.Kind) { storeInts(b, xs, k.Size()) }
+
+func storeInts[T int64 | uint64](b []byte, xs []T, es int) {
+	switch es {
+	case 1:
+		narrow[uint8](b, xs)
+	case 2:
+		narrow[uint16](b, xs)
+	case 4:
+		narrow[uint32](b, xs)
+	default:
+		narrow[uint64](b, xs)
+	}
 }
