@@ -546,11 +546,13 @@ func (d *DVE) copyOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 		return fail(o.op, ErrInvalid, RuleSameSrcDstType, "out_dtype", "COPY needs out_dtype == in_dtype: in %v, out %v", in.InDtype, in.OutDtype)
 	}
 	// Contiguous rows that do not overlap (and no never-written tracking, which the gather
-	// does): one copy per channel, row to row, as the transposes read and write in place.
-	if !m.Options().TrackUninit && o.src.Contiguous() && o.dst.Contiguous() && !o.src.Span().Overlaps(o.dst.Span()) {
+	// does): one copy per channel, row to row, as the transposes read and write in place,
+	// marked written as Scatter marks its bytes (so that Reset clears them).
+	if !d.reference && !m.Options().TrackUninit && o.src.Contiguous() && o.dst.Contiguous() && !o.src.Span().Overlaps(o.dst.Span()) {
 		n, so, do := o.src.Bytes(), o.src.Offset(), o.dst.Offset()
 		for c := 0; c < o.nac; c++ {
 			copy(m.Partition(o.dst.Start.Region, o.dst.Partition(c))[do:do+n], m.Partition(o.src.Start.Region, o.src.Partition(c))[so:so+n])
+			m.MarkInit(o.dst.Start.Region, o.dst.Partition(c), do, n)
 		}
 		return nil
 	}

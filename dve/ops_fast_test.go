@@ -19,12 +19,12 @@ import (
 // Effect and the same error, for every (opcode, ALU op, in dtype, out dtype) the executor takes
 // and for the shapes and placements that select the fast paths' branches.
 
-// fastOpcodes are the opcodes with a fast path.
+// fastOpcodes are the opcodes with a fast path (COPY's: row to row, see copyOp).
 var fastOpcodes = []isa.Opcode{
 	isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_REDUCE_BITVEC_OP, isa.OpTENSOR_REDUCE_ADD_BF16, isa.OpTENSOR_REDUCE_MAX_BF16,
 	isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP,
 	isa.OpTENSOR_CUMULATIVE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_BITVEC_OP,
-	isa.OpCAST, isa.OpRECIPROCAL, isa.OpSTREAM_SHUFFLE,
+	isa.OpCAST, isa.OpRECIPROCAL, isa.OpSTREAM_SHUFFLE, isa.OpCOPY,
 }
 
 // diffShape is a source walk of R groups of G elements per channel (for the opcodes without
