@@ -579,11 +579,7 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 			return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err)
 		}
 		orows, dstInPlace := d.dstRows(m, o, srcInPlace)
-		for c, row := range rows {
-			if err := num.ConvertSlice(orows[c], ok, row, ik, o.src.Elements()); err != nil {
-				return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err) // not reached: sizes are exact
-			}
-		}
+		d.runRows(o, rowJob{kind: jobCast, rows: rows, orows: orows, esIn: o.esIn, in: ik, out: ok})
 		d.putRows(m, o, orows, dstInPlace)
 		return nil
 	}
@@ -611,17 +607,7 @@ func (d *DVE) reciprocal(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 			return err
 		}
 		orows, dstInPlace := d.dstRows(m, o, srcInPlace)
-		xs := d.ops.f32.buffer()
-		for c, row := range rows {
-			for lo, E := 0, o.src.Elements(); lo < E; lo += len(xs) {
-				x := xs[:min(len(xs), E-lo)]
-				loadF32s(x, row[lo*o.esIn:], ik)
-				for i, v := range x {
-					x[i] = 1 / v
-				}
-				storeF32s(orows[c][lo*o.esOut:], x, ok)
-			}
-		}
+		d.runRows(o, rowJob{kind: jobReciprocal, rows: rows, orows: orows, esIn: o.esIn, esOut: o.esOut, in: ik, out: ok})
 		d.putRows(m, o, orows, dstInPlace)
 		return nil
 	}
@@ -713,9 +699,8 @@ type opScratch struct {
 	rows       [][]byte     // each channel's source walk
 	orows      [][]byte     // each channel's destination walk
 	tiles      [][32][]byte // TransposeTensorReduce's row tables, source then destination
-	f32        lanes[float32]
-	i64        lanes[int64]
-	u64        lanes[uint64]
+	sets       []laneSet    // each worker's lanes (runRows)
+	job        rowJob       // the job runRows runs
 }
 
 // rowSlots returns n entries of *s, grown when short.
@@ -801,21 +786,94 @@ func (d *DVE) foldRows(m *mem.Memory, o *operands, pre []byte, op isa.ALUOp, vk 
 	}
 	orows, dstInPlace := d.dstRows(m, o, srcInPlace)
 	if G > 0 && o.src.Elements() > 0 {
-		s := &d.ops
-		switch vk.class {
-		case classFloat:
-			s.f32.set(op, vk, negate, loadF32s, scanF32, storeF32s, negateAll[float32])
-			foldGroups(&s.f32, rows, orows, o.esIn, o.esOut, G, cumulative)
-		case classInt:
-			s.i64.set(op, vk, negate, loadI64s, scanI64, storeI64s, negateAll[int64])
-			foldGroups(&s.i64, rows, orows, o.esIn, o.esOut, G, cumulative)
-		default:
-			s.u64.set(op, vk, false, loadU64s, scanU64, storeU64s, nil)
-			foldGroups(&s.u64, rows, orows, o.esIn, o.esOut, G, cumulative)
-		}
+		d.runRows(o, rowJob{kind: jobFold, rows: rows, orows: orows, esIn: o.esIn, esOut: o.esOut,
+			op: op, vk: vk, G: G, negate: negate, cumulative: cumulative})
 	}
 	d.putRows(m, o, orows, dstInPlace)
 	return nil
+}
+
+// rowJob is the computation of a fast path, channel row by channel row: rows into orows.
+type rowJob struct {
+	kind        jobKind
+	rows, orows [][]byte
+	esIn, esOut int
+	in, out     num.Kind // Cast, Reciprocal
+	op          isa.ALUOp
+	vk          valueKind
+	G           int
+	negate      bool
+	cumulative  bool
+}
+
+type jobKind uint8
+
+const (
+	jobFold jobKind = iota // reduce or scan: foldGroups in the op class's lanes
+	jobReciprocal
+	jobCast // num.ConvertSlice, whose kinds the caller has checked
+)
+
+// laneSet is one worker's lanes, one per op class.
+type laneSet struct {
+	f32 lanes[float32]
+	i64 lanes[int64]
+	u64 lanes[uint64]
+}
+
+// runRows runs j over all channel rows: on the caller's goroutine, or, for an instruction as
+// large as a transpose that would go parallel (d.procs), split by rows over that many workers,
+// each with its own lanes (the rows are independent; each worker writes its own).
+func (d *DVE) runRows(o *operands, job rowJob) {
+	d.ops.job = job // in d, so that the workers' closure need not copy it to the heap
+	defer func() { d.ops.job = rowJob{} }()
+	j := &d.ops.job
+	n := min(d.procs(o.nac*(o.src.Bytes()+o.dst.Bytes())), len(j.rows))
+	if len(d.ops.sets) < n {
+		d.ops.sets = append(d.ops.sets, make([]laneSet, n-len(d.ops.sets))...)
+	}
+	if n <= 1 {
+		j.run(&d.ops.sets[0], 0, len(j.rows))
+		return
+	}
+	sets, rows := d.ops.sets, len(j.rows)
+	parallel(n, n, func(w int) { j.run(&sets[w], w*rows/n, (w+1)*rows/n) })
+}
+
+// run computes rows [lo, hi) of j in the lanes of s.
+func (j *rowJob) run(s *laneSet, lo, hi int) {
+	rows, orows := j.rows[lo:hi], j.orows[lo:hi]
+	switch j.kind {
+	case jobFold:
+		op, vk, negate := j.op, j.vk, j.negate
+		switch vk.class {
+		case classFloat:
+			s.f32.set(op, vk, negate, loadF32s, scanF32, storeF32s, negateAll[float32])
+			foldGroups(&s.f32, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
+		case classInt:
+			s.i64.set(op, vk, negate, loadI64s, scanI64, storeI64s, negateAll[int64])
+			foldGroups(&s.i64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
+		default:
+			s.u64.set(op, vk, false, loadU64s, scanU64, storeU64s, nil)
+			foldGroups(&s.u64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
+		}
+	case jobReciprocal:
+		xs := s.f32.buffer()
+		for c, row := range rows {
+			for lo, E := 0, len(row)/j.esIn; lo < E; lo += len(xs) {
+				x := xs[:min(len(xs), E-lo)]
+				loadF32s(x, row[lo*j.esIn:], j.in)
+				for i, v := range x {
+					x[i] = 1 / v
+				}
+				storeF32s(orows[c][lo*j.esOut:], x, j.out)
+			}
+		}
+	case jobCast:
+		for c, row := range rows {
+			_ = num.ConvertSlice(orows[c], j.out, row, j.in, len(row)/j.esIn) // cannot fail: kinds checked, sizes exact
+		}
+	}
 }
 
 // laneChunk is how many elements of a group a lane decodes at a time: four lanes of int64
@@ -834,8 +892,9 @@ type lanes[T laneValue] struct {
 	in, out num.Kind
 	width   int
 	negate  bool
+	keep    bool                               // scans keep every running value in place of x[i] (TensorCumulative)
 	load    func(xs []T, b []byte, k num.Kind) // decode len(xs) elements of k from b
-	scan    func(l *lanes[T])                  // per lane: acc = op(acc, x[i]); x[i] = acc
+	scan    func(l *lanes[T])                  // per lane: acc = op(acc, x[i]); if keep, x[i] = acc
 	store   func(b []byte, xs []T, k num.Kind) // encode xs as k into b (may change xs)
 	finish  func(xs []T)                       // negate reduce results
 	acc     [4]T
@@ -864,6 +923,7 @@ func (l *lanes[T]) buffer() []T {
 // the last real lane (the scans read all four lanes' x[i] before writing any).
 func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int, cumulative bool) {
 	buf := l.buffer()
+	l.keep = cumulative
 	if G <= laneChunk {
 		per := len(buf) / 2 / G // groups per block (at least 4)
 		data, res := buf[:per*G], buf[len(buf)/2:]
@@ -947,32 +1007,43 @@ func lanes4[T laneValue](l *lanes[T]) (x0, x1, x2, x3 []T) {
 // scanF32 is the FP32 op class: evalFloat, with the common ops written out.
 func scanF32(l *lanes[float32]) {
 	x0, x1, x2, x3 := lanes4(l)
+	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	switch l.op {
 	case isa.ALUAdd:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUSubtract:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0-v, a1-x1[i], a2-x2[i], a3-x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUMult:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0*v, a1*x1[i], a2*x2[i], a3*x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUMax:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = fmax(a0, v), fmax(a1, x1[i]), fmax(a2, x2[i]), fmax(a3, x3[i])
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUMin:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = fmin(a0, v), fmin(a1, x1[i]), fmin(a2, x2[i]), fmin(a3, x3[i])
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	default:
 		scanEach(l, func(a, b float32) float32 { return evalFloat(l.op, a, b) })
@@ -984,22 +1055,29 @@ func scanF32(l *lanes[float32]) {
 // scanI64 is the integer band: evalInt, with the common ops written out.
 func scanI64(l *lanes[int64]) {
 	x0, x1, x2, x3 := lanes4(l)
+	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	switch l.op {
 	case isa.ALUAddInt:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUMaxInt:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = max(a0, v), max(a1, x1[i]), max(a2, x2[i]), max(a3, x3[i])
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUMinInt:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = min(a0, v), min(a1, x1[i]), min(a2, x2[i]), min(a3, x3[i])
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	default:
 		scanEach(l, func(a, b int64) int64 { return evalInt(l.op, a, b) })
@@ -1012,22 +1090,29 @@ func scanI64(l *lanes[int64]) {
 // out (their results stay inside the width, so they need no mask).
 func scanU64(l *lanes[uint64]) {
 	x0, x1, x2, x3 := lanes4(l)
+	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	switch l.op {
 	case isa.ALUBitwiseAnd:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0&v, a1&x1[i], a2&x2[i], a3&x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUBitwiseOr:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0|v, a1|x1[i], a2|x2[i], a3|x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	case isa.ALUBitwiseXor:
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0^v, a1^x1[i], a2^x2[i], a3^x3[i]
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			if keep {
+				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+			}
 		}
 	default:
 		scanEach(l, func(a, b uint64) uint64 { return evalBits(l.op, a, b, l.width) })
@@ -1039,10 +1124,13 @@ func scanU64(l *lanes[uint64]) {
 // scanEach is the scan of the ops without a loop of their own: f is the class's evaluator.
 func scanEach[T laneValue](l *lanes[T], f func(acc, x T) T) {
 	x0, x1, x2, x3 := lanes4(l)
+	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	for i, v := range x0 {
 		a0, a1, a2, a3 = f(a0, v), f(a1, x1[i]), f(a2, x2[i]), f(a3, x3[i])
-		x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		if keep {
+			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+		}
 	}
 	l.acc = [4]T{a0, a1, a2, a3}
 }

@@ -47,7 +47,7 @@ func benchOpInst(tb testing.TB, ob opBench, bytes int) (*mem.Memory, *isa.S4D4TR
 }
 
 // opInst is ob as a [128 x E] CAYMAN instruction reading E elements per partition from offset 0
-// (E = bytes / 128 / in size) and writing after them.
+// (E = bytes / 128 / in size) and writing at the end of each partition.
 func opInst(ob opBench, bytes int) *isa.S4D4TR {
 	g := isa.CAYMAN
 	E := bytes / 128 / ob.in.Size()
@@ -65,7 +65,7 @@ func opInst(ob opBench, bytes int) *isa.S4D4TR {
 			D = E / ob.group
 		}
 	}
-	dst := lin(sbufAddr(g, 0, 2*E*ob.in.Size()), D)
+	dst := lin(sbufAddr(g, 0, (int(g.Geometry().StateBufPartitionActive)-D*ob.out.Size())&^63), D) // at the end
 	in := s4(ob.opcode, src, dst, ob.in, ob.out, 128)
 	in.Op, in.OpDim = ob.op, opDim
 	return in

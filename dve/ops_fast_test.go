@@ -404,12 +404,12 @@ func raceBuild() bool {
 
 // TestFastMatchesReference runs every (opcode, ALU op, in dtype, out dtype) the executor takes
 // (and the ops it refuses, whose errors must agree too) once, on a random shape and layout.
-// Under the race detector, about 40 times slower here, it runs a random quarter of them.
+// Under the race detector, about 40 times slower here, it runs a random eighth of them.
 func TestFastMatchesReference(t *testing.T) {
 	h := newDiffHarness(t, 1)
 	sample := 1
 	if raceBuild() {
-		sample = 4
+		sample = 8
 	}
 	for _, op := range fastOpcodes {
 		for _, alu := range diffALUOps(op) {
@@ -568,4 +568,35 @@ func testOperands(t *testing.T, m *mem.Memory, in *isa.S4D4TR, g isa.Generation)
 		t.Fatal(err)
 	}
 	return &operands{op: in.Header.Opcode, src: src, dst: dst, nac: nac, esIn: in.InDtype.Size(), esOut: in.OutDtype.Size()}
+}
+
+// TestFastMatchesReferenceParallel: instructions large enough for the fast paths to split their
+// rows over goroutines (d.procs) match the reference too, with the source read in place and
+// gathered. The race detector checks the workers share nothing they write.
+func TestFastMatchesReferenceParallel(t *testing.T) {
+	h := newDiffHarness(t, 3)
+	h.fast.MaxProcs = 3 // three workers over 128 rows: uneven splits
+	benches := []opBench{
+		{"", isa.OpTENSOR_REDUCE_ARITH_OP, isa.ALUAdd, isa.DTypeFP32, isa.DTypeFP32, 0},
+		{"", isa.OpTENSOR_CUMULATIVE_ARITH_OP, isa.ALUMax, isa.DTypeBFLOAT16, isa.DTypeFP32, 32},
+		{"", isa.OpTENSOR_REDUCE_BITVEC_OP, isa.ALUBitwiseXor, isa.DTypeUINT16, isa.DTypeUINT16, 32},
+		{"", isa.OpTENSOR_REDUCE_ARITH_OP, isa.ALUMaxInt, isa.DTypeINT32, isa.DTypeINT8, 0},
+		{"", isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.ALUMin, isa.DTypeBFLOAT16, isa.DTypeBFLOAT16, 0},
+		{"", isa.OpRECIPROCAL, 0, isa.DTypeFP32, isa.DTypeFP16, 0},
+		{"", isa.OpCAST, 0, isa.DTypeFP32, isa.DTypeINT8, 0},
+	}
+	if raceBuild() {
+		benches = benches[:3]
+	}
+	for _, ob := range benches {
+		for _, strided := range []bool{false, true} {
+			in := opInst(ob, 4<<20)
+			if strided { // every other element: gathered
+				for d := range in.SrcMemPattern.StepElem {
+					in.SrcMemPattern.StepElem[d] *= 2
+				}
+			}
+			h.run(in, isa.CAYMAN)
+		}
+	}
 }
