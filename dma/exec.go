@@ -1,6 +1,7 @@
 package dma
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -427,7 +428,9 @@ func (r *runner) copyDesc(d *Descriptor) error {
 }
 
 // transform applies the cast and compute_op: dst op= src in the destination dtype via FP32
-// (FACTS §C.2, §C.6 DGE_COMPUTE_OP; DESIGN §4 casts).
+// (FACTS §C.2, §C.6 DGE_COMPUTE_OP; DESIGN §4 casts). A compute_op runs over chunks: both sides
+// widened to FP32 words by num.ConvertSlice, the op in one loop, the result narrowed back
+// (transformElementwise is the element-by-element reference it is tested against).
 func transform(dst []byte, out num.Kind, src []byte, in num.Kind, op isa.DGEComputeOp) error {
 	if in == 0 {
 		copy(dst, src)
@@ -438,7 +441,60 @@ func transform(dst []byte, out num.Kind, src []byte, in num.Kind, op isa.DGEComp
 	if op == isa.DGEComputeNONE {
 		return num.ConvertSlice(dst, out, src, in, nv)
 	}
-	for j := 0; j < nv; j++ {
+	const chunk = 256
+	var xb, yb [4 * chunk]byte
+	for lo := 0; lo < nv; lo += chunk {
+		k := min(chunk, nv-lo)
+		if err := num.ConvertSlice(xb[:], num.FP32, src[lo*is:], in, k); err != nil {
+			return err
+		}
+		if err := num.ConvertSlice(yb[:], num.FP32, dst[lo*os:], out, k); err != nil {
+			return err
+		}
+		computeF32(yb[:4*k], xb[:4*k], op)
+		if err := num.ConvertSlice(dst[lo*os:], out, yb[:], num.FP32, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// computeF32 sets every FP32 word y of ys to y op x, x the word of xs at the same place.
+func computeF32(ys, xs []byte, op isa.DGEComputeOp) {
+	f := func(i int) (float32, float32) {
+		return math.Float32frombits(binary.LittleEndian.Uint32(ys[i:])), math.Float32frombits(binary.LittleEndian.Uint32(xs[i:]))
+	}
+	put := func(i int, v float32) { binary.LittleEndian.PutUint32(ys[i:], math.Float32bits(v)) }
+	switch op {
+	case isa.DGEComputeADD:
+		for i := 0; i+4 <= len(ys); i += 4 {
+			y, x := f(i)
+			put(i, y+x)
+		}
+	case isa.DGEComputeMULTIPLY:
+		for i := 0; i+4 <= len(ys); i += 4 {
+			y, x := f(i)
+			put(i, y*x)
+		}
+	case isa.DGEComputeMAX:
+		for i := 0; i+4 <= len(ys); i += 4 {
+			y, x := f(i)
+			put(i, max(y, x))
+		}
+	case isa.DGEComputeMIN:
+		for i := 0; i+4 <= len(ys); i += 4 {
+			y, x := f(i)
+			put(i, min(y, x))
+		}
+	default: // the element-by-element form stored 0 for an op it does not name
+		clear(ys)
+	}
+}
+
+// transformElementwise is transform's compute_op path one element at a time: the reference.
+func transformElementwise(dst []byte, out num.Kind, src []byte, in num.Kind, op isa.DGEComputeOp) {
+	is, os := in.Size(), out.Size()
+	for j := 0; j < len(src)/is; j++ {
 		x := num.LoadF32(in, src[j*is:])
 		y := num.LoadF32(out, dst[j*os:])
 		var v float32
@@ -454,7 +510,6 @@ func transform(dst []byte, out num.Kind, src []byte, in num.Kind, op isa.DGEComp
 		}
 		num.StoreF32(out, dst[j*os:], v)
 	}
-	return nil
 }
 
 // lines calls fn for every innermost line of a walk, in nest order: its start address, count and
