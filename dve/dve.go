@@ -117,7 +117,8 @@ type DVE struct {
 
 	// Transpose selects the StreamTranspose / TransposeTensorReduce implementation.
 	Transpose TransposeImpl
-	// MaxProcs bounds the goroutines a large transpose uses; 0 means runtime.GOMAXPROCS(0).
+	// MaxProcs bounds the goroutines a large transpose, reduce, scan, cast or reciprocal uses; 0
+	// means runtime.GOMAXPROCS(0).
 	MaxProcs int
 	// MaxStreamBytes bounds StreamBytes of one instruction (0: DefaultMaxStreamBytes). The
 	// executor's host buffers for an instruction stay below about twice this bound.

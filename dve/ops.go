@@ -848,13 +848,13 @@ func (j *rowJob) run(s *laneSet, lo, hi int) {
 		op, vk, negate := j.op, j.vk, j.negate
 		switch vk.class {
 		case classFloat:
-			s.f32.set(op, vk, negate, loadF32s, scanF32, storeF32s, negateAll[float32])
+			s.f32.set(op, vk, negate, vk.in == num.FP32 || vk.in == num.FP32R, loadF32s, scanF32, storeF32s, negateAll[float32])
 			foldGroups(&s.f32, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		case classInt:
-			s.i64.set(op, vk, negate, loadI64s, scanI64, storeI64s, negateAll[int64])
+			s.i64.set(op, vk, negate, vk.in.Size() == 8, loadI64s, scanI64, storeI64s, negateAll[int64])
 			foldGroups(&s.i64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		default:
-			s.u64.set(op, vk, false, loadU64s, scanU64, storeU64s, nil)
+			s.u64.set(op, vk, false, vk.in.Size() == 8, loadU64s, scanU64, storeU64s, nil)
 			foldGroups(&s.u64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		}
 	case jobReciprocal:
@@ -893,6 +893,7 @@ type lanes[T laneValue] struct {
 	width   int
 	negate  bool
 	keep    bool                               // scans keep every running value in place of x[i] (TensorCumulative)
+	raw     bool                               // the in dtype's bytes are T's own (FP32 for float32, 8-byte integers)
 	load    func(xs []T, b []byte, k num.Kind) // decode len(xs) elements of k from b
 	scan    func(l *lanes[T])                  // per lane: acc = op(acc, x[i]); if keep, x[i] = acc
 	store   func(b []byte, xs []T, k num.Kind) // encode xs as k into b (may change xs)
@@ -902,9 +903,9 @@ type lanes[T laneValue] struct {
 	buf     []T // 8 x laneChunk: decoded elements, then reduce results
 }
 
-func (l *lanes[T]) set(op isa.ALUOp, vk valueKind, negate bool, load func([]T, []byte, num.Kind),
+func (l *lanes[T]) set(op isa.ALUOp, vk valueKind, negate, raw bool, load func([]T, []byte, num.Kind),
 	scan func(*lanes[T]), store func([]byte, []T, num.Kind), finish func([]T)) {
-	l.op, l.in, l.out, l.width, l.negate = op, vk.in, vk.out, vk.width, negate
+	l.op, l.in, l.out, l.width, l.negate, l.raw = op, vk.in, vk.out, vk.width, negate, raw
 	l.load, l.scan, l.store, l.finish = load, scan, store, finish
 }
 
@@ -931,8 +932,7 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 			R := len(row) / (es * G)
 			for r0 := 0; r0 < R; r0 += per {
 				n := min(per, R-r0)
-				xs := data[:n*G]
-				l.load(xs, row[r0*G*es:], l.in)
+				xs := l.read(data[:n*G], row[r0*G*es:])
 				if G > 1 {
 					for j := 0; j < n; j += 4 {
 						for k := range 4 {
@@ -969,8 +969,7 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 					continue
 				}
 				q := q0 + k
-				l.x[k] = buf[k*laneChunk : k*laneChunk+n]
-				l.load(l.x[k], rows[q/R][(q%R*G+off)*es:], l.in)
+				l.x[k] = l.read(buf[k*laneChunk:k*laneChunk+n], rows[q/R][(q%R*G+off)*es:])
 			}
 			if off == 0 {
 				for k := range 4 {
@@ -995,6 +994,19 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 			}
 		}
 	}
+}
+
+// read returns the len(dst) elements at b as values: b itself, viewed in place, when its bytes
+// are the values' own encoding (raw) and the scan does not write its lanes (a reduce); else
+// decoded into dst.
+func (l *lanes[T]) read(dst []T, b []byte) []T {
+	if l.raw && !l.keep {
+		if v, ok := view[T](b, len(dst)); ok {
+			return v
+		}
+	}
+	l.load(dst, b, l.in)
+	return dst
 }
 
 // lanes4 returns the four lanes, resliced to one length so that the scans index them without

@@ -197,6 +197,9 @@ func (h *diffHarness) diffCase(op isa.Opcode, alu isa.ALUOp, in, out isa.DType, 
 	dstLo, dstHi := extent(dn, ds)
 	p0 := rng.Intn(129 - nac)
 	soff := (8 + rng.Intn(64)) * 8
+	if rng.Intn(8) == 0 {
+		soff += 1 + rng.Intn(7) // a start not aligned for the dtype
+	}
 	src := isa.Tensor4D{StartAddr: sbufAddr(g, p0, soff-srcLo*esIn)}
 	doff := soff + (srcHi-srcLo+1)*esIn + 8*rng.Intn(16)
 	doff = (doff + 7) / 8 * 8
