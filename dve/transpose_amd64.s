@@ -299,10 +299,50 @@ done:
 	MOVQ       ((r)*8)(SI)(R8*1), AX; \
 	PREFETCHT0 PD(AX)(DX*1)
 
+// STAGE16 parks X as bytes 16k..16k+15 of stage row c (64 bytes a row, on the stack).
+#define STAGE16(c, k, X) \
+	MOVOU X, ((c)*64+16*(k))(SP)
+
+// BLOCK16S is BLOCK16 into the stage rows instead of the dst rows.
+#define BLOCK16S(k) \
+	LOAD(8*k+0, X0);      \
+	LOAD(8*k+1, X1);      \
+	LOAD(8*k+2, X2);      \
+	LOAD(8*k+3, X3);      \
+	LOAD(8*k+4, X4);      \
+	LOAD(8*k+5, X5);      \
+	LOAD(8*k+6, X6);      \
+	LOAD(8*k+7, X7);      \
+	TR8;                  \
+	STAGE16(0, k, X0);    \
+	STAGE16(1, k, X2);    \
+	STAGE16(2, k, X1);    \
+	STAGE16(3, k, X6);    \
+	STAGE16(4, k, X8);    \
+	STAGE16(5, k, X9);    \
+	STAGE16(6, k, X3);    \
+	STAGE16(7, k, X11)
+
+// LINE16 writes stage row c as the tile's 64 bytes (DX) of dst row 8i+c (R8 = 64i bytes into
+// d): four non-temporal stores in a row, so the write-combining buffer sends a whole line.
+#define LINE16(c) \
+	MOVQ   ((c)*8)(DI)(R8*1), AX;  \
+	MOVOU  ((c)*64)(SP), X0;       \
+	MOVOU  ((c)*64+16)(SP), X1;    \
+	MOVOU  ((c)*64+32)(SP), X2;    \
+	MOVOU  ((c)*64+48)(SP), X3;    \
+	MOVNTO X0, (AX)(DX*1);         \
+	MOVNTO X1, 16(AX)(DX*1);       \
+	MOVNTO X2, 32(AX)(DX*1);       \
+	MOVNTO X3, 48(AX)(DX*1)
+
 // func tile16sse(d, s *[32]*byte, off uintptr, n int, nt bool)
 //
-// tile32sse for 2-byte cells: 64 bytes per tile and row, in 8x8 blocks.
-TEXT ·tile16sse(SB), NOSPLIT, $0-33
+// tile32sse for 2-byte cells: 64 bytes per tile and row, in 8x8 blocks. With non-temporal
+// stores the four blocks of eight dst rows are staged on the stack and each row's line is then
+// written whole: written block by block, eight lines stood open at once, and the write-combining
+// buffers flushed them half full (at full size, on a loaded host, 0.09-0.5x copy() between runs).
+TEXT ·tile16sse(SB), NOSPLIT, $512-33
 	ARGS
 	JLE done
 
@@ -328,10 +368,18 @@ rows:
 	JMP   next
 
 rowsnt:
-	BLOCK16(0, MOVNTO)
-	BLOCK16(1, MOVNTO)
-	BLOCK16(2, MOVNTO)
-	BLOCK16(3, MOVNTO)
+	BLOCK16S(0)
+	BLOCK16S(1)
+	BLOCK16S(2)
+	BLOCK16S(3)
+	LINE16(0)
+	LINE16(1)
+	LINE16(2)
+	LINE16(3)
+	LINE16(4)
+	LINE16(5)
+	LINE16(6)
+	LINE16(7)
 
 next:
 	STEP($64, $64)
