@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1}
 go test -run '^$' -count "$count" -bench . ./isa/ ./num/ ./ucode/
-go test -run '^$' -count "$count" -bench 'StreamTranspose|CopySplit' -cpu 1,2 ./dve/
+go test -run '^$' -count "$count" -bench 'StreamTranspose|CopySplit|ReadSplit' -cpu 1,2 ./dve/
+go test -run '^$' -count "$count" -bench 'TensorReduce|TensorCumulative|Reciprocal|Cast|TransposeTensorReduce|StreamShuffle' ./dve/
 go test -run '^$' -count "$count" -bench . -benchtime 5x ./dge/
 go test -run '^$' -count "$count" -bench . ./dma/ ./mem/ 2>/dev/null || true
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
