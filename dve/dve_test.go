@@ -10,6 +10,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
+	"github.com/tpbsim/tpbsim/num"
 )
 
 func TestShuffleMask(t *testing.T) {
@@ -333,6 +334,289 @@ func TestCopyDirectMatchesGather(t *testing.T) {
 		}
 		if msg := diffSpans(instSpans(direct, in), direct, gathered); msg != "" {
 			t.Fatalf("trial %d (%v nac %d n %d src %d dst %d): %s", trial, dt, nac, n, soff, doff, msg)
+		}
+	}
+}
+
+// aluNaNInputs are FP32 words the ALU NaN tests combine: NaNs of both signs, quiet and
+// signalling, with payloads; infinities; signed zeros; finite values.
+var aluNaNInputs = []uint32{0x7FC12345, 0xFFC00001, 0x7F800001, 0xFFBFFFFF, 0x7F800000, 0xFF800000, 0, 0x80000000, 0x3F800000, 0xBF800000}
+
+// aluNaNDtypes are the in and out dtypes of the ALU NaN tests (INT8: a NaN stores 0).
+var aluNaNIn, aluNaNOut = []isa.DType{isa.DTypeFP32, isa.DTypeBFLOAT16, isa.DTypeFP16}, []isa.DType{isa.DTypeFP32, isa.DTypeBFLOAT16, isa.DTypeFP16, isa.DTypeFP32R, isa.DTypeINT8}
+
+// aluWant is what an FP32 ALU result v stores as k: the default NaN (narrowed to k) when v is
+// a NaN, whatever its sign or payload (Provenance num.alu_nan).
+func aluWant(k num.Kind, v float32) []byte {
+	b := make([]byte, k.Size())
+	if v != v {
+		v = math.Float32frombits(num.DefaultNaNF32)
+	}
+	num.StoreF32(k, b, v)
+	return b
+}
+
+// runALUNaN executes in on m (CAYMAN) after writing src at offset 0 of partition 0 and filling
+// the n bytes at the destination (offset 8192) with 0xA5, and returns those n bytes, on the
+// fast path or the reference.
+func runALUNaN(t *testing.T, m *mem.Memory, in *isa.S4D4TR, src []byte, n int, reference bool) []byte {
+	t.Helper()
+	g := isa.CAYMAN
+	p := m.Partition(mem.SBUF, 0)
+	copy(p, src)
+	for i := range n {
+		p[8192+i] = 0xA5
+	}
+	d := DVE{reference: reference}
+	if _, err := d.Execute(m, in, g); err != nil {
+		t.Fatalf("%v %v %v->%v: %v", in.Header.Opcode, in.Op, in.InDtype, in.OutDtype, err)
+	}
+	return append([]byte(nil), m.Partition(mem.SBUF, 0)[8192:8192+n]...)
+}
+
+// TestALUNaNIsDefault pins Provenance num.alu_nan on the DVE: every NaN a float-class reduce or
+// scan (every op, negated or not) or a reciprocal stores is the default NaN 0x7FC00000, narrowed
+// to the out dtype (BF16 0x7FC0, FP16 0x7E00; INT8 0), whether it comes from a NaN operand of
+// either sign with any payload, or from an invalid operation (Inf-Inf, 0*Inf, 0/0, rsqrt of a
+// negative, ...), on the fast path and on the reference alike; every other result is unchanged.
+func TestALUNaNIsDefault(t *testing.T) {
+	g := isa.CAYMAN
+	m := newMem(t, g, mem.Options{})
+	for _, c := range []struct {
+		op   isa.ALUOp
+		a, b uint32
+	}{
+		{isa.ALUAdd, 0x7F800000, 0xFF800000}, {isa.ALUSubtract, 0xFF800000, 0xFF800000}, {isa.ALUMult, 0, 0x7F800000},
+		{isa.ALUMult, 0xFF800000, 0x80000000}, {isa.ALUDivide, 0, 0x80000000}, {isa.ALUDivide, 0x7F800000, 0xFF800000},
+		{isa.ALUMod, 0x7F800000, 0x3F800000}, {isa.ALURsqrt, 0xBF800000, 0}, {isa.ALUAbsoluteDiff, 0x7F800000, 0x7F800000},
+	} { // the invalid operations among the pairs: NaN on every host, with the host's own bits
+		if v := evalFloat(c.op, math.Float32frombits(c.a), math.Float32frombits(c.b)); v == v {
+			t.Fatalf("%v(%#x, %#x) = %v, not a NaN", c.op, c.a, c.b, v)
+		}
+	}
+	var ops []isa.ALUOp
+	for a := 0; a < 256; a++ {
+		if arithClass(isa.ALUOp(a)) == classFloat {
+			ops = append(ops, isa.ALUOp(a))
+		}
+	}
+	for _, op := range ops { // the fast scans' store relies on it (putF32)
+		if !nanSticky(op) {
+			continue
+		}
+		for _, w := range aluNaNInputs {
+			if v := evalFloat(op, math.Float32frombits(0xFFC00001), math.Float32frombits(w)); v == v {
+				t.Fatalf("nanSticky(%v), but %v(NaN, %#x) = %v", op, op, w, v)
+			}
+		}
+	}
+	nS := len(aluNaNInputs)
+	nans := 0
+	for _, ik := range aluNaNIn {
+		in, esIn := num.Kind(ik), ik.Size()
+		// Every ordered pair of inputs, as groups of two.
+		src := make([]byte, 2*nS*nS*esIn)
+		vals := make([]float32, 2*nS*nS)
+		for i := range vals {
+			w := aluNaNInputs[i/2/nS]
+			if i%2 == 1 {
+				w = aluNaNInputs[i/2%nS]
+			}
+			num.StoreF32(in, src[i*esIn:], math.Float32frombits(w))
+			vals[i] = num.LoadF32(in, src[i*esIn:])
+		}
+		for _, ok := range aluNaNOut {
+			out, esOut := num.Kind(ok), ok.Size()
+			for _, op := range ops {
+				for _, cumulative := range []bool{false, true} {
+					opcode, D := isa.OpTENSOR_REDUCE_ARITH_OP, nS*nS
+					if cumulative {
+						opcode, D = isa.OpTENSOR_CUMULATIVE_ARITH_OP, 2*nS*nS
+					}
+					inst := s4(opcode, pat(sbufAddr(g, 0, 0), [4]int16{1, 2, 1, 1}, [4]uint16{2, uint16(nS * nS), 1, 1}),
+						lin(sbufAddr(g, 0, 8192), D), ik, ok, 1)
+					inst.Op, inst.OpDim = op, isa.SubdimX
+					if !cumulative && op%2 == 0 {
+						inst.Negated = 1
+					}
+					var want []byte
+					for p := 0; p < nS*nS; p++ {
+						a, b := vals[2*p], vals[2*p+1]
+						v := evalFloat(op, a, b)
+						if inst.Negated != 0 {
+							v = -v
+						}
+						if cumulative {
+							want = append(want, aluWant(out, a)...)
+						}
+						want = append(want, aluWant(out, v)...)
+						if v != v {
+							nans++
+						}
+					}
+					for _, ref := range []bool{false, true} {
+						got := runALUNaN(t, m, inst, src, D*esOut, ref)
+						if !bytes.Equal(got, want) {
+							for i := 0; i < D; i++ {
+								if g, w := got[i*esOut:(i+1)*esOut], want[i*esOut:(i+1)*esOut]; !bytes.Equal(g, w) {
+									t.Fatalf("%v %v neg %d %v->%v (reference %v) result %d: got % x, want % x", opcode, op, inst.Negated, ik, ok, ref, i, g, w)
+								}
+							}
+						}
+					}
+				}
+			}
+			// Reciprocal of every input.
+			inst := s4(isa.OpRECIPROCAL, lin(sbufAddr(g, 0, 0), nS), lin(sbufAddr(g, 0, 8192), nS), ik, ok, 1)
+			var want []byte
+			for i := 0; i < nS; i++ {
+				x := num.LoadF32(in, src[2*i*nS*esIn:])
+				want = append(want, aluWant(out, 1/x)...)
+			}
+			rsrc := make([]byte, nS*esIn)
+			for i := 0; i < nS; i++ {
+				copy(rsrc[i*esIn:], src[2*i*nS*esIn:(2*i*nS+1)*esIn])
+			}
+			for _, ref := range []bool{false, true} {
+				if got := runALUNaN(t, m, inst, rsrc, nS*esOut, ref); !bytes.Equal(got, want) {
+					t.Fatalf("RECIPROCAL %v->%v (reference %v): got % x, want % x", ik, ok, ref, got, want)
+				}
+			}
+		}
+	}
+	if nans == 0 {
+		t.Fatal("no NaN results")
+	}
+
+	// A group of one, a group of a whole lane chunk (blocks of groups) and one longer (the
+	// lanes across rows): a NaN with a negative payload among ones (the scans' NaN suffixes
+	// patched in place and stored apart).
+	for _, G := range []int{1, laneChunk, 2*laneChunk + 1} {
+		src := make([]byte, 4*G)
+		for i := 0; i < G; i++ {
+			binary.LittleEndian.PutUint32(src[4*i:], 0x3F800000)
+		}
+		binary.LittleEndian.PutUint32(src[4*(G/2):], 0xFFC0BEEF)
+		for _, opcode := range []isa.Opcode{isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_ARITH_OP} {
+			D := 1
+			if opcode == isa.OpTENSOR_CUMULATIVE_ARITH_OP {
+				D = G
+			}
+			for _, op := range []isa.ALUOp{isa.ALUAdd, isa.ALUBypass, isa.ALUMax, isa.ALUAbsMin} {
+				inst := s4(opcode, lin(sbufAddr(g, 0, 0), G), lin(sbufAddr(g, 0, 8192), D), isa.DTypeFP32, isa.DTypeBFLOAT16, 1)
+				inst.Op, inst.OpDim = op, isa.SubdimX
+				var want []byte
+				acc := float32(0)
+				for i := 0; i < G; i++ {
+					x := math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
+					if i == 0 {
+						acc = x
+					} else {
+						acc = evalFloat(op, acc, x)
+					}
+					if D == G || i == G-1 {
+						want = append(want, aluWant(num.BFLOAT16, acc)...)
+					}
+				}
+				for _, ref := range []bool{false, true} {
+					if got := runALUNaN(t, m, inst, src, 2*D, ref); !bytes.Equal(got, want) {
+						t.Fatalf("%v %v over %d elements (reference %v): got % x, want % x", opcode, op, G, ref, got[:min(len(got), 16)], want[:min(len(want), 16)])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUint64IntegerBand pins Provenance dve.int_band_ops for UINT64 inputs at and above 2^63
+// (words the int64 lanes hold as negative numbers): the _UINT ops compare and compute unsigned,
+// the _INT ops signed, and a result stores as the unsigned value it is, saturating into
+// narrower and signed out dtypes (not to 0); a signed input's negative result stores 0 into
+// UINT64. Reduces and scans, fast path and reference.
+func TestUint64IntegerBand(t *testing.T) {
+	g := isa.CAYMAN
+	m := newMem(t, g, mem.Options{})
+	const top = uint64(1) << 63
+	cases := []struct {
+		op  isa.ALUOp
+		in  isa.DType
+		xs  []uint64 // the group, as the input's bits
+		acc []uint64 // the running values, as 64-bit words
+	}{
+		{isa.ALUMaxUint, isa.DTypeUINT64, []uint64{top + 5, 7, top + 1}, []uint64{top + 5, top + 5, top + 5}},
+		{isa.ALUMinUint, isa.DTypeUINT64, []uint64{^uint64(0), top, 3}, []uint64{^uint64(0), top, 3}},
+		{isa.ALUMaxInt, isa.DTypeUINT64, []uint64{top, 1, ^uint64(0)}, []uint64{top, 1, 1}},
+		{isa.ALUMinInt, isa.DTypeUINT64, []uint64{1, top, 5}, []uint64{1, top, top}},
+		{isa.ALUIsGTUint, isa.DTypeUINT64, []uint64{top, 1}, []uint64{top, 1}},
+		{isa.ALUIsLTUint, isa.DTypeUINT64, []uint64{top, 1}, []uint64{top, 0}},
+		{isa.ALUIsGEUint, isa.DTypeUINT64, []uint64{1, top}, []uint64{1, 0}},
+		{isa.ALUIsLEUint, isa.DTypeUINT64, []uint64{1, top}, []uint64{1, 1}},
+		{isa.ALUIsGTInt, isa.DTypeUINT64, []uint64{top, 1}, []uint64{top, 0}},
+		{isa.ALUDivideUint, isa.DTypeUINT64, []uint64{^uint64(0) - 1, 2, 0}, []uint64{^uint64(0) - 1, top - 1, 0}},
+		{isa.ALUModUint, isa.DTypeUINT64, []uint64{^uint64(0), 10}, []uint64{^uint64(0), 5}},
+		{isa.ALUMultUint, isa.DTypeUINT64, []uint64{top + 1, 3}, []uint64{top + 1, top + 3}},
+		{isa.ALUAddInt, isa.DTypeUINT64, []uint64{^uint64(0), 0, 2}, []uint64{^uint64(0), ^uint64(0), 1}},
+		{isa.ALUSubtractInt, isa.DTypeUINT64, []uint64{5, 7}, []uint64{5, ^uint64(1)}},
+		{isa.ALUMaxInt, isa.DTypeINT32, []uint64{0xFFFFFFFB, 0xFFFFFFF9}, []uint64{^uint64(4), ^uint64(4)}}, // -5, -7
+		{isa.ALUSubtractInt, isa.DTypeUINT32, []uint64{5, 7}, []uint64{5, ^uint64(1)}},                      // -2, signed
+	}
+	outs := []isa.DType{isa.DTypeUINT64, isa.DTypeINT64, isa.DTypeUINT32, isa.DTypeINT32, isa.DTypeUINT16, isa.DTypeUINT8, isa.DTypeINT8}
+	for _, c := range cases {
+		k, es, n := num.Kind(c.in), c.in.Size(), len(c.xs)
+		src := make([]byte, n*es)
+		for i, x := range c.xs {
+			num.StoreBits(k, src[i*es:], x)
+		}
+		for i := 1; i < n; i++ { // the expectations agree with the ALU itself
+			x := int64(c.xs[i])
+			if c.in != isa.DTypeUINT64 {
+				x = num.LoadInt(k, src[i*es:])
+			}
+			if got := uint64(evalInt(c.op, int64(c.acc[i-1]), x)); got != c.acc[i] {
+				t.Fatalf("%v step %d: evalInt gives %#x, the case says %#x", c.op, i, got, c.acc[i])
+			}
+		}
+		for _, out := range outs {
+			ko, eo := num.Kind(out), out.Size()
+			word := func(w uint64) []byte { // w stored as out: saturated, read unsigned for a UINT64 input
+				b := make([]byte, eo)
+				if c.in == isa.DTypeUINT64 {
+					num.StoreUint(ko, b, w)
+				} else {
+					num.StoreInt(ko, b, int64(w))
+				}
+				return b
+			}
+			for _, cumulative := range []bool{false, true} {
+				opcode, D := isa.OpTENSOR_REDUCE_ARITH_OP, 1
+				var want []byte
+				if cumulative {
+					opcode, D = isa.OpTENSOR_CUMULATIVE_ARITH_OP, n
+					for _, w := range c.acc {
+						want = append(want, word(w)...)
+					}
+				} else {
+					want = word(c.acc[n-1])
+				}
+				inst := s4(opcode, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 8192), D), c.in, out, 1)
+				inst.Op, inst.OpDim = c.op, isa.SubdimX
+				for _, ref := range []bool{false, true} {
+					if got := runALUNaN(t, m, inst, src, D*eo, ref); !bytes.Equal(got, want) {
+						t.Errorf("%v %v %v over %#x -> %v (reference %v): got % x, want % x", opcode, c.op, c.in, c.xs, out, ref, got, want)
+					}
+				}
+			}
+		}
+	}
+	// The headline case, written out: MAX_UINT of UINT64 2^63 + 5 into UINT32 is 0xFFFFFFFF.
+	inst := s4(isa.OpTENSOR_REDUCE_ARITH_OP, lin(sbufAddr(g, 0, 0), 2), lin(sbufAddr(g, 0, 8192), 1), isa.DTypeUINT64, isa.DTypeUINT32, 1)
+	inst.Op, inst.OpDim = isa.ALUMaxUint, isa.SubdimX
+	src := make([]byte, 16)
+	binary.LittleEndian.PutUint64(src, top+5)
+	binary.LittleEndian.PutUint64(src[8:], 7)
+	for _, ref := range []bool{false, true} {
+		if got := binary.LittleEndian.Uint32(runALUNaN(t, m, inst, src, 4, ref)); got != 0xFFFFFFFF {
+			t.Errorf("MAX_UINT(2^63+5, 7) into UINT32 (reference %v) = %#x, want 0xffffffff", ref, got)
 		}
 	}
 }

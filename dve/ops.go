@@ -388,7 +388,7 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 				if negate {
 					acc = -acc
 				}
-				num.StoreF32(vk.out, dstb, acc)
+				num.StoreF32(vk.out, dstb, num.CanonicalNaN(acc))
 			case classInt:
 				acc := vk.loadI(row, lo)
 				for i := 1; i < G; i++ {
@@ -397,7 +397,7 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 				if negate {
 					acc = -acc
 				}
-				storeInt(vk.out, dstb, acc)
+				storeInt(vk, dstb, acc)
 			default:
 				acc := vk.loadB(row, lo)
 				for i := 1; i < G; i++ {
@@ -412,12 +412,15 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 	return nil
 }
 
-func storeInt(k num.Kind, b []byte, v int64) {
-	if k == num.UINT64 {
-		num.StoreBits(k, b, uint64(v))
+// storeInt stores an integer-band result as an element of vk.out, saturated to its range: the
+// value of v's 64 bits read unsigned when the input is UINT64 (whose values the int64 lanes hold
+// as their bits), else signed (Provenance dve.int_band_ops).
+func storeInt(vk valueKind, b []byte, v int64) {
+	if vk.in == num.UINT64 {
+		num.StoreUint(vk.out, b, uint64(v))
 		return
 	}
-	num.StoreInt(k, b, v)
+	num.StoreInt(vk.out, b, v)
 }
 
 func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
@@ -505,7 +508,7 @@ func (d *DVE) tensorCumulative(m *mem.Memory, in *isa.S4D4TR, o *operands) error
 					} else {
 						acc = evalFloat(op, acc, x)
 					}
-					num.StoreF32(vk.out, orow[(lo+i)*o.esOut:], acc)
+					num.StoreF32(vk.out, orow[(lo+i)*o.esOut:], num.CanonicalNaN(acc))
 				}
 			case classInt:
 				var acc int64
@@ -516,7 +519,7 @@ func (d *DVE) tensorCumulative(m *mem.Memory, in *isa.S4D4TR, o *operands) error
 					} else {
 						acc = evalInt(op, acc, x)
 					}
-					storeInt(vk.out, orow[(lo+i)*o.esOut:], acc)
+					storeInt(vk, orow[(lo+i)*o.esOut:], acc)
 				}
 			default:
 				var acc uint64
@@ -619,7 +622,7 @@ func (d *DVE) reciprocal(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	obuf := make([]byte, n*o.esOut)
 	for i := 0; i < n; i++ {
 		x := num.LoadF32(ik, sbuf[i*o.esIn:])
-		num.StoreF32(ok, obuf[i*o.esOut:], 1/x)
+		num.StoreF32(ok, obuf[i*o.esOut:], num.CanonicalNaN(1/x))
 	}
 	scatterAll(m, o, obuf)
 	return nil
@@ -848,13 +851,18 @@ func (j *rowJob) run(s *laneSet, lo, hi int) {
 		op, vk, negate := j.op, j.vk, j.negate
 		switch vk.class {
 		case classFloat:
-			s.f32.set(op, vk, negate, vk.in == num.FP32 || vk.in == num.FP32R, loadF32s, scanF32, storeF32s, negateAll[float32])
+			s.f32.set(op, vk, negate, vk.in == num.FP32 || vk.in == num.FP32R, loadF32s, scanF32, storeF32s, putF32, negateAll[float32])
+			s.f32.outRaw = vk.out == num.FP32
 			foldGroups(&s.f32, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		case classInt:
-			s.i64.set(op, vk, negate, vk.in.Size() == 8, loadI64s, scanI64, storeI64s, negateAll[int64])
+			store := storeI64s
+			if vk.in == num.UINT64 {
+				store = storeI64sUnsigned
+			}
+			s.i64.set(op, vk, negate, vk.in.Size() == 8, loadI64s, scanI64, store, putAsIs[int64], negateAll[int64])
 			foldGroups(&s.i64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		default:
-			s.u64.set(op, vk, false, vk.in.Size() == 8, loadU64s, scanU64, storeU64s, nil)
+			s.u64.set(op, vk, false, vk.in.Size() == 8, loadU64s, scanU64, storeU64s, putAsIs[uint64], nil)
 			foldGroups(&s.u64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		}
 	case jobReciprocal:
@@ -864,7 +872,7 @@ func (j *rowJob) run(s *laneSet, lo, hi int) {
 				x := xs[:min(len(xs), E-lo)]
 				loadF32s(x, row[lo*j.esIn:], j.in)
 				for i, v := range x {
-					x[i] = 1 / v
+					x[i] = num.CanonicalNaN(1 / v)
 				}
 				storeF32s(orows[c][lo*j.esOut:], x, j.out)
 			}
@@ -886,27 +894,34 @@ type laneValue interface{ float32 | int64 | uint64 }
 
 // lanes is the element pipeline of one reduce or scan instruction in the value type T of its op
 // class: the dtype and op specialised loops chosen for it, the four lanes the scan runs (x,
-// from the accumulators acc) and the buffer they are decoded into.
+// from the accumulators acc, into y) and the buffer they are decoded into.
 type lanes[T laneValue] struct {
 	op      isa.ALUOp
 	in, out num.Kind
 	width   int
 	negate  bool
-	keep    bool                               // scans keep every running value in place of x[i] (TensorCumulative)
-	raw     bool                               // the in dtype's bytes are T's own (FP32 for float32, 8-byte integers)
-	load    func(xs []T, b []byte, k num.Kind) // decode len(xs) elements of k from b
-	scan    func(l *lanes[T])                  // per lane: acc = op(acc, x[i]); if keep, x[i] = acc
-	store   func(b []byte, xs []T, k num.Kind) // encode xs as k into b (may change xs)
-	finish  func(xs []T)                       // negate reduce results
+	keep    bool                                         // scans keep every running value, in y (TensorCumulative)
+	outRaw  bool                                         // out's bytes are T's own and store copies them: a scan writes the destination itself
+	raw     bool                                         // the in dtype's bytes are T's own (FP32 for float32, 8-byte integers)
+	load    func(xs []T, b []byte, k num.Kind)           // decode len(xs) elements of k from b
+	scan    func(l *lanes[T])                            // per lane: acc = op(acc, x[i]); if keep, y[i] = acc
+	store   func(b []byte, xs []T, k num.Kind)           // encode xs as k into b (may change xs)
+	put     func(l *lanes[T], b []byte, xs []T, run int) // store results (see putF32)
+	finish  func(xs []T)                                 // negate reduce results
 	acc     [4]T
+	res     []T // where a fold also writes its four results (the lanes' results of short groups), or nil
 	x       [4][]T
-	buf     []T // 8 x laneChunk: decoded elements, then reduce results
+	y       [4][]T // where a scan writes its running values: x[k] itself, the buffer, or the destination
+	buf     []T    // 8 x laneChunk: decoded elements, then reduce results
+	nans    []byte // laneChunk default NaNs encoded as nansOf (putF32)
+	nansOf  num.Kind
 }
 
 func (l *lanes[T]) set(op isa.ALUOp, vk valueKind, negate, raw bool, load func([]T, []byte, num.Kind),
-	scan func(*lanes[T]), store func([]byte, []T, num.Kind), finish func([]T)) {
+	scan func(*lanes[T]), store func([]byte, []T, num.Kind), put func(*lanes[T], []byte, []T, int), finish func([]T)) {
 	l.op, l.in, l.out, l.width, l.negate, l.raw = op, vk.in, vk.out, vk.width, negate, raw
-	l.load, l.scan, l.store, l.finish = load, scan, store, finish
+	l.load, l.scan, l.store, l.put, l.finish = load, scan, store, put, finish
+	l.outRaw = false
 }
 
 // buffer returns the lanes' buffer, allocated on first use.
@@ -918,10 +933,13 @@ func (l *lanes[T]) buffer() []T {
 }
 
 // foldGroups folds (cumulative false) or scans every group of G consecutive elements of each
-// source row into the destination rows. Groups of up to laneChunk elements are decoded a block
-// of whole groups of one row at a time and run four by four; larger groups run four at a time
-// (consecutive groups, across rows) a chunk of each at a time. Lanes past the last group repeat
-// the last real lane (the scans read all four lanes' x[i] before writing any).
+// source row into the destination rows. Groups of up to laneChunk elements are decoded (or
+// viewed, raw) a block of whole groups of one row at a time and run four by four; larger groups
+// run four at a time (consecutive groups, across rows) a chunk of each at a time. A scan writes
+// its running values (y) to the lanes' buffer, or into the destination row itself when the out
+// dtype holds them as they are (outRaw: FP32; no store then, but putF32's NaN patches). Lanes
+// past the last group repeat the last real lane (the scans read all four lanes' x[i] before
+// writing any).
 func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int, cumulative bool) {
 	buf := l.buffer()
 	l.keep = cumulative
@@ -932,27 +950,50 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 			R := len(row) / (es * G)
 			for r0 := 0; r0 < R; r0 += per {
 				n := min(per, R-r0)
-				xs := l.read(data[:n*G], row[r0*G*es:])
+				// A scan writes its running values (ys) into the buffer (over the decoded
+				// elements, unless raw ones are read in place), or into the destination itself
+				// when that holds them as they are (outRaw).
+				xs, ys := l.read(data[:n*G], row[r0*G*es:]), data[:n*G]
+				if cumulative && l.outRaw {
+					if v, ok := view[T](orows[c][r0*G*esOut:], n*G); ok {
+						ys = v
+					}
+				}
 				if G > 1 {
-					for j := 0; j < n; j += 4 {
+					for j := 0; j < n && !cumulative; j += 4 { // a fold's four results go to res (l.res)
 						for k := range 4 {
 							q := min(j+k, n-1) * G
 							l.acc[k], l.x[k] = xs[q], xs[q+1:q+G]
 						}
+						if j+4 <= n {
+							l.res = res[j : j+4]
+						}
 						l.scan(l)
-						copy(res[j:min(j+4, n)], l.acc[:])
+						if l.res = nil; j+4 > n {
+							copy(res[j:n], l.acc[:])
+						}
+					}
+					for j := 0; j < n && cumulative; j += 4 {
+						for k := range 4 {
+							q := min(j+k, n-1) * G
+							l.acc[k], l.x[k], l.y[k], ys[q] = xs[q], xs[q+1:q+G], ys[q+1:q+G], xs[q]
+						}
+						l.scan(l)
 					}
 				} else {
 					copy(res, xs)
+					if cumulative {
+						copy(ys, xs)
+					}
 				}
 				if cumulative {
-					l.store(orows[c][r0*G*esOut:], xs, l.out)
+					l.put(l, orows[c][r0*G*esOut:], ys, G) // never xs, which may be the source
 					continue
 				}
 				if l.negate {
 					l.finish(res[:n])
 				}
-				l.store(orows[c][r0*esOut:], res[:n], l.out)
+				l.put(l, orows[c][r0*esOut:], res[:n], 1)
 			}
 		}
 		return
@@ -963,23 +1004,32 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 		real := min(4, total-q0)
 		for off := 0; off < G; off += laneChunk {
 			n := min(laneChunk, G-off)
+			var ys [4][]T // each lane's running values (a scan): its buffer, or the destination (outRaw)
 			for k := range 4 {
 				if k >= real {
-					l.x[k] = l.x[real-1]
+					l.x[k], l.y[k] = l.x[real-1], l.y[real-1]
 					continue
 				}
 				q := q0 + k
 				l.x[k] = l.read(buf[k*laneChunk:k*laneChunk+n], rows[q/R][(q%R*G+off)*es:])
+				ys[k] = buf[k*laneChunk : k*laneChunk+n]
+				if cumulative && l.outRaw {
+					if v, ok := view[T](orows[q/R][(q%R*G+off)*esOut:], n); ok {
+						ys[k] = v
+					}
+				}
+				l.y[k] = ys[k]
 			}
 			if off == 0 {
 				for k := range 4 {
-					l.acc[k], l.x[k] = l.x[k][0], l.x[k][1:]
+					l.y[k][0] = l.x[k][0]
+					l.acc[k], l.x[k], l.y[k] = l.x[k][0], l.x[k][1:], l.y[k][1:]
 				}
 			}
 			l.scan(l)
 			for k := 0; cumulative && k < real; k++ {
 				q := q0 + k
-				l.store(orows[q/R][(q%R*G+off)*esOut:], buf[k*laneChunk:k*laneChunk+n], l.out)
+				l.put(l, orows[q/R][(q%R*G+off)*esOut:], ys[k], n)
 			}
 		}
 		if !cumulative {
@@ -990,17 +1040,17 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 			}
 			for k := range res {
 				q := q0 + k
-				l.store(orows[q/R][q%R*esOut:], res[k:k+1], l.out)
+				l.put(l, orows[q/R][q%R*esOut:], res[k:k+1], 1)
 			}
 		}
 	}
 }
 
 // read returns the len(dst) elements at b as values: b itself, viewed in place, when its bytes
-// are the values' own encoding (raw) and the scan does not write its lanes (a reduce); else
-// decoded into dst.
+// are the values' own encoding (raw; the scans write their running values to y, never to x),
+// else decoded into dst.
 func (l *lanes[T]) read(dst []T, b []byte) []T {
-	if l.raw && !l.keep {
+	if l.raw {
 		if v, ok := view[T](b, len(dst)); ok {
 			return v
 		}
@@ -1016,135 +1066,212 @@ func lanes4[T laneValue](l *lanes[T]) (x0, x1, x2, x3 []T) {
 	return x0, l.x[1][:len(x0)], l.x[2][:len(x0)], l.x[3][:len(x0)]
 }
 
+// outs4 returns where the four lanes' running values go (y), resliced to the lanes' length n.
+func outs4[T laneValue](l *lanes[T], n int) (y0, y1, y2, y3 []T) {
+	return l.y[0][:n], l.y[1][:n], l.y[2][:n], l.y[3][:n]
+}
+
+// The scans run the four lanes in one loop: a fold (a reduce) only updates the accumulators, a
+// scan (keep) also writes each running value to y; the two are separate loops, so that a fold
+// keeps its lanes and accumulators in registers.
+
 // scanF32 is the FP32 op class: evalFloat, with the common ops written out.
 func scanF32(l *lanes[float32]) {
 	x0, x1, x2, x3 := lanes4(l)
-	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	switch l.op {
 	case isa.ALUAdd:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUSubtract:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0-v, a1-x1[i], a2-x2[i], a3-x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0-v, a1-x1[i], a2-x2[i], a3-x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUMult:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0*v, a1*x1[i], a2*x2[i], a3*x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0*v, a1*x1[i], a2*x2[i], a3*x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUMax:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = fmax(a0, v), fmax(a1, x1[i]), fmax(a2, x2[i]), fmax(a3, x3[i])
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = fmax(a0, v), fmax(a1, x1[i]), fmax(a2, x2[i]), fmax(a3, x3[i])
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUMin:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = fmin(a0, v), fmin(a1, x1[i]), fmin(a2, x2[i]), fmin(a3, x3[i])
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = fmin(a0, v), fmin(a1, x1[i]), fmin(a2, x2[i]), fmin(a3, x3[i])
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	default:
 		scanEach(l, func(a, b float32) float32 { return evalFloat(l.op, a, b) })
 		return
 	}
 	l.acc = [4]float32{a0, a1, a2, a3}
+	if r := l.res; len(r) == 4 { // from the registers: a load of acc just stored would wait
+		r[0], r[1], r[2], r[3] = a0, a1, a2, a3
+	}
 }
 
 // scanI64 is the integer band: evalInt, with the common ops written out.
 func scanI64(l *lanes[int64]) {
 	x0, x1, x2, x3 := lanes4(l)
-	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	switch l.op {
 	case isa.ALUAddInt:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0+v, a1+x1[i], a2+x2[i], a3+x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUMaxInt:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = max(a0, v), max(a1, x1[i]), max(a2, x2[i]), max(a3, x3[i])
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = max(a0, v), max(a1, x1[i]), max(a2, x2[i]), max(a3, x3[i])
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUMinInt:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = min(a0, v), min(a1, x1[i]), min(a2, x2[i]), min(a3, x3[i])
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = min(a0, v), min(a1, x1[i]), min(a2, x2[i]), min(a3, x3[i])
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	default:
 		scanEach(l, func(a, b int64) int64 { return evalInt(l.op, a, b) })
 		return
 	}
 	l.acc = [4]int64{a0, a1, a2, a3}
+	if r := l.res; len(r) == 4 { // from the registers: a load of acc just stored would wait
+		r[0], r[1], r[2], r[3] = a0, a1, a2, a3
+	}
 }
 
 // scanU64 is the bitvec class on zero-extended values: evalBits, with AND, OR and XOR written
 // out (their results stay inside the width, so they need no mask).
 func scanU64(l *lanes[uint64]) {
 	x0, x1, x2, x3 := lanes4(l)
-	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
 	switch l.op {
 	case isa.ALUBitwiseAnd:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0&v, a1&x1[i], a2&x2[i], a3&x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0&v, a1&x1[i], a2&x2[i], a3&x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUBitwiseOr:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0|v, a1|x1[i], a2|x2[i], a3|x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0|v, a1|x1[i], a2|x2[i], a3|x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	case isa.ALUBitwiseXor:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0^v, a1^x1[i], a2^x2[i], a3^x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
 		for i, v := range x0 {
 			a0, a1, a2, a3 = a0^v, a1^x1[i], a2^x2[i], a3^x3[i]
-			if keep {
-				x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
-			}
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	default:
 		scanEach(l, func(a, b uint64) uint64 { return evalBits(l.op, a, b, l.width) })
 		return
 	}
 	l.acc = [4]uint64{a0, a1, a2, a3}
+	if r := l.res; len(r) == 4 { // from the registers: a load of acc just stored would wait
+		r[0], r[1], r[2], r[3] = a0, a1, a2, a3
+	}
 }
 
 // scanEach is the scan of the ops without a loop of their own: f is the class's evaluator.
 func scanEach[T laneValue](l *lanes[T], f func(acc, x T) T) {
 	x0, x1, x2, x3 := lanes4(l)
-	keep := l.keep
 	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
-	for i, v := range x0 {
-		a0, a1, a2, a3 = f(a0, v), f(a1, x1[i]), f(a2, x2[i]), f(a3, x3[i])
-		if keep {
-			x0[i], x1[i], x2[i], x3[i] = a0, a1, a2, a3
+	if !l.keep {
+		for i, v := range x0 {
+			a0, a1, a2, a3 = f(a0, v), f(a1, x1[i]), f(a2, x2[i]), f(a3, x3[i])
+		}
+	} else {
+		y0, y1, y2, y3 := outs4(l, len(x0))
+		for i, v := range x0 {
+			a0, a1, a2, a3 = f(a0, v), f(a1, x1[i]), f(a2, x2[i]), f(a3, x3[i])
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
 		}
 	}
 	l.acc = [4]T{a0, a1, a2, a3}
+	if r := l.res; len(r) == 4 {
+		r[0], r[1], r[2], r[3] = a0, a1, a2, a3
+	}
 }
 
 func negateAll[T float32 | int64](xs []T) {
@@ -1193,6 +1320,116 @@ func storeF32s(b []byte, xs []float32, k num.Kind) {
 		for i, v := range xs {
 			num.StoreF32(k, b[i*sz:], v)
 		}
+	}
+}
+
+// putAsIs stores xs as they are (the integer band and bit vectors have no NaN).
+func putAsIs[T laneValue](l *lanes[T], b []byte, xs []T, run int) {
+	if !inPlace(b, xs) {
+		l.store(b, xs, l.out)
+	}
+}
+
+// inPlace reports xs written where b is (a scan's running values written to the destination).
+func inPlace[T laneValue](b []byte, xs []T) bool {
+	return len(xs) > 0 && len(b) > 0 && unsafe.Pointer(unsafe.SliceData(xs)) == unsafe.Pointer(unsafe.SliceData(b))
+}
+
+// putF32 stores FP32 ALU results with every NaN the default NaN (Provenance num.alu_nan), or
+// only makes their NaNs so when xs is the destination itself (inPlace). xs is whole runs of run
+// consecutive running values of one group each (a scan; reduce results are runs of one).
+// Checking every value would cost a scan about as much as its FP32 add, so under an op for which
+// a NaN accumulator stays a NaN (nanSticky) the NaNs of a run are its suffix: one look at the
+// run's last value; when that is a NaN, a short run is patched from its end back, a long one
+// searched (firstNaN) and its suffix patched when short, else stored from l's block of default
+// NaNs already encoded (the bytes stored stay those of one store). Other ops: value by value.
+func putF32(l *lanes[float32], b []byte, xs []float32, run int) {
+	direct := inPlace(b, xs) // xs is the destination: nothing to store but the NaNs
+	if run <= 1 || !nanSticky(l.op) {
+		num.CanonicalNaNs(xs)
+		if !direct {
+			l.store(b, xs, l.out)
+		}
+		return
+	}
+	es, start := l.out.Size(), 0
+	nan := math.Float32frombits(num.DefaultNaNF32)
+	for end := run; end <= len(xs); end += run {
+		if v := xs[end-1]; v == v {
+			continue
+		}
+		r := xs[end-run : end]
+		if run <= putPatchMax { // short: patched from the end back
+			for i := run - 1; i >= 0 && r[i] != r[i]; i-- {
+				r[i] = nan
+			}
+			continue
+		}
+		first := 0
+		if v := r[0]; v == v { // else the whole run is NaN (a long group's later lane chunks)
+			first = firstNaN(r)
+		}
+		if run-first <= putPatchMax {
+			for i := range r[first:] {
+				r[first+i] = nan
+			}
+			continue
+		}
+		if s := end - run + first; s > start && !direct {
+			l.store(b[start*es:], xs[start:s], l.out)
+		}
+		l.storeNaNs(b[(end-run+first)*es:], run-first)
+		start = end
+	}
+	if start < len(xs) && !direct {
+		l.store(b[start*es:], xs[start:], l.out)
+	}
+}
+
+// firstNaN is the index of the first NaN of r, whose NaNs are a suffix that is not empty: a
+// binary search whose steps select rather than branch (the data decides them at random).
+func firstNaN(r []float32) int {
+	first, n := 0, len(r) // the first NaN is in r[first:first+n]
+	for n > 1 {
+		half := n >> 1
+		nan := int(int32(0x7F800000-math.Float32bits(r[first+half-1])&0x7FFFFFFF) >> 31) // -1 for a NaN, else 0
+		first += half &^ nan
+		n -= half
+	}
+	return first
+}
+
+// putPatchMax is the longest run putF32 patches from its end back, and the longest NaN suffix
+// of a longer run it patches in place rather than storing apart.
+const putPatchMax = 64
+
+// nanSticky reports an FP32 op whose result is a NaN whenever its accumulator (src0) is: every
+// float-class op but POW (pow(NaN, 0) is 1) and the comparisons and logic ops (0 or 1).
+func nanSticky(op isa.ALUOp) bool {
+	switch op {
+	case isa.ALUBypass, isa.ALUAdd, isa.ALUSubtract, isa.ALUMult, isa.ALUDivide, isa.ALUMax, isa.ALUMin, isa.ALUAbsoluteDiff,
+		isa.ALUAbsoluteValue, isa.ALUMod, isa.ALURsqrt, isa.ALUAbsMax, isa.ALUAbsMin, isa.ALUReLU, isa.ALUSquare:
+		return true
+	}
+	return false
+}
+
+// storeNaNs writes n default NaNs encoded as l.out at b, from a block encoded once per out kind.
+func (l *lanes[T]) storeNaNs(b []byte, n int) {
+	es := l.out.Size()
+	if l.nans == nil || l.nansOf != l.out {
+		if l.nans == nil {
+			l.nans = make([]byte, laneChunk*8)
+		}
+		for i := 0; i < laneChunk; i++ {
+			num.StoreF32(l.out, l.nans[i*es:], math.Float32frombits(num.DefaultNaNF32))
+		}
+		l.nansOf = l.out
+	}
+	for n > 0 {
+		k := min(n, laneChunk)
+		copy(b[:k*es], l.nans)
+		b, n = b[k*es:], n-k
 	}
 }
 
@@ -1268,17 +1505,38 @@ func narrow[S intElem, T int64 | uint64](b []byte, xs []T) {
 	}
 }
 
-// storeI64s encodes integer-band results as storeInt does: saturated to k's range (UINT64: its
-// bits). k is an integer kind (opFor).
+// storeI64s encodes integer-band results as storeInt does for a signed input: each int64
+// saturated to k's range. k is an integer kind (opFor).
 func storeI64s(b []byte, xs []int64, k num.Kind) {
-	if k != num.UINT64 && k != num.INT64 {
+	if k != num.INT64 {
 		w := uint(k.SizeBits())
 		lo, hi := int64(0), int64(1)<<w-1
-		if k.IsSigned() {
+		switch {
+		case k == num.UINT64:
+			hi = math.MaxInt64
+		case k.IsSigned():
 			lo, hi = -1<<(w-1), 1<<(w-1)-1
 		}
 		for i, v := range xs {
 			xs[i] = max(lo, min(hi, v))
+		}
+	}
+	storeInts(b, xs, k.Size())
+}
+
+// storeI64sUnsigned encodes integer-band results as storeInt does for a UINT64 input: each
+// int64's bits read as a uint64, saturated to k's largest value.
+func storeI64sUnsigned(b []byte, xs []int64, k num.Kind) {
+	if k != num.UINT64 {
+		hi := uint64(math.MaxInt64)
+		if w := uint(k.SizeBits()); w < 64 {
+			hi = 1<<w - 1
+			if k.IsSigned() {
+				hi >>= 1
+			}
+		}
+		for i, v := range xs {
+			xs[i] = int64(min(hi, uint64(v)))
 		}
 	}
 	storeInts(b, xs, k.Size())

@@ -78,17 +78,25 @@ func Provenance() []isa.Provenance {
 				"ABSOLUTE_VALUE, BYPASS (and RE_LU, SQUARE on MARIANA+) as reduce ops, so the model runs them by the same fold rather than refusing them, "+
 				"and its results for them are artefacts of that rule, not evidence."),
 		b("dve.reduce_fp32", "Arithmetic reduce and scan ops compute in FP32 with rounding after every step (inputs widened by num.LoadF32), then the result is cast to out_dtype "+
-			"(num.StoreF32: RNE into floats, toward zero saturating into integers); negated (TensorReduce arith only) multiplies the final result by -1 before the cast.",
+			"(num.StoreF32: RNE into floats, toward zero saturating into integers); negated (TensorReduce arith only) multiplies the final result by -1 before the cast. "+
+			"A NaN result is the default NaN 0x7FC00000 before the cast (num.alu_nan).",
 			"DESIGN.md §4; NKI.md tensor_reduce", isa.MedInferred, "NKI documents FP32 arithmetic then a cast; negation after the fold is NKI's negate = multiply the result by -1."),
-		b("dve.int_band_ops", "Integer-band ALU ops (ADD_INT, MAX_INT, ...) fold on int64 values of the integer inputs (wrapping; x/0 and x%0 give 0) and store with saturation.",
-			"FACTS §A.2", isa.Invented, "The DVE integer datapath width and overflow rules are not documented."),
+		b("dve.int_band_ops", "Integer-band ALU ops (ADD_INT, MAX_INT, ...) fold on 64-bit words: the inputs extended by their dtype's sign, UINT64 as its bits; "+
+			"the _UINT ops (MAX_UINT, MIN_UINT, IS_*_UINT, DIVIDE_UINT, MOD_UINT, MULT_UINT) compare and compute on the words unsigned, the others signed; "+
+			"arithmetic wraps modulo 2^64; x/0 and x%0 give 0; negated negates the word. A result is stored saturated to the out dtype's range as the value of its word "+
+			"read unsigned when the input is UINT64 (2^63 and above store an unsigned or signed out dtype's maximum), else read signed (a negative result stores 0 "+
+			"into every unsigned out dtype, UINT64 included). So SUBTRACT_INT 5 - 7 into UINT32 stores 0 from UINT32 inputs (-2) but 0xFFFFFFFF from UINT64 inputs "+
+			"(the wrapped 2^64 - 2).",
+			"FACTS §A.2", isa.Invented, "The DVE integer datapath width and overflow rules are not documented. Every input value but UINT64's fits an int64, "+
+				"whose signed reading the band has; a UINT64 input's words are uint64 values, which is how numpy's uint64 arithmetic reads them, and storing "+
+				"2^63 and above as the negative int64 their bits spell would turn a large unsigned maximum into 0."),
 		b("dve.bitvec_shift", "Bitvec ops work on the raw bits of the input dtype; shift amounts are taken modulo the element width; ARITH_SHIFT_RIGHT sign-fills at the element width; "+
 			"results are truncated to the output width.", "FACTS §A.2", isa.Invented, "Shift-amount handling is not documented; modulo width is what most SIMD units do."),
 		b("dve.cumulative", "TensorCumulative is an inclusive scan restarting at every op_dim group (the same groups as TensorReduce); output count == input count; no carry between instructions.",
 			"FACTS §D.5 (inclusive vs exclusive MED)", isa.MedInferred, "The scan twin of TensorReduce on the same struct; inclusive per the tensorcumulative page."),
 		b("dve.cast", "Cast goes through FP32: round to nearest even into floats, toward zero and saturating into integers, NaN -> 0 (num.ConvertSlice).",
 			"DESIGN.md §4; FACTS §D.5; num provenance", isa.MedInferred, "numpy astype semantics for the rounding; saturation on narrowing is MED per FACTS §G.11."),
-		b("dve.reciprocal", "Reciprocal computes 1/x in FP32 (x widened by num.LoadF32), correctly rounded, then casts to out_dtype.",
+		b("dve.reciprocal", "Reciprocal computes 1/x in FP32 (x widened by num.LoadF32), correctly rounded, then casts to out_dtype; a NaN result is the default NaN (num.alu_nan).",
 			"FACTS §D.5; NKI.md reciprocal", isa.MedInferred, "The firmware seeds with IVP_RECIP0 and refines to about FP32 precision; exact IEEE division is the reference value it approximates."),
 		b("dve.shuffle_no_mask", "STREAM_SHUFFLE with no LOAD_MASK_SELECT executed before it on the same DVE fails (rule stream_shuffle_mask_loaded, ErrNoMask) and writes nothing.",
 			"FACTS §D.5, §G.6", isa.Invented, "The mask register's reset value is unknown; failing names the missing instruction instead of inventing a mask."),

@@ -53,6 +53,20 @@ func Provenance() []Decision {
 			Reason:     "IEEE 754 convertFormat quiets signalling NaNs and recommends keeping the payload; numpy float32->float16 keeps sign and top payload bits as well.",
 		},
 		{
+			ID: "num.alu_nan",
+			Text: "Every NaN an FP32 ALU operation produces is the default quiet NaN 0x7FC00000 (positive, no payload), whatever its operands' NaNs: " +
+				"the values the DVE's float-class TensorReduce, TransposeTensorReduce and TensorCumulative store (every op, BYPASS and a group of one included; after negated), " +
+				"Reciprocal's 1/x, and the DMA's compute_op (dst = dst op src: ADD, MULTIPLY, MAX, MIN). It is then narrowed to the output kind by num.nan " +
+				"(BF16 0x7FC0, FP16 0x7E00; integers 0). Copy, Cast, StreamTranspose, StreamShuffle and DMA transfers without a compute_op are not ALU operations and keep num.nan's payload rule.",
+			Source:     "none (the seeds and FACTS are silent on the DVE's and DMA's NaN results)",
+			Confidence: "LOW/INVENTED",
+			Reason: "A simulator's output must not depend on its host, and the host's NaN bits do: Go may swap the operands of a commutative a+b or a*b, x86 returns the first operand's NaN " +
+				"when both are NaN, an invalid operation (Inf-Inf, 0*Inf) gives 0xFFC00000 on amd64 and 0x7FC00000 on arm64, and Go's max/min return \"a NaN\". IEEE 754 " +
+				"only recommends propagating an input NaN's payload (and not which of two) and leaves the bits of an invalid operation's NaN to the implementation; " +
+				"users compare with np.isnan, which any NaN satisfies; and a single canonical NaN is what several accelerators produce (RISC-V F returns 0x7FC00000 " +
+				"for every NaN result, as Arm does in default-NaN mode).",
+		},
+		{
 			ID:         "num.fp8.e4m3",
 			Text:       "FP8_EXP4 (0x0E) is the IEEE-like E4M3: bias 7, exponent 15 reserved (S.1111.000 = Inf, S.1111.mmm != 0 = NaN, NaN out = S.1111.100|payload), largest finite 240 (0x77), smallest subnormal 2^-9. Not OCP E4M3FN (max 448).",
 			Source:     "FACTS §A.1 (E4M3, \"the usual e4m3\"); NKI.md \"Data types users name\"",
