@@ -1,8 +1,11 @@
 package dge
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -13,6 +16,7 @@ import (
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dma/dmatest"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/num"
 )
 
 // oracleCase is one case for testdata/dge/oracle.py: the inputs and what the model produced.
@@ -253,4 +257,143 @@ func TestNumpyOracle(t *testing.T) {
 	t.Logf("%d cases %v: %s", len(cases), count, strings.TrimSpace(string(out)))
 	_ = binary.LittleEndian
 	_ = dma.KindCopy
+}
+
+// oracleNaNScript runs testdata/dge/oracle.py's tensor() on each case (argv[1]: the folder of
+// oracle.py, argv[2]: the cases) and compares NaN-aware: where numpy's result is a NaN ours must
+// be one, the default NaN narrowed to the out dtype for a compute_op (Provenance num.alu_nan),
+// of numpy's sign for a cast (whose payload follows num.nan; numpy's own NaN bits vary with its
+// version and host); every other element byte for byte, but for a zero that MAX or MIN picks
+// between +0 and -0 (numpy returns its first operand, the model orders -0 below +0 as Go's max
+// and min do), whose sign is not compared.
+const oracleNaNScript = `
+import json, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import oracle
+
+np.seterr(all="ignore")
+CANON = {"f4": 0x7FC00000, "f2": 0x7E00}
+UINT = {"f4": np.uint32, "f2": np.uint16}
+cases = json.load(open(sys.argv[2]))
+bad, nans = [], 0
+for c in cases:
+    want = np.ascontiguousarray(oracle.tensor(c))
+    got = oracle.arr(c["result"], c["out"])
+    ok = got.shape == want.shape
+    if ok and c["out"] in CANON:
+        wn, gn = np.isnan(want), np.isnan(got)
+        u = UINT[c["out"]]
+        if c["op"] in (3, 4):  # MAX, MIN of +0 and -0: numpy gives its first operand, the model orders -0 < +0
+            want = np.where((want == 0) & (got == 0), got, want)
+        ok = bool((wn == gn).all()) and bool((want[~wn].view(u) == got[~gn].view(u)).all())
+        nans += int(gn.sum())
+        if ok and c["op"]:
+            ok = bool((got[gn].view(u) == CANON[c["out"]]).all())
+        elif ok:
+            ok = bool((np.signbit(got[gn]) == np.signbit(want[wn])).all())
+    elif ok:
+        ok = got.tobytes() == want.tobytes()
+    if not ok:
+        bad.append((c["id"], c["gen"], c["shape"], c.get("perm"), c["in"], c["out"], c["op"]))
+print("cases=%d mismatches=%d nans=%d" % (len(cases), len(bad), nans))
+for b in bad[:10]:
+    print("mismatch:", b)
+`
+
+// oracleSpecialF32 are the FP32 words TestNumpyOracleNaNs puts among a view's float elements:
+// NaNs of both signs, quiet and signalling, with payloads; infinities; signed zeros.
+var oracleSpecialF32 = []uint32{0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFC00001, 0x7F800001, 0xFFA00000, 0x7FBFFFFF,
+	0x7F800000, 0xFF800000, 0x7F800000, 0xFF800000, 0, 0x80000000}
+
+// fillSpecials fills a view as fillView does, then, for a float dtype, makes about one element
+// in four an oracleSpecialF32 word (stored through num.StoreF32).
+func fillSpecials(t *testing.T, rng *rand.Rand, m dma.Memory, v View, d isa.DType) {
+	fillView(t, rng, m, v, d)
+	if !d.IsFloat() {
+		return
+	}
+	b := readView(t, m, v)
+	es := d.Size()
+	for i := 0; i+es <= len(b); i += es {
+		if rng.Intn(4) == 0 {
+			num.StoreF32(num.Kind(d), b[i:], math.Float32frombits(oracleSpecialF32[rng.Intn(len(oracleSpecialF32))]))
+		}
+	}
+	if err := WriteView(m, v, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNumpyOracleNaNs: 400 random compute_op (300) and cast (100) requests with float
+// operands, a quarter of whose elements (source and destination) are NaNs, infinities and
+// zeros, through the planner and the engines (and Reference, which must give the same bytes),
+// against testdata/dge/oracle.py's numpy semantics compared NaN-aware (oracleNaNScript): ADD of
+// opposite infinities, MULTIPLY of zero by infinity and every op on a NaN must give the default
+// NaN, whatever the operands' NaNs.
+func TestNumpyOracleNaNs(t *testing.T) {
+	if !haveNumpy() {
+		t.Skip("python3 with numpy not available")
+	}
+	rng := rand.New(rand.NewSource(20261130))
+	var cases []oracleCase
+	ops := map[isa.DGEComputeOp]int{}
+	for len(cases) < 400 {
+		c := randCase(rng, "any")
+		cast := c.req.ComputeOp == isa.DGEComputeNONE
+		if c.req.Src.Elements() > 4096 || !c.in.IsFloat() || cast && (c.in == c.out || ops[isa.DGEComputeNONE] >= 100) {
+			continue
+		}
+		m, ref := dmatest.New(c.req.Gen), dmatest.New(c.req.Gen)
+		seed := rng.Int63()
+		for _, m := range []*dmatest.Memory{m, ref} {
+			r := rand.New(rand.NewSource(seed))
+			fillSpecials(t, r, m, c.req.Src, c.in)
+			fillSpecials(t, r, m, c.req.Dst, c.out)
+		}
+		src, before := readView(t, m, c.req.Src), readView(t, m, c.req.Dst)
+		p, _, err := runPlanned(m, c.req, Options{Quiet: true})
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		reference(t, ref, c.req) // the element-by-element Reference, NaNs included: the same bytes
+		if got, want := readView(t, m, c.req.Dst), readView(t, ref, c.req.Dst); !bytes.Equal(got, want) {
+			t.Fatalf("%v: the engines and Reference differ", c)
+		}
+		oc := oracleCase{ID: len(cases), Kind: "tensor", Gen: c.req.Gen.String(), Shape: c.shape, Perm: c.perm, In: npName[c.in], Out: npName[c.out],
+			Op: int(c.req.ComputeOp), Space: c.srcSpace + "->" + c.dstSpace, Plan: p.Kind.String(), Src: src, Result: readView(t, m, c.req.Dst)}
+		if c.req.ComputeOp != isa.DGEComputeNONE {
+			oc.DstBefore = before
+		}
+		cases = append(cases, oc)
+		ops[c.req.ComputeOp]++
+	}
+	dir := t.TempDir()
+	f, script := filepath.Join(dir, "cases.json"), filepath.Join(dir, "nan_oracle.py")
+	b, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte(oracleNaNScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := filepath.Abs(filepath.Join("..", "testdata", "dge"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("/usr/bin/python3", script, lib, f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("numpy oracle: %v\n%s", err, out)
+	}
+	var n, bad, nans int
+	if _, err := fmt.Sscanf(string(out), "cases=%d mismatches=%d nans=%d", &n, &bad, &nans); err != nil || n != len(cases) || bad != 0 {
+		t.Fatalf("numpy oracle (%v):\n%s", err, out)
+	}
+	if nans < 200 {
+		t.Errorf("only %d NaN results compared", nans)
+	}
+	t.Logf("%d cases (per compute_op %v): %s", len(cases), ops, strings.TrimSpace(string(out)))
 }

@@ -142,7 +142,7 @@ func (r Request) Expect(src, dstBefore []byte) ([]byte, error) {
 		case isa.DGEComputeMIN:
 			v = min(y, x)
 		}
-		num.StoreF32(out, dst[j*out.Size():], v)
+		num.StoreF32(out, dst[j*out.Size():], num.CanonicalNaN(v)) // Provenance num.alu_nan
 	}
 	return dst, nil
 }

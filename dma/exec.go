@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
@@ -442,49 +443,62 @@ func transform(dst []byte, out num.Kind, src []byte, in num.Kind, op isa.DGEComp
 		return num.ConvertSlice(dst, out, src, in, nv)
 	}
 	const chunk = 256
-	var xb, yb [4 * chunk]byte
+	var xw, yw [chunk]float32 // FP32 words, viewed as bytes for ConvertSlice
+	xb := unsafe.Slice((*byte)(unsafe.Pointer(&xw)), 4*chunk)
+	yb := unsafe.Slice((*byte)(unsafe.Pointer(&yw)), 4*chunk)
 	for lo := 0; lo < nv; lo += chunk {
 		k := min(chunk, nv-lo)
-		if err := num.ConvertSlice(xb[:], num.FP32, src[lo*is:], in, k); err != nil {
+		if err := num.ConvertSlice(xb, num.FP32, src[lo*is:], in, k); err != nil {
 			return err
 		}
-		if err := num.ConvertSlice(yb[:], num.FP32, dst[lo*os:], out, k); err != nil {
+		if err := num.ConvertSlice(yb, num.FP32, dst[lo*os:], out, k); err != nil {
 			return err
 		}
-		computeF32(yb[:4*k], xb[:4*k], op)
-		if err := num.ConvertSlice(dst[lo*os:], out, yb[:], num.FP32, k); err != nil {
+		swapLE(xw[:k])
+		swapLE(yw[:k])
+		computeF32(yw[:k], xw[:k], op)
+		swapLE(yw[:k])
+		if err := num.ConvertSlice(dst[lo*os:], out, yb, num.FP32, k); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// computeF32 sets every FP32 word y of ys to y op x, x the word of xs at the same place.
-func computeF32(ys, xs []byte, op isa.DGEComputeOp) {
-	f := func(i int) (float32, float32) {
-		return math.Float32frombits(binary.LittleEndian.Uint32(ys[i:])), math.Float32frombits(binary.LittleEndian.Uint32(xs[i:]))
+// hostLittleEndian: the host stores a float32 as its little-endian FP32 bytes, as the device does.
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// swapLE turns FP32 words held as little-endian bytes into the host's values, or back: nothing
+// on a little-endian host.
+func swapLE(ws []float32) {
+	if hostLittleEndian {
+		return
 	}
-	put := func(i int, v float32) { binary.LittleEndian.PutUint32(ys[i:], math.Float32bits(v)) }
+	for i, w := range ws {
+		ws[i] = math.Float32frombits(bits.ReverseBytes32(math.Float32bits(w)))
+	}
+}
+
+// computeF32 sets every y of ys to y op x, x the value of xs at the same place; a NaN result is
+// the default NaN (Provenance num.alu_nan).
+func computeF32(ys, xs []float32, op isa.DGEComputeOp) {
+	xs = xs[:len(ys)]
 	switch op {
 	case isa.DGEComputeADD:
-		for i := 0; i+4 <= len(ys); i += 4 {
-			y, x := f(i)
-			put(i, y+x)
+		for i, y := range ys {
+			ys[i] = num.CanonicalNaN(y + xs[i])
 		}
 	case isa.DGEComputeMULTIPLY:
-		for i := 0; i+4 <= len(ys); i += 4 {
-			y, x := f(i)
-			put(i, y*x)
+		for i, y := range ys {
+			ys[i] = num.CanonicalNaN(y * xs[i])
 		}
 	case isa.DGEComputeMAX:
-		for i := 0; i+4 <= len(ys); i += 4 {
-			y, x := f(i)
-			put(i, max(y, x))
+		for i, y := range ys {
+			ys[i] = num.CanonicalNaN(max(y, xs[i]))
 		}
 	case isa.DGEComputeMIN:
-		for i := 0; i+4 <= len(ys); i += 4 {
-			y, x := f(i)
-			put(i, min(y, x))
+		for i, y := range ys {
+			ys[i] = num.CanonicalNaN(min(y, xs[i]))
 		}
 	default: // the element-by-element form stored 0 for an op it does not name
 		clear(ys)
@@ -508,7 +522,7 @@ func transformElementwise(dst []byte, out num.Kind, src []byte, in num.Kind, op 
 		case isa.DGEComputeMIN:
 			v = min(y, x)
 		}
-		num.StoreF32(out, dst[j*os:], v)
+		num.StoreF32(out, dst[j*os:], num.CanonicalNaN(v))
 	}
 }
 

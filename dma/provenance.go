@@ -18,7 +18,8 @@ func Provenance() []isa.Provenance {
 		b("dma.atomic_job", "A job (one request or instruction) is checked whole before any engine runs: a failing bounds or index check changes no memory and delivers no semaphore update; "+
 			"the error quotes the firmware's \"$S[%i]+=%i\" marked \"not applied\".",
 			"DESIGN.md §1 atomic failure", isa.Invented, "the hardware would have moved earlier descriptors; the model prefers a clean failure"),
-		b("dma.compute_op", "compute_op ADD/MULTIPLY/MAX/MIN is reduce-on-copy: dst = op(dst, src) computed in FP32 (both operands widened from their dtypes), rounded into the out dtype; MAX/MIN propagate NaN.",
+		b("dma.compute_op", "compute_op ADD/MULTIPLY/MAX/MIN is reduce-on-copy: dst = op(dst, src) computed in FP32 (both operands widened from their dtypes), rounded into the out dtype; MAX/MIN propagate NaN "+
+			"and order -0 below +0; a NaN result is the default NaN 0x7FC00000 before the rounding (num.alu_nan).",
 			"FACTS §C.2, §C.6 (B+=A, B*=A)", isa.MedInferred, "FACTS gives B op= A; FP32 is the cast hub of every other datapath"),
 		b("dma.cast", "in_dtype != out_dtype converts each value through FP32 (num.ConvertSlice): nearest-even into floats, toward zero saturating into integers.",
 			"FACTS §C.2 (CCE path), DESIGN.md §4", isa.MedInferred, "same cast hub as the DVE"),

@@ -3,6 +3,7 @@ package dma
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/rand"
 	"testing"
 	"time"
@@ -73,6 +74,76 @@ func TestTransformMatchesElementwise(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases", cases)
+}
+
+// computeNaNInputs are FP32 words TestComputeNaNIsDefault combines: NaNs of both signs, quiet
+// and signalling, with payloads; infinities; signed zeros; finite values.
+var computeNaNInputs = []uint32{0x7FC12345, 0xFFC00001, 0x7F800001, 0xFFBFFFFF, 0x7F800000, 0xFF800000, 0, 0x80000000, 0x3F800000, 0xBF800000}
+
+// TestComputeNaNIsDefault pins Provenance num.alu_nan on the DMA: every NaN a compute_op stores
+// (dst = dst op src for ADD, MULTIPLY, MAX, MIN) is the default NaN 0x7FC00000 narrowed to the
+// out kind (BF16 0x7FC0, FP16 0x7E00; INT8 0), whether it comes from a NaN operand of either
+// sign with any payload or from Inf-Inf or 0*Inf, in the chunked path and the element-by-element
+// one alike; a transfer without a compute_op keeps num.nan's payload.
+func TestComputeNaNIsDefault(t *testing.T) {
+	inf, ninf := math.Float32frombits(0x7F800000), math.Float32frombits(0xFF800000)
+	if v := inf + ninf; v == v {
+		t.Fatal("Inf + -Inf is not a NaN")
+	}
+	if v := inf * 0; v == v {
+		t.Fatal("Inf * 0 is not a NaN")
+	}
+	ops := map[isa.DGEComputeOp]func(y, x float32) float32{
+		isa.DGEComputeADD: func(y, x float32) float32 { return y + x }, isa.DGEComputeMULTIPLY: func(y, x float32) float32 { return y * x },
+		isa.DGEComputeMAX: func(y, x float32) float32 { return max(y, x) }, isa.DGEComputeMIN: func(y, x float32) float32 { return min(y, x) },
+	}
+	n := len(computeNaNInputs)
+	nans := 0
+	for _, in := range []num.Kind{num.FP32, num.BFLOAT16, num.FP16} {
+		for _, out := range []num.Kind{num.FP32, num.BFLOAT16, num.FP16, num.INT8} {
+			// Every ordered pair (dst y, src x); dst elements of an integer out kind are 0.
+			src, dst := make([]byte, n*n*in.Size()), make([]byte, n*n*out.Size())
+			for i := 0; i < n*n; i++ {
+				num.StoreF32(in, src[i*in.Size():], math.Float32frombits(computeNaNInputs[i%n]))
+				num.StoreF32(out, dst[i*out.Size():], math.Float32frombits(computeNaNInputs[i/n]))
+			}
+			for op, f := range ops {
+				want := make([]byte, len(dst))
+				for i := 0; i < n*n; i++ {
+					v := f(num.LoadF32(out, dst[i*out.Size():]), num.LoadF32(in, src[i*in.Size():]))
+					if v != v {
+						v = math.Float32frombits(num.DefaultNaNF32)
+						nans++
+					}
+					num.StoreF32(out, want[i*out.Size():], v)
+				}
+				chunked, elementwise := append([]byte(nil), dst...), append([]byte(nil), dst...)
+				if err := transform(chunked, out, src, in, op); err != nil {
+					t.Fatal(err)
+				}
+				transformElementwise(elementwise, out, src, in, op)
+				for name, got := range map[string][]byte{"chunked": chunked, "elementwise": elementwise} {
+					if !bytes.Equal(got, want) {
+						for i := 0; i < n*n; i++ {
+							if g, w := got[i*out.Size():(i+1)*out.Size()], want[i*out.Size():(i+1)*out.Size()]; !bytes.Equal(g, w) {
+								t.Fatalf("%s %v->%v %v: dst % x op src % x = % x, want % x", name, in, out, op,
+									dst[i*out.Size():(i+1)*out.Size()], src[i*in.Size():(i+1)*in.Size()], g, w)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if nans == 0 {
+		t.Fatal("no NaN results")
+	}
+	// Without a compute_op, a cast keeps the sign and top payload bits (num.nan).
+	src, got := make([]byte, 4), make([]byte, 2)
+	binary.LittleEndian.PutUint32(src, 0xFFC12345)
+	if err := transform(got, num.BFLOAT16, src, num.FP32, isa.DGEComputeNONE); err != nil || binary.LittleEndian.Uint16(got) != 0xFFC1 {
+		t.Fatalf("FP32 0xFFC12345 cast to BF16: % x (%v), want c1 ff", got, err)
+	}
 }
 
 // BenchmarkTransform: a casting compute_op DMA's element work (1 Mi elements, dst op= src), the
