@@ -62,6 +62,9 @@ func naive(t testing.TB, m dma.Memory, d *dma.Descriptor) {
 							case isa.DGEComputeMIN:
 								v = min(y, x)
 							}
+							if d.ComputeOp != isa.DGEComputeNONE {
+								v = num.CanonicalNaN(v) // Provenance num.alu_nan
+							}
 							num.StoreF32(d.Out, out[j*os:], v)
 						}
 					} else {
