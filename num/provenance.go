@@ -50,7 +50,7 @@ func Provenance() []Decision {
 			Text:       "Widening keeps a NaN's sign and payload bit for bit (a signalling NaN stays signalling). Narrowing keeps the sign and the top payload bits and sets the quiet bit (the mantissa MSB), so a NaN never becomes Inf. Formats without NaN receive +0 (FP8_EXP2, FP4_EXP2) or their NaN code 0xFF (SFP8_*).",
 			Source:     "FACTS §A.1 (silent on NaN)",
 			Confidence: "LOW/INVENTED",
-			Reason:     "IEEE 754 convertFormat quiets signalling NaNs and recommends keeping the payload; numpy float32->float16 keeps sign and top payload bits as well.",
+			Reason:     "IEEE 754 convertFormat quiets signalling NaNs and recommends keeping the payload; numpy float32->float16 keeps the sign and top payload bits as well (but leaves a signalling NaN signalling, e.g. 0x7F800001 -> 0x7C01, where this model quiets it as convertFormat does).",
 		},
 		{
 			ID: "num.alu_nan",
