@@ -80,16 +80,38 @@ func benchTranspose(b *testing.B, es int, perPart int, impl TransposeImpl) {
 			b.Fatal(err)
 		}
 	}
-	run(&d)
+	var fastTime time.Duration
+	var between func(k int)
+	if impl != TransposeFast {
+		between = func(k int) {
+			t0 := time.Now()
+			for i := 0; i < k; i++ {
+				run(&fast)
+			}
+			fastTime += time.Since(t0)
+		}
+	}
+	copyTime := benchVsCopy(b, n, func() { run(&d) }, between)
+	b.ReportMetric(float64(n)*float64(b.N)/copyTime.Seconds()/1e9, "copy-GB/s")
+	if impl != TransposeFast {
+		b.ReportMetric(b.Elapsed().Seconds()/fastTime.Seconds(), "x-fast")
+	}
+}
+
+// benchVsCopy times b.N calls of run on n source bytes against copy() of n bytes, in blocks
+// (the methodology above), reports GB/s and x-copy, and returns the copy() time. between, if
+// not nil, runs after each block of k calls with the timer stopped.
+func benchVsCopy(b *testing.B, n int, run func(), between func(k int)) time.Duration {
+	run()
 	csrc, cdst := filledPair(n)
-	var copyTime, fastTime time.Duration
+	var copyTime time.Duration
 	b.SetBytes(int64(n))
 	b.ResetTimer()
 	block := max(1, b.N/8)
 	for done := 0; done < b.N; {
 		k := min(block, b.N-done)
 		for i := 0; i < k; i++ {
-			run(&d)
+			run()
 		}
 		b.StopTimer()
 		t0 := time.Now()
@@ -97,22 +119,15 @@ func benchTranspose(b *testing.B, es int, perPart int, impl TransposeImpl) {
 			copy(cdst, csrc)
 		}
 		copyTime += time.Since(t0)
-		if impl != TransposeFast {
-			t0 = time.Now()
-			for i := 0; i < k; i++ {
-				run(&fast)
-			}
-			fastTime += time.Since(t0)
+		if between != nil {
+			between(k)
 		}
 		done += k
 		b.StartTimer()
 	}
 	b.StopTimer()
 	b.ReportMetric(copyTime.Seconds()/b.Elapsed().Seconds(), "x-copy")
-	b.ReportMetric(float64(n)*float64(b.N)/copyTime.Seconds()/1e9, "copy-GB/s")
-	if impl != TransposeFast {
-		b.ReportMetric(b.Elapsed().Seconds()/fastTime.Seconds(), "x-fast")
-	}
+	return copyTime
 }
 
 func BenchmarkStreamTranspose(b *testing.B) {

@@ -3,7 +3,6 @@ package dve
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -71,36 +70,13 @@ func opInst(ob opBench, bytes int) *isa.S4D4TR {
 	return in
 }
 
-// benchExec times d.Execute of in against copy() of n bytes, as benchTranspose does.
+// benchExec times d.Execute of in against copy() of n bytes (benchVsCopy).
 func benchExec(b *testing.B, d *DVE, m *mem.Memory, in *isa.S4D4TR, n int) {
-	g := isa.CAYMAN
-	run := func() {
-		if _, err := d.Execute(m, in, g); err != nil {
+	benchVsCopy(b, n, func() {
+		if _, err := d.Execute(m, in, isa.CAYMAN); err != nil {
 			b.Fatal(err)
 		}
-	}
-	run()
-	csrc, cdst := filledPair(n)
-	var copyTime time.Duration
-	b.SetBytes(int64(n))
-	b.ResetTimer()
-	block := max(1, b.N/8)
-	for done := 0; done < b.N; {
-		k := min(block, b.N-done)
-		for i := 0; i < k; i++ {
-			run()
-		}
-		b.StopTimer()
-		t0 := time.Now()
-		for i := 0; i < k; i++ {
-			copy(cdst, csrc)
-		}
-		copyTime += time.Since(t0)
-		done += k
-		b.StartTimer()
-	}
-	b.StopTimer()
-	b.ReportMetric(copyTime.Seconds()/b.Elapsed().Seconds(), "x-copy")
+	}, nil)
 }
 
 func runOpBenches(b *testing.B, benches []opBench) {
