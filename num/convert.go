@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Sentinel errors of ConvertSlice; match with errors.Is.
@@ -182,25 +183,26 @@ func bf16ToFP16Slice(d, s []byte) {
 
 // fp16ToBF16Slice is the FP16 -> BF16 loop: widen by table, narrow inline.
 func fp16ToBF16Slice(d, s []byte) {
-	t := fp16Table
+	t := fp16Table()
 	for len(s) >= 2 && len(d) >= 2 {
 		binary.LittleEndian.PutUint16(d, F32ToBF16(t[binary.LittleEndian.Uint16(s)]))
 		s, d = s[2:], d[2:]
 	}
 }
 
-// fp16Table widens every FP16 code (256 KiB, built once at package initialisation).
-var fp16Table = func() *[1 << 16]uint32 {
+// fp16Table widens every FP16 code (256 KiB, built on the first FP16 widening, not at start-up:
+// most runs of tpbsim never cast from FP16).
+var fp16Table = sync.OnceValue(func() *[1 << 16]uint32 {
 	var t [1 << 16]uint32
 	for h := range t {
 		t[h] = FP16ToF32(uint16(h))
 	}
 	return &t
-}()
+})
 
 // fp16ToF32Slice is the hot FP16 -> FP32 loop: one table load per element.
 func fp16ToF32Slice(d, s []byte) {
-	t := fp16Table
+	t := fp16Table()
 	for len(s) >= 8 && len(d) >= 16 {
 		w := binary.LittleEndian.Uint64(s)
 		binary.LittleEndian.PutUint64(d[0:], uint64(t[uint16(w)])|uint64(t[uint16(w>>16)])<<32)
