@@ -166,17 +166,24 @@ func runPlanned(m dma.Memory, r Request, opt Options) (*Plan, *dma.Result, error
 	return p, res, err
 }
 
+// twinMemories returns two memories of c's generation whose src and dst views hold the same
+// random values, written by fill (fillView, or fillSpecials for NaN/Inf-rich ones).
+func twinMemories(t *testing.T, rng *rand.Rand, c testCase, fill func(testing.TB, *rand.Rand, dma.Memory, View, isa.DType)) (*dmatest.Memory, *dmatest.Memory) {
+	m1, m2 := dmatest.New(c.req.Gen), dmatest.New(c.req.Gen)
+	seed := rng.Int63()
+	for _, m := range []*dmatest.Memory{m1, m2} {
+		r := rand.New(rand.NewSource(seed))
+		fill(t, r, m, c.req.Src, c.in)
+		fill(t, r, m, c.req.Dst, c.out)
+	}
+	return m1, m2
+}
+
 // checkCase runs a case through the planner and the engines and through the reference on a
 // twin memory, and compares the destination.
 func checkCase(t *testing.T, rng *rand.Rand, c testCase) *Plan {
 	t.Helper()
-	m1, m2 := dmatest.New(c.req.Gen), dmatest.New(c.req.Gen)
-	seed := rng.Int63()
-	for _, m := range []*dmatest.Memory{m1, m2} {
-		r2 := rand.New(rand.NewSource(seed))
-		fillView(t, r2, m, c.req.Src, c.in)
-		fillView(t, r2, m, c.req.Dst, c.out)
-	}
+	m1, m2 := twinMemories(t, rng, c, fillView)
 	p, _, err := runPlanned(m1, c.req, Options{})
 	if err != nil {
 		t.Fatalf("%v: %v", c, err)

@@ -308,7 +308,7 @@ var oracleSpecialF32 = []uint32{0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFC00001, 
 
 // fillSpecials fills a view as fillView does, then, for a float dtype, makes about one element
 // in four an oracleSpecialF32 word (stored through num.StoreF32).
-func fillSpecials(t *testing.T, rng *rand.Rand, m dma.Memory, v View, d isa.DType) {
+func fillSpecials(t testing.TB, rng *rand.Rand, m dma.Memory, v View, d isa.DType) {
 	fillView(t, rng, m, v, d)
 	if !d.IsFloat() {
 		return
@@ -344,13 +344,7 @@ func TestNumpyOracleNaNs(t *testing.T) {
 		if c.req.Src.Elements() > 4096 || !c.in.IsFloat() || cast && (c.in == c.out || ops[isa.DGEComputeNONE] >= 100) {
 			continue
 		}
-		m, ref := dmatest.New(c.req.Gen), dmatest.New(c.req.Gen)
-		seed := rng.Int63()
-		for _, m := range []*dmatest.Memory{m, ref} {
-			r := rand.New(rand.NewSource(seed))
-			fillSpecials(t, r, m, c.req.Src, c.in)
-			fillSpecials(t, r, m, c.req.Dst, c.out)
-		}
+		m, ref := twinMemories(t, rng, c, fillSpecials)
 		src, before := readView(t, m, c.req.Src), readView(t, m, c.req.Dst)
 		p, _, err := runPlanned(m, c.req, Options{Quiet: true})
 		if err != nil {
