@@ -72,6 +72,13 @@ func enginesFor(op isa.Opcode) string {
 	return s
 }
 
+// Check runs on p every check Run makes before it executes anything (engine, isa.Validate on
+// the machine's generation, executable event modes, work limits, DMA planning) and returns what
+// Run would return for them: nil, or a *ProgramError listing every refused instruction. Tools
+// that only check (tpbsim check, the kernel lowering's self-check) call it, so they refuse
+// exactly what run refuses.
+func (m *Machine) Check(p *Program) error { return m.check(p) }
+
 // check runs every check that needs no machine state on every instruction of p.
 func (m *Machine) check(p *Program) error {
 	var errs []*InstError
@@ -84,7 +91,7 @@ func (m *Machine) check(p *Program) error {
 		}
 		for _, in := range q.Insts {
 			if ie := m.checkInst(q.Engine, in); ie != nil {
-				ie.Engine, ie.Index, ie.Offset, ie.Line, ie.File = name, in.Index, in.Offset, in.Line, p.File
+				ie.Engine, ie.Index, ie.Offset, ie.Line, ie.File, ie.Origin = name, in.Index, in.Offset, in.Line, p.File, in.Origin
 				ie.Opcode = opcodeOf(in.Inst)
 				errs = append(errs, ie)
 			}

@@ -48,6 +48,7 @@ type InstError struct {
 	Offset     int64 // -1 unknown
 	Line       int   // 0 unknown
 	File       string
+	Origin     string // the Instr's Origin, e.g. the NKI call it was lowered from
 	Opcode     isa.Opcode
 	Rule       string
 	Fields     []Field
@@ -81,6 +82,9 @@ func (e *InstError) where() string {
 	s := fmt.Sprintf("%s instruction %d", e.Engine, e.Index)
 	if e.Index < 0 {
 		s = e.Engine + " queue"
+	}
+	if e.Origin != "" {
+		loc = append(loc, "from "+e.Origin)
 	}
 	if len(loc) > 0 {
 		s += " (" + strings.Join(loc, ", ") + ")"

@@ -482,7 +482,7 @@ func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64) {
 }
 
 func (r *run) instErr(e *engine, in Instr, kind error, rule, msg string, cause error) *InstError {
-	return &InstError{Kind: kind, Engine: e.name, Index: in.Index, Offset: in.Offset, Line: in.Line, File: r.prog.File,
+	return &InstError{Kind: kind, Engine: e.name, Index: in.Index, Offset: in.Offset, Line: in.Line, File: r.prog.File, Origin: in.Origin,
 		Opcode: opcodeOf(in.Inst), Rule: rule, Msg: msg, Err: cause, TimePS: r.now}
 }
 
@@ -549,6 +549,11 @@ func (r *run) issue(e *engine, slot int) error {
 		if in.Offset >= 0 {
 			args["byte_offset"] = in.Offset
 		}
+		name := op.String()
+		if in.Origin != "" {
+			args["origin"] = in.Origin
+			name += " " + in.Origin
+		}
 		args["bytes_read"] = eff.BytesRead
 		args["bytes_written"] = eff.BytesWritten
 		if eff.Src != "" {
@@ -568,7 +573,7 @@ func (r *run) issue(e *engine, slot int) error {
 				args["update"] = fmt.Sprintf("sem[%d] %v %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue)
 			}
 		}
-		r.tr.Add(trace.Event{Name: op.String(), Cat: e.name, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: totalPS, Args: args})
+		r.tr.Add(trace.Event{Name: name, Cat: e.name, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: totalPS, Args: args})
 	}
 	e.pc++
 	if e.pc < len(e.queue) {

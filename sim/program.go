@@ -12,6 +12,10 @@ type Instr struct {
 	Index  int   // position in its queue (0-based)
 	Offset int64 // byte offset of the 64-byte word in its file, -1 when not from a binary file
 	Line   int   // source line in an assembly / JSON file, 0 when unknown
+	// Origin names what the instruction was made from when that is not File:Line, e.g. the
+	// NKI call "kernel.py:12 nl.load" a lowered instruction came from; "" for none. Errors,
+	// the trace and race reports print it.
+	Origin string
 }
 
 // Queue is the instruction queue of one engine.
