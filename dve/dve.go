@@ -214,6 +214,11 @@ func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, e
 			break
 		}
 		return d.execS4D4TR(m, in, g, eff)
+	case *isa.Memset:
+		if op != isa.OpMEMSET {
+			break
+		}
+		return d.memset(m, in, g, eff)
 	}
 	return eff, fail(op, ErrUnsupported, RuleOpcodeModelled, "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
 }

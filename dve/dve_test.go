@@ -620,3 +620,41 @@ func TestUint64IntegerBand(t *testing.T) {
 		}
 	}
 }
+
+func TestMemsetFillsEveryChannel(t *testing.T) {
+	m, err := mem.New(isa.CAYMAN, mem.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		dtype isa.DType
+		value uint32
+		want  []byte
+	}{
+		{"bf16 one", isa.DTypeBFLOAT16, 0x3f80, []byte{0x80, 0x3f}},
+		{"fp32", isa.DTypeFP32, 0x40490fdb, []byte{0xdb, 0x0f, 0x49, 0x40}},
+		{"int8", isa.DTypeINT8, 0xfe, []byte{0xfe}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := &isa.Memset{Header: isa.Header{Opcode: isa.OpMEMSET, InstWordLen: 16}, Dtype: tc.dtype, NumActiveChannels: 3, SetValue: tc.value, DstElementCount: 5,
+				DstMemPattern: isa.Tensor4D{StartAddr: isa.Addr4(0x400), StepElem: [4]int16{2, 0, 0, 0}, NumElem: [4]uint16{5, 1, 1, 1}}}
+			var d DVE
+			if _, err := d.Execute(m, in, isa.CAYMAN); err != nil {
+				t.Fatal(err)
+			}
+			es := len(tc.want)
+			for c := 0; c < 4; c++ {
+				row := m.Partition(mem.SBUF, c)[0x400 : 0x400+10*es]
+				for i := 0; i < 10; i++ {
+					got := row[i*es : (i+1)*es]
+					wantSet := c < 3 && i%2 == 0
+					if wantSet != bytes.Equal(got, tc.want) {
+						t.Fatalf("partition %d element %d = % x; set %v", c, i, got, wantSet)
+					}
+				}
+			}
+			m.Reset()
+		})
+	}
+}

@@ -47,6 +47,10 @@ func Provenance() []isa.Provenance {
 	b := isa.Behaviour
 	r := isa.Rule
 	return []isa.Provenance{
+		b("dve.memset", "MEMSET (0x49) writes set_value's low dtype-width bytes, as the element's raw bits, to every element of the dst walk of each of the num_active_channels channels; "+
+			"the struct bytes FACTS leaves undescribed (12..27, 33, 35, 37..39) are not read.",
+			"FACTS §F.4 (dst_element_count, dtype, num_active_channels, set_value, dst_mem_pattern)", isa.MedInferred,
+			"memset_set_value_fits_dtype keeps set_value's high bits zero for narrow dtypes, which fits a raw-bits immediate; a float converted from an integer immediate would need a second dtype the struct does not have."),
 		b("dve.transpose_mapping", "StreamTranspose: for each channel c the src walk yields a stream S_c of E elements; within channel group g and element tile t, "+
 			"O[32g+i][32t+j] = S[32g+j][32t+i]; the dst walk consumes O_c in order and elements past it are dropped. Cells are raw bytes of the dtype width.",
 			"seed 000 §5.1; FACTS §D.5; DESIGN.md §4", isa.HighInferred,

@@ -283,5 +283,5 @@ func (m *Machine) checkEvents(ev isa.Events) *InstError {
 
 // executable reports the opcodes the machine can execute.
 func executable(op isa.Opcode) bool {
-	return op.Struct() == isa.StructS4D4_TR || op == isa.OpLOAD_MASK_SELECT || isDMA(op)
+	return op.Struct() == isa.StructS4D4_TR || op == isa.OpLOAD_MASK_SELECT || op == isa.OpMEMSET || isDMA(op)
 }

@@ -174,7 +174,7 @@ func Provenance() []isa.Provenance {
 			Source: "tpbsim; FACTS §C.1, §D.2 (engine column)", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
 			Reason: "a raw list carries no queue; the opcode table's engine is the only placement the sources give"},
 		{ID: RuleOpcodeExecutable, Kind: "rule",
-			Text:   "tpbsim executes the S4D4_TR family, LOAD_MASK_SELECT and the four DGE DMA instructions; a valid instruction of another struct (MATMUL, MEMSET, ...) is not executable.",
+			Text:   "tpbsim executes the S4D4_TR family, LOAD_MASK_SELECT, MEMSET (dve.memset) and the four DGE DMA instructions; a valid instruction of another struct (MATMUL, ACTIVATE, ...) is not executable.",
 			Source: "tpbsim (DESIGN.md §1)", Confidence: isa.Invented, Fields: []string{"header.opcode"},
 			Reason: "only these opcodes have semantics in the seeds and FACTS; running the others as no-ops would fake results"},
 	}
