@@ -47,7 +47,8 @@ type MicroOp struct {
 }
 
 // String renders the op as the firmware's push log line (FACTS §C.7 formats); WAIT_CREDIT has
-// no recovered format and prints tpbsim's own (Provenance "dge.wait_for_credit_log").
+// no recovered format and prints tpbsim's own, prefixed "tpbsim:" so a diff against a device log
+// shows it as invented (Provenance "dge.wait_for_credit_log").
 func (m MicroOp) String() string {
 	switch m.Op {
 	case OpRegwrite:
@@ -57,7 +58,7 @@ func (m MicroOp) String() string {
 	case OpDimpush:
 		return fmt.Sprintf("S: push DIMPUSH to DMA[%d]: [%d,%d][%d,%d]", m.Engine, m.Num[0], m.Num[1], m.Step[0], m.Step[1])
 	case OpWaitCredit:
-		return fmt.Sprintf("S: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit", m.Engine, m.Ring)
+		return fmt.Sprintf("tpbsim: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit", m.Engine, m.Ring)
 	}
 	return m.Op.String()
 }
@@ -167,6 +168,9 @@ func (p *Plan) Text() string {
 	}
 	fmt.Fprintf(&b, "fan-out:      %d of %d DMA engines (mask 0x%x), %d descriptors (lower bound %d), %d bytes\n",
 		p.NumDMA, p.DMAAvail, p.EngMask, p.Descriptors, p.LowerBound, p.Bytes)
+	for _, l := range p.BoundLines() {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
 	for _, n := range p.Notes {
 		fmt.Fprintf(&b, "note:         %s\n", n)
 	}
@@ -206,4 +210,52 @@ func opText(m MicroOp) string {
 		return fmt.Sprintf("#%d WAIT_CREDIT ring=%d", m.Desc, m.Ring)
 	}
 	return m.Op.String()
+}
+
+// BoundLines explains the descriptor count: the lower bound's parts (README "Descriptor
+// count"), the level the spray splits, what the 16-bit split added, and why engines sit unused.
+func (p *Plan) BoundLines() []string {
+	if p.Kind == KindIndirect || p.Kind == KindGatherTranspose {
+		return []string{fmt.Sprintf("lower bound:  %d = the engines given rows (one descriptor each)", p.LowerBound)}
+	}
+	d := p.DMAAvail
+	dWhy := fmt.Sprintf("D=%d enabled", d)
+	if p.SemCap > 0 {
+		dWhy = fmt.Sprintf("D=%d (sem_increment %d caps the %d enabled)", p.SemCap, p.SemCap, d)
+		d = p.SemCap
+	}
+	out := []string{fmt.Sprintf("lower bound:  %d = max(G=%d distinct nests, E=%d = min(%s, U=%d units, max(1, B/%d)=%d))",
+		p.LowerBound, p.BoundNests, p.BoundEngines, dWhy, p.Units, MinShareBytes, p.ShareCap)}
+	if p.SplitLevel >= 0 {
+		out = append(out, fmt.Sprintf("split:        the spray cuts nest level %d (0 innermost; %d iterations) into units over the engines", p.SplitLevel, p.SplitCount))
+	} else {
+		out = append(out, "split:        nothing to split: one unit")
+	}
+	if extra := p.Descriptors - p.LowerBound; extra > 0 {
+		why := []string{}
+		if p.Groups > 1 {
+			why = append(why, fmt.Sprintf("%d nests, each engine's run of units can touch several (at most G+E-1)", p.Groups))
+		}
+		if p.Peeled16 > 0 {
+			why = append(why, fmt.Sprintf("%d level(s) of more than %d iterations peeled into a remainder nest", p.Peeled16, MaxLoopCount))
+		}
+		out = append(out, fmt.Sprintf("above bound:  %d more descriptor(s): %s", extra, strings.Join(why, "; ")))
+	}
+	if idle := p.DMAAvail - p.NumDMA; idle > 0 {
+		var why []string
+		if p.SemCap > 0 && p.NumDMA == p.SemCap {
+			why = append(why, fmt.Sprintf("sem_increment %d bounds the engines that may signal", p.SemCap))
+		}
+		if uint64(p.NumDMA) == p.ShareCap {
+			why = append(why, fmt.Sprintf("no engine gets less than %d bytes (B=%d; dge.min_share)", MinShareBytes, p.Bytes))
+		}
+		if p.NumDMA == p.Units {
+			why = append(why, fmt.Sprintf("only %d splittable units (the split level's count; a unit is never cut)", p.Units))
+		}
+		if len(why) == 0 {
+			why = append(why, "the spray left them without a unit")
+		}
+		out = append(out, fmt.Sprintf("unused:       %d of %d enabled engines: %s", idle, p.DMAAvail, strings.Join(why, "; ")))
+	}
+	return out
 }

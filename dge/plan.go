@@ -38,9 +38,25 @@ type Plan struct {
 	TileRows  int    // crossbar tile, when the kind uses it
 	TileCols  int
 	ElemSize  [2]uint32 // GENERATE elem_size after folding, src and dst
-	Groups    int       // G of the lower bound: distinct nests
+	Groups    int       // distinct nests the plan emits (G of the lower bound, plus the 16-bit splits' peeled nests)
 	Units     int       // splittable units
-	// LowerBound is max(G, min(D, U)) (package doc); Descriptors is what the plan emits.
+	// BoundNests is G of the lower bound: the distinct nests the common nest needs with four
+	// levels a descriptor, before levels of more than MaxLoopCount are split (splitting only adds).
+	BoundNests int
+	// BoundEngines is E of the lower bound: min(D, U, max(1, B/MinShareBytes)), with the
+	// sem_increment cap.
+	BoundEngines int
+	// Factored16 and Peeled16 count the levels of more than MaxLoopCount iterations split into
+	// two 16-bit levels, and peeled into a full part and a remainder nest (split16).
+	Factored16, Peeled16 int
+	// SemCap is sem_increment when it caps the engines below D (0: no cap); ShareCap is
+	// max(1, B/MinShareBytes).
+	SemCap   int
+	ShareCap uint64
+	// SplitLevel is the nest level (0 innermost) the spray cuts into units across the engines
+	// in the largest group, SplitCount its count; -1 when nothing is split.
+	SplitLevel, SplitCount int
+	// LowerBound is max(BoundNests, BoundEngines) (package doc); Descriptors is what the plan emits.
 	LowerBound  int
 	Descriptors int
 	Bytes       uint64
@@ -243,6 +259,19 @@ func unrollChecked(gs []group, keep int) ([]group, error) {
 	return unroll(gs, keep), nil
 }
 
+// limitCounts makes the groups' nests fit a descriptor: it records G of the lower bound
+// (unrolledCount of the unsplit groups), splits levels of more than MaxLoopCount iterations
+// (split16) and unrolls levels beyond four, noting what it split.
+func (p *Plan) limitCounts(gs []group, keep int, lg *logger) ([]group, error) {
+	p.BoundNests = int(min(unrolledCount(gs, keep), MaxPlanNests+1))
+	gs, p.Factored16, p.Peeled16 = split16(gs)
+	if p.Factored16+p.Peeled16 > 0 {
+		lg.note(fmt.Sprintf("a DIMPUSH level counts at most %d (uint16 num_elem, seed 003 §4.5): %d level(s) factored into two 16-bit levels, %d peeled into a full nest and a remainder nest",
+			MaxLoopCount, p.Factored16, p.Peeled16))
+	}
+	return unrollChecked(gs, keep)
+}
+
 // unroll keeps at most 4 levels per group by unrolling the smallest levels at or above keep.
 func unroll(gs []group, keep int) []group {
 	var out []group
@@ -314,10 +343,6 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	}
 	perm := len(r.Perm) > 0 && !isIdentity(r.Perm)
 	src := permuted(r.Src, r.Perm)
-	if perm && reshapeLogs {
-		lg.add(stateLine(true, r.Src, true))
-		lg.add(stateLine(false, src, true))
-	}
 
 	// The common nest, walked in destination row-major order.
 	ls, common := refine(src, r.Dst)
@@ -339,7 +364,12 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 
 	// Minimum share: no engine gets less than MinShareBytes (unless the whole request is smaller).
 	total := r.Src.Elements() * uint64(r.Dst.ElemSize)
-	maxDMA = int(min(uint64(maxDMA), max(1, total/MinShareBytes)))
+	p.SemCap = 0
+	if r.SemIncrement > 0 && r.SemIncrement < avail {
+		p.SemCap = r.SemIncrement
+	}
+	p.ShareCap = max(1, total/MinShareBytes)
+	maxDMA = int(min(uint64(maxDMA), p.ShareCap))
 
 	var groups []group
 	var err error
@@ -377,7 +407,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		switch kind {
 		case KindXbarTranspose, KindSB2SBTranspose:
 			p.TileRows, p.TileCols = dma.XbarRows, dma.XbarColsFor(int(ess))
-			if groups, err = unrollChecked(xbarGroups(ls, row, col, p.TileRows, p.TileCols), 2); err != nil {
+			if groups, err = p.limitCounts(xbarGroups(ls, row, col, p.TileRows, p.TileCols), 2, lg); err != nil {
 				return nil, err
 			}
 		default:
@@ -402,11 +432,15 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 			if len(lv) == 0 {
 				lv = []level{{1, 1, 1}}
 			}
-			if groups, err = unrollChecked([]group{{lv: lv}}, 1); err != nil {
+			if groups, err = p.limitCounts([]group{{lv: lv}}, 1, lg); err != nil {
 				return nil, err
 			}
 		}
 	} else {
+		if wide16(src) || wide16(r.Dst) {
+			return nil, unsupErr(RuleLoopCount16, "src num_elem %v / dst num_elem %v: the nests have no common refinement, so one descriptor walks each view's own nest, "+
+				"and a level of more than %d iterations does not fit the DGE's uint16 num_elem (seed 003 §4.5); split the request so the views share their dims", src.NumElem, r.Dst.NumElem, MaxLoopCount)
+		}
 		lg.note("src and dst nests have no common refinement: one descriptor walks each nest independently")
 	}
 	if perm && kind == KindDirect && !common {
@@ -494,6 +528,21 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 				int(p.Requested), minP, avail, int(kind), ndma))
 		}
 	}
+	if perm && reshapeLogs {
+		// tensor_reshape_indirect_transpose runs after the pair assessment (seed 003 §4: analyze ->
+		// assess -> transpose); its working state holds uint16 counts, so a wider dim is shown
+		// split as the planner splits it.
+		bs, okB := split16View(r.Src)
+		as, okA := split16View(src)
+		if !okB || !okA {
+			lg.note(fmt.Sprintf("the source view has a dim of more than %d elements with no 16-bit factorisation that fits four dims: the BEFORE/AFTER lines print it unsplit, which the firmware's uint16 num_elem cannot hold", MaxLoopCount))
+			bs, as = r.Src, src
+		} else if wide16(r.Src) {
+			lg.note(fmt.Sprintf("the BEFORE/AFTER lines show the source's dims of more than %d elements split in two (uint16 num_elem)", MaxLoopCount))
+		}
+		lg.add(stateLine(true, bs, true))
+		lg.add(stateLine(false, as, true))
+	}
 	if p.TileRows > 0 && reshapeLogs {
 		fn := "tensor_reshape_transpose"
 		if kind == KindSB2SBTranspose {
@@ -577,9 +626,18 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	p.setJob(job)
 	p.Groups = len(groups)
 	if !common {
-		p.Groups = 1
+		p.Groups, p.BoundNests = 1, 1
 	}
-	p.LowerBound = max(p.Groups, int(min(uint64(maxDMA), max(units, 1))))
+	p.BoundEngines = int(min(uint64(maxDMA), max(units, 1)))
+	for i := range groups {
+		if l := groups[i].split; l >= 0 && groups[i].lv[l].n > uint64(p.SplitCount) {
+			p.SplitLevel, p.SplitCount = l, int(min(groups[i].lv[l].n, 1<<31))
+		}
+	}
+	if len(groups) == 0 || p.SplitCount == 0 {
+		p.SplitLevel = -1
+	}
+	p.LowerBound = max(p.BoundNests, p.BoundEngines)
 	p.MaxUnitBytes = p.Bytes
 	if common {
 		var tot, mx uint64

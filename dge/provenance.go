@@ -49,7 +49,8 @@ func Provenance() []isa.Provenance {
 		b("dge.fast_path", "MARIANA_PLUS: every DIRECT2D / crossbar request takes dge_reshape_memcopy_transpose_fast: no REGWRITE, no separate gen_spray_info/make_gather_pattern lines (inlined), "+
 			"a cheaper producer (25 ns vs 100 ns per descriptor), and wait_for_credit. MAVERICK has neither the fast path nor credits but keeps the sb2sb kind; REGWRITE is pushed on CAYMAN and MARIANA only.",
 			"seed 003 §6; FACTS §C.7, §F.3", isa.MedInferred, "the seed's per-gen string presence map; the cost figures are INVENTED"),
-		b("dge.wait_for_credit_log", "wait_for_credit has no recovered log format; tpbsim prints \"S: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit\" where the producer must check credit "+
+		b("dge.wait_for_credit_log", "wait_for_credit has no recovered log format; tpbsim prints \"tpbsim: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit\" where the producer must check credit "+
+			"(the tpbsim: prefix, not the firmware's S:, marks it as invented in a diff against a device log) "+
 			"(the engine's ring holds RingDepth pushed descriptors); the trace reports the actual wait.", "seed 003 §6.4", isa.Invented, "visible flow control"),
 		b("dge.min_share", "A request of B bytes uses at most max(1, B/512) engines: no engine gets a share under 512 bytes.",
 			"NKI.md (DMA efficiency)", isa.Invented, "spraying a few bytes over 16 engines costs 16 descriptor overheads for nothing"),
@@ -75,6 +76,14 @@ func Provenance() []isa.Provenance {
 			"an HBM view's bytes stay below the on-chip window (0x800000000000 in the ADDR8 map); a CLI layout fits the region's partitions and its partition stride is a multiple of the element size.",
 			"seed 003 §4.5 (dge_shape); FACTS §C.7", isa.MedInferred, []string{"src", "dst", "elem_size", "num_elem", "step_elem"},
 			"the firmware's dge_shape is u16 elem_size, num_elem and i32 steps; tpbsim widens them so the ISA structs' 32-bit fields fit, and caps the size so planning arithmetic stays exact"),
+		r(RulePartitionInRange, "An on-chip view (SBUF or PSUM, source or destination, of a request or of an ISA DMA instruction) stays inside the region its first element is in: "+
+			"every element lies in partitions 0..N-1 of that region (128 SBUF partitions; PSUM's from its offset), never past the last partition nor before the first. "+
+			"The on-chip map puts PSUM right after SBUF partition 127 (0x2000000 on CAYMAN), so without the rule a DMAMEMCPY whose rows run from partition 100 "+
+			"past 127 writes PSUM partitions. The error names the first element in walk order that leaves the region and the row it would be.",
+			"FACTS §B.3 (ADDR4: region_base + partition x stride + offset), §B.5 (STATE_BUF_NUM_PARTITIONS = 128, PSUM_BUF_OFFSET)", isa.MedInferred,
+			[]string{"src", "dst", "start_addr", "step_elem", "num_elem"},
+			"a row of a tensor is a partition; rows 128 and beyond do not exist, and the address past them belongs to another memory. "+
+				"Whether the hardware faults or wraps is not recorded; refusing is the behaviour a kernel author can rely on"),
 		r(RuleRowInPartition, "A reshape request's on-chip tensor (SBUF or PSUM, source or destination, on every generation) keeps each row inside its partition's active area: "+
 			"splitting every dim's byte step into whole partitions and a remainder, the byte offset plus the remainders' reach (and the element) must lie in [0, active size). "+
 			"For the CLI layout the row is everything after the partition axis, from the byte offset, so offset + row bytes <= the active size. Checked before planning for requests, "+
@@ -131,5 +140,14 @@ func Provenance() []isa.Provenance {
 			"a model limit, not a hardware rule: two 4-dim views can refine to 7 levels and name 2^17 or more nests, which cost seconds and gigabytes to plan and print; "+
 				"a request of row-major tensors refines to at most four levels (six with crossbar tiles, whose count the SBUF destination bounds), "+
 				"and a DMA instruction's plan has at most four nests"),
+		r(RuleLoopCount16, "A request whose two nests have no common refinement (one descriptor walks each view's own nest) may not have a dim of more than 65535 elements: "+
+			"the DGE's working state holds num_elem[4] as uint16_t. (Where the nests refine, the planner splits such levels itself: dge.loop_count_split.)",
+			"seed 003 §4.5 (struct dge_reshape_state: uint16_t num_elem[4])", isa.HighObserved, []string{"num_elem"},
+			"an independent walk cannot be cut at a 16-bit boundary on both sides at once without a common nest"),
+		b("dge.loop_count_split", "No descriptor level counts more than 65535 iterations (uint16_t num_elem[4]). A common-nest level of n > 65535 becomes two levels a x n/a, "+
+			"a the largest factor <= 65535 with n/a <= 65535; a level without such a factorisation is peeled into a nest of q*65535 iterations (then split) and a nest of n mod 65535 at the offset after them. "+
+			"The lower bound's G is counted before splitting (splitting only adds nests), and `dge plan` says how many levels were factored and peeled.",
+			"seed 003 §4.5 (uint16_t num_elem[4]), §4.6 (one DIMPUSH per level)", isa.MedInferred,
+			"the firmware must do something with a 70000-element dim; the choice of factor and the peel are tpbsim's (the seed does not show the firmware's split)"),
 	}
 }

@@ -18,7 +18,8 @@
 //
 // # Descriptor lower bounds
 //
-// A descriptor is one loop nest of at most four levels with one element size (<= 64 KiB) per
+// A descriptor is one loop nest of at most four levels, each of at most MaxLoopCount (65535)
+// iterations (uint16_t num_elem[4], seed 003 §4.5), with one element size (<= 64 KiB) per
 // side; a crossbar descriptor's two inner levels are one tile (<= 16 rows x 128 columns for 2-byte
 // elements, 16 x 64 for 4-byte). For a request whose common nest, after coalescing mergeable dims
 // and folding the contiguous run into the element size, has L levels, with D engines available:
@@ -31,8 +32,10 @@
 //     is balanced over U units (the count of the largest splittable level; a contiguous copy can
 //     split at any element) and no engine gets less than MinShareBytes = 512 B.
 //
-// Any plan needs at least max(G, E) descriptors. The planner emits at most G + E - 1, and exactly
-// max(G, E) when G == 1, which covers: a contiguous copy (one descriptor per engine share), an
+// Any plan needs at least max(G, E) descriptors; G is counted before levels of more than 65535
+// iterations are split (split16: factored into two levels, or peeled into two nests), which
+// only adds nests. The planner emits at most G + E - 1 plus one per peeled level, and exactly
+// max(G, E) when G == 1 and nothing was peeled, which covers: a contiguous copy (one descriptor per engine share), an
 // N-D copy that keeps its innermost axis with <= 4 levels after coalescing, and a crossbar
 // transpose whose tiled axes are multiples of the tile. Each engine's bytes are within one unit
 // of the fair share total/E, engines differ by at most the largest unit (one tile), and no engine
@@ -207,6 +210,14 @@ func (r *Request) validate() error {
 			return err
 		}
 		if err := rowInPartition("dst", r.Dst, r.Gen); err != nil {
+			return err
+		}
+	}
+	for _, side := range []struct {
+		name string
+		v    View
+	}{{"src", r.Src}, {"dst", r.Dst}} {
+		if err := partitionsInRegion(side.name, side.v, r.Gen); err != nil {
 			return err
 		}
 	}

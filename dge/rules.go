@@ -7,6 +7,7 @@ const (
 	RuleGeneration         = "dge_generation_valid"
 	RuleViewValid          = "dge_view_valid"
 	RuleRowInPartition     = "dge_row_in_partition"
+	RulePartitionInRange   = "dge_partition_in_range"
 	RuleElementCounts      = "dge_element_counts_match"
 	RulePermValid          = "dge_perm_valid"
 	RuleDtypes             = "dge_dtypes_valid"
@@ -22,12 +23,13 @@ const (
 	RuleXposeTile          = "dge_xpose_tile"
 	RuleXposePlacement     = "dge_xpose_placement"
 	RulePlanNests          = "dge_plan_nests"
+	RuleLoopCount16        = "dge_loop_count_16bit"
 	RuleOpcodeOnGeneration = "opcode_on_generation"
 )
 
 // RuleIDs lists every rule id a DGE *Error can carry.
 func RuleIDs() []string {
-	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
+	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RulePartitionInRange, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
-		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleOpcodeOnGeneration}
+		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleLoopCount16, RuleOpcodeOnGeneration}
 }

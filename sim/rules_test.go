@@ -30,7 +30,7 @@ func TestDMAUninitIsNotABoundsFailure(t *testing.T) {
 	// a real bounds failure keeps the firmware wording and the memory's rule
 	m2, _ := New(Config{Gen: g})
 	ld := dmaLoad(g, 0, 64, 64, 1, isa.Events{})
-	ld.DstStartAddr = isa.LocalAddr8(uint32(100 * g.Geometry().StateBufPartitionSize))
+	ld.DstStartAddr = isa.LocalAddr8(g.Geometry().StateBufPartitionActive - 16) // rows pass the active area
 	_, err = m2.Run(prog(q(isa.EngineTPB_SP, ld)))
 	if !errors.As(err, &ie) || !errors.Is(err, dma.ErrBounds) || !strings.Contains(err.Error(), "Failed bounds check") {
 		t.Fatalf("want a failed bounds check, got %v", err)

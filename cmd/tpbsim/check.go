@@ -66,6 +66,15 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 						}
 					}
 				}
+				dmaWhy := ""
+				if len(vs) == 0 {
+					var dv *isa.Violation
+					if dv, dmaWhy = dmaPlanCheck(inst, g); dv != nil {
+						vs = append(vs, *dv)
+					} else if dmaWhy != "" {
+						sup = false
+					}
+				}
 				if len(vs) > 0 {
 					invalid++
 				}
@@ -76,6 +85,9 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 					why := ""
 					if de != nil && !sup {
 						why = "rule " + de.Rule + ": " + de.Detail
+					}
+					if dmaWhy != "" {
+						why = dmaWhy
 					}
 					writeCheckJSON(bw, k, off, op, sup, why, f.where(k), vs)
 					continue
@@ -91,6 +103,8 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 				switch {
 				case de != nil && !sup && len(vs) == 0:
 					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: unsupported: rule %s: %s (run refuses it before anything executes)\n", k, off, where, op, de.Rule, de.Detail)
+				case dmaWhy != "":
+					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: unsupported: %s (run refuses it before anything executes)\n", k, off, where, op, dmaWhy)
 				case !sup && len(vs) == 0 && op.Known():
 					fmt.Fprintf(bw, "word %d (offset 0x%x)%s %v: unsupported: no modelled struct, header and events checked only\n", k, off, where, op)
 				}

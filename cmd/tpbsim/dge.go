@@ -550,13 +550,15 @@ type planJSON struct {
 	ElemSizeSrc  uint32       `json:"elem_size_src"`
 	ElemSizeDst  uint32       `json:"elem_size_dst"`
 	Verification *bool        `json:"verified,omitempty"`
+	Bound        boundJSON    `json:"bound"`
 }
 
 type engineJSON struct {
-	Engine      int      `json:"engine"`
-	Descriptors int      `json:"descriptors"`
-	Bytes       uint64   `json:"bytes"`
-	MicroOps    []string `json:"micro_ops"`
+	Engine      int           `json:"engine"`
+	Descriptors int           `json:"descriptors"`
+	Bytes       uint64        `json:"bytes"`
+	MicroOps    []string      `json:"micro_ops"`
+	Ops         []microOpJSON `json:"ops"`
 }
 
 func planToJSON(p *dge.Plan) planJSON {
@@ -564,7 +566,7 @@ func planToJSON(p *dge.Plan) planJSON {
 		SrcStrategy: p.Src.Strategy.String(), DstStrategy: p.Dst.Strategy.String(), FastPath: p.FastPath, Simple: p.Simple,
 		DMAAvail: p.DMAAvail, NumDMA: p.NumDMA, EngMask: fmt.Sprintf("0x%x", p.EngMask), TileRows: p.TileRows, TileCols: p.TileCols,
 		Descriptors: p.Descriptors, LowerBound: p.LowerBound, Bytes: p.Bytes, RingDepth: p.Job.RingDepth, Log: p.Log, Notes: p.Notes,
-		SrcAnalysis: p.Src, DstAnalysis: p.Dst, ElemSizeSrc: p.ElemSize[0], ElemSizeDst: p.ElemSize[1]}
+		SrcAnalysis: p.Src, DstAnalysis: p.Dst, ElemSizeSrc: p.ElemSize[0], ElemSizeDst: p.ElemSize[1], Bound: boundToJSON(p)}
 	for e, q := range p.Job.Queues {
 		if len(q) == 0 {
 			continue
@@ -575,6 +577,7 @@ func planToJSON(p *dge.Plan) planJSON {
 		}
 		for _, op := range p.Streams[e] {
 			ej.MicroOps = append(ej.MicroOps, op.String())
+			ej.Ops = append(ej.Ops, opToJSON(op))
 		}
 		j.Engines = append(j.Engines, ej)
 	}
