@@ -7,35 +7,46 @@ import (
 	"sync"
 
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/timing"
 )
 
-// Timing is the cost model of the engines, in nanoseconds. Every figure is the project's own
-// (Provenance "dma.timing"), seeded from NKI.md's hardware figures.
+// Timing is the cost model of the engines, in nanoseconds: the DMA part of a timing.Table
+// (Provenance timing.model; each constant's own entry is timing.dma.*).
 type Timing struct {
-	// BytesPerNs is one engine's copy bandwidth: ~27 GiB/s on NeuronCore-v2 (NKI.md) = 29 B/ns,
-	// scaled by DMA_ENGINE_DATA_WIDTH_BYTES / 32 on later parts.
+	// BytesPerNs is one engine's peak copy bandwidth (timing dma.bytes_per_ns).
 	BytesPerNs float64
-	// DescNs is the fixed cost of one descriptor on an engine.
-	DescNs int64
-	// StridedFactor scales bandwidth when an element run is under 512 B and a side is not
-	// contiguous ("an innermost free-dim stride above 16 B halves the interface bandwidth").
-	StridedFactor float64
-	// XbarHBMFactor and XbarSBUFFactor scale bandwidth for crossbar transposes from HBM and from
-	// SBUF ("DMA transpose reaches up to 90% of copy throughput HBM->SBUF, 50% SBUF->SBUF").
+	// RowOverheadBytes is the fixed cost of each contiguous run of a descriptor, as bytes at
+	// peak: a run of b bytes moves at b/(b+RowOverheadBytes) of peak (dma.row_overhead_bytes).
+	RowOverheadBytes float64
+	// DescNs is the fixed cost of one descriptor on an engine (dma.descriptor_ns).
+	DescNs float64
+	// XbarHBMFactor and XbarSBUFFactor scale the copy throughput for crossbar transposes from
+	// HBM and from SBUF (dma.xbar_hbm_factor, dma.xbar_sbuf_factor).
 	XbarHBMFactor, XbarSBUFFactor float64
-	// ComputeFactor scales bandwidth for reduce-on-copy (a read-modify-write of the destination).
+	// ComputeFactor scales it for reduce-on-copy (dma.compute_factor).
 	ComputeFactor float64
 }
 
-// DefaultTiming returns the cost model for generation g.
-func DefaultTiming(g isa.Generation) Timing {
-	w := float64(g.Geometry().DMAEngineDataWidthBytes) / 32
-	return Timing{BytesPerNs: 29 * w, DescNs: 64, StridedFactor: 0.5, XbarHBMFactor: 0.9, XbarSBUFFactor: 0.5, ComputeFactor: 0.5}
+// TimingOf is the DMA part of a timing table.
+func TimingOf(t *timing.Table) Timing {
+	return Timing{BytesPerNs: t.DMABytesPerNs, RowOverheadBytes: t.DMARowOverheadBytes, DescNs: t.DMADescriptorNs,
+		XbarHBMFactor: t.DMAXbarHBMFactor, XbarSBUFFactor: t.DMAXbarSBUFFactor, ComputeFactor: t.DMAComputeFactor}
 }
 
-// Cost is the modelled duration of one descriptor on one engine.
+// DefaultTiming returns the cost model of generation g's default timing table.
+func DefaultTiming(g isa.Generation) Timing {
+	t := timing.Default(g)
+	return TimingOf(&t)
+}
+
+// Cost is the modelled duration of one descriptor on one engine: DescNs + (bytes + runs x
+// RowOverheadBytes) / bandwidth, the bandwidth scaled for a transpose or a compute_op. A
+// crossbar transpose writes whole [partitions, 16] tiles and pays no per-run overhead; its
+// factor is against the copy throughput of the same bytes.
 func (t Timing) Cost(d *Descriptor) int64 {
 	bw := t.BytesPerNs
+	b := float64(d.Bytes())
+	work := b
 	switch d.Kind {
 	case KindXbar, KindGatherXpose:
 		if d.Src.Addr >= isa.DMALocalBase {
@@ -43,18 +54,42 @@ func (t Timing) Cost(d *Descriptor) int64 {
 		} else {
 			bw *= t.XbarHBMFactor
 		}
+	case KindGather:
+		work += float64(d.Elements()) * t.RowOverheadBytes // one run per row
 	default:
-		if d.Src.ElemSize < 512 && (d.Src.Step[0] != 1 || d.Dst.Step[0] != 1 || d.Kind == KindGather) {
-			bw *= t.StridedFactor
+		if run := d.RunBytes(); run > 0 {
+			work += float64((d.Bytes()+run-1)/run) * t.RowOverheadBytes
 		}
 	}
 	if d.ComputeOp != 0 {
 		bw *= t.ComputeFactor
 	}
-	if bw <= 0 {
-		bw = 1
+	bw = max(bw, 1e-3)
+	return int64(t.DescNs + work/bw + 0.5)
+}
+
+// RunBytes is the length in destination bytes of the descriptor's contiguous runs: the
+// shorter of the two sides' (inner levels whose step continues the level below merge).
+func (d *Descriptor) RunBytes() uint64 {
+	if d.Dst.ElemSize == 0 || d.Src.ElemSize == 0 {
+		return 0
 	}
-	return t.DescNs + int64(float64(d.Bytes())/bw+0.5)
+	s := sideRun(d.Src, d.Num) * uint64(d.Dst.ElemSize) / uint64(d.Src.ElemSize)
+	return max(1, min(s, sideRun(d.Dst, d.dstNum())))
+}
+
+func sideRun(s Side, num [MaxLevels]uint32) uint64 {
+	acc := uint64(1)
+	for k := 0; k < MaxLevels; k++ {
+		if num[k] <= 1 {
+			continue
+		}
+		if s.Step[k] != int64(acc) {
+			break
+		}
+		acc *= uint64(num[k])
+	}
+	return acc * uint64(s.ElemSize)
 }
 
 // Job is one DMA request lowered to per-engine descriptor queues (what dge.Plan produces).
@@ -184,13 +219,19 @@ func (e *Engines) checkAll(r *runner, job *Job) ([][]*prepared, error) {
 // Run checks the whole job, then executes it: engines concurrently, each engine's queue in
 // order. If any check fails nothing is written. It returns the trace, the semaphore updates and
 // the completion time, and advances the engines' busy times.
-func (e *Engines) Run(mem Memory, job *Job) (*Result, error) {
+func (e *Engines) Run(mem Memory, job *Job) (*Result, error) { return e.RunPlaced(mem, job, job) }
+
+// RunPlaced is Run with the timing of placed: the same descriptors as job on other engines
+// (the machine's placement by SBUF partition, Provenance sim.dma_partition_spread). The bytes
+// move as job says, so what a job computes never depends on the placement; the Result's
+// records and semaphore updates are placed's.
+func (e *Engines) RunPlaced(mem Memory, job, placed *Job) (*Result, error) {
 	r := newRunner(mem, &e.Regs)
 	prep, err := e.checkAll(r, job)
 	if err != nil {
 		return nil, err
 	}
-	res := e.Schedule(job)
+	res := e.Schedule(placed)
 	var total uint64
 	active := 0
 	for _, q := range job.Queues {

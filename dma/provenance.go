@@ -33,8 +33,9 @@ func Provenance() []isa.Provenance {
 			"src_idx + (m % P)*partition_stride + (m / P)*4; source row r starts at src + r*src_step_elem[1]*2 and walks src_step_elem[0]; dst[f][j] is at dst + (f*dst_step_elem_1 + j)*2. "+
 			"An index at or above the src_idx_bound_reg register is an error, or skipped (dst column untouched) when the register's bc_disable_oob_error_notif bit is set (NKI oob_mode skip).",
 			"FACTS §C.4; NKI.md gather transpose", isa.MedInferred, "the NKI formula is the user contract; the struct-field mapping follows the validator's equalities"),
-		b("dma.timing", "Modelled time in ns: a descriptor costs 64 ns + bytes / (29 B/ns x data-width/32), halved for strided element runs under 512 B, x0.9 for xbar transposes from HBM and x0.5 from SBUF, "+
-			"x0.5 for reduce-on-copy; the DGE producer spends GenNs per descriptor.", "NKI.md hardware figures", isa.Invented, "a first-order model: NKI gives per-engine bandwidth and the transpose ratios, nothing about descriptor overheads"),
+		b("dma.timing", "Modelled time in ns (Timing, from the generation's timing table): a descriptor costs dma.descriptor_ns + (bytes + runs x dma.row_overhead_bytes) / dma.bytes_per_ns, "+
+			"a crossbar transpose bytes / (dma.bytes_per_ns x dma.xbar_hbm_factor or dma.xbar_sbuf_factor), a compute_op x dma.compute_factor; the DGE producer spends the job's GenNs per descriptor.",
+			"shared/spec/TIMING.md (see the timing.* entries)", isa.MedInferred, "the public per-engine bandwidth, saturation curve and transpose ratios; descriptor overheads are INVENTED (timing.dma.descriptor_ns)"),
 		b("dma.credits", "wait_for_credit: each engine has a descriptor ring of RingDepth slots (MEMCOPY_CARVEOUT_CFG high 16 bits); the producer blocks while the ring of the next descriptor's engine holds RingDepth "+
 			"descriptors not yet completed, and a completion returns one credit.", "seed 003 §6.4; FACTS §C.7", isa.LowInferred, "the seed names wait_for_credit and the ring; the counter mechanics are LOW on the wiki"),
 		b("dma.sem_increment", "On completion of a job each engine that worked adds 1 to the job's semaphore when its last descriptor ends, and the last engine to finish adds the rest, so the total is always sem_increment "+

@@ -9,12 +9,16 @@ import (
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
+	"github.com/tpbsim/tpbsim/timing"
 )
 
 // DMA in the machine (issue 4 item 5): a DMA instruction on the SP, ACT or POOL queue is lowered
 // by the DGE (dge.PlanInst) to per-DMA-engine descriptor queues, which the DMA engines
-// (dma.Engines) check whole and then execute. The issuing queue is busy for DMAIssuePS; the
-// descriptors start after that, FIFO on each engine, contending with earlier jobs. The data moves
+// (dma.Engines) check whole and then execute. The issuing queue is busy for the timing table's
+// dge.issue_ns; the descriptors start after that, FIFO on each engine, contending with earlier
+// jobs, each on the engine serving its SBUF partitions where it lies within one engine's group
+// (placeByPartition, Provenance sim.dma_partition_spread). Completion semaphore updates reach
+// waiters dma.sem_to_start_ns after the descriptors end. The data moves
 // at the instruction's issue (all descriptors were bounds-checked first, so a failing DMA changes
 // nothing); its timeline is the DMA engines' schedule. The struct's own completion semaphore
 // (semaphore / sem_increment) is bumped as the engines report; the instruction's EVENTS update
@@ -28,8 +32,10 @@ type dmaState struct {
 	parallelJobs int
 }
 
-func newDMAState(g isa.Generation) *dmaState {
-	return &dmaState{engines: dma.New(g)}
+func newDMAState(g isa.Generation, t *timing.Table) *dmaState {
+	d := &dmaState{engines: dma.New(g)}
+	d.engines.Timing = dma.TimingOf(t)
+	return d
 }
 
 // plan lowers a DMA instruction (quietly: no firmware log).
@@ -42,6 +48,7 @@ type dmaIssue struct {
 	n               int
 	eff             Effect
 	readPS, totalPS int64
+	last            int // the timeline node of the descriptor that ends last (the issue's when none)
 }
 
 func dmaErrKind(err error) error {
@@ -70,16 +77,23 @@ func ruleOf(err error, fallback string) string {
 	return fallback
 }
 
-func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
+func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue, error) {
 	m := r.m
 	plan, err := m.dma.plan(m.gen, in.Inst)
 	if err != nil {
 		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleDescriptorValid), "", err)
 	}
 	job := plan.Job
-	startPS := r.now + DMAIssuePS
+	startPS := r.now + issuePS
 	job.Start = (startPS + 999) / 1000 // the engines count in ns
-	res, err := m.dma.engines.Run(m.newDMAMem(), &job)
+	if job.RingDepth == 0 {
+		job.GenNs = int64(m.tt.DMADescriptorGenNs + 0.5)
+	}
+	placed := m.placeByPartition(&job, plan.EngMask, int(m.tt.DMAPartitionsPerEng))
+	if placed == nil {
+		placed = &job
+	}
+	res, err := m.dma.engines.RunPlaced(m.newDMAMem(), &job, placed)
 	if err != nil {
 		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleRangeInMemory), "", err)
 	}
@@ -87,12 +101,23 @@ func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 		m.dma.parallelJobs++
 	}
 	end := startPS
+	last := self
 	var read int64
 	for _, rec := range res.Records {
 		s, t := rec.Start*1000, rec.End*1000
+		pred, via := self, "issue"
+		if p := r.tm.dmaLast[rec.Engine]; p >= 0 && rec.Start > rec.Ready {
+			pred, via = p, "queue"
+		}
+		nd := r.tm.add(node{kind: nodeDescriptor, engine: fmt.Sprintf("DMA%d", rec.Engine), index: rec.Index, label: fmt.Sprintf("%v %d B", rec.Kind, rec.Bytes),
+			start: s, occEnd: t, end: t, pred: pred, via: via})
+		r.tm.dmaLast[rec.Engine] = nd
+		if t > end || last == self {
+			last = nd
+		}
 		end = max(end, t)
 		// rec.Bytes is what the descriptor writes; a casting DMA (FP32 -> BF16) reads more.
-		d := &job.Queues[rec.Engine][rec.Index]
+		d := &placed.Queues[rec.Engine][rec.Index]
 		rd := int64(satMul(d.Elements(), uint64(d.Src.ElemSize)))
 		read += rd
 		st := &r.dmaSt[rec.Engine]
@@ -107,11 +132,16 @@ func (r *run) issueDMA(e *engine, in Instr) (*dmaIssue, error) {
 					"start_ns": rec.Start, "end_ns": rec.End, "issued_by": fmt.Sprintf("%s instruction %d (%v)", e.name, in.Index, opcodeOf(in.Inst))}})
 		}
 	}
+	lat := r.tm.semLatencyPS(true)
 	for _, su := range res.Sems {
-		r.push(&event{t: max(su.Time*1000, r.now), kind: evSem, idx: uint8(su.Sem), mode: isa.SemAddImmComplete, value: su.Delta})
+		src := self
+		if su.Engine >= 0 && su.Engine < len(r.tm.dmaLast) && r.tm.dmaLast[su.Engine] >= 0 {
+			src = r.tm.dmaLast[su.Engine]
+		}
+		r.push(&event{t: max(su.Time*1000, r.now) + lat, kind: evSem, idx: uint8(su.Sem), mode: isa.SemAddImmComplete, value: su.Delta, src: int32(src), lat: lat})
 	}
 	r.end = max(r.end, end)
-	out := &dmaIssue{n: len(res.Records), readPS: end - r.now, totalPS: end - r.now}
+	out := &dmaIssue{n: len(res.Records), readPS: end - r.now, totalPS: end - r.now, last: last}
 	out.eff.BytesRead, out.eff.BytesWritten = read, int64(res.Bytes)
 	// The instruction's addresses are those of the descriptor the DGE pushes first (the start
 	// of its walk), not of the descriptor that happened to start first (res.Records is in start

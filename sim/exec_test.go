@@ -112,7 +112,7 @@ func TestAtomicFailureAcrossEngines(t *testing.T) {
 	if !errors.As(err, &ie) || ie.Engine != "ACT" || ie.Index != 1 || !errors.Is(err, ErrUninit) {
 		t.Fatalf("err = %v, want ACT instruction 1 reading never-written bytes", err)
 	}
-	_, shortPS := computeCost(s4(isa.OpCOPY, isa.DTypeFP32, 32, 0, 0, 32, isa.Events{}))
+	shortPS, _ := testCost(isa.EngineACT, s4(isa.OpCOPY, isa.DTypeFP32, 32, 0, 0, 32, isa.Events{}), false)
 	if ie.TimePS != shortPS {
 		t.Errorf("failed at %d ps, want %d (after ACT's first COPY)", ie.TimePS, shortPS)
 	}

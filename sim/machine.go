@@ -19,6 +19,7 @@ import (
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
+	"github.com/tpbsim/tpbsim/timing"
 )
 
 // NumSemaphores is the size of the EVT_SEM array (FACTS §B.2).
@@ -73,6 +74,10 @@ type Config struct {
 	// DVE's summary row. ok false: nothing to add (see Program.Opcodes for the missing-opcode
 	// check).
 	Annotate func(op isa.Opcode) (a Annotation, ok bool)
+	// Timing is the timing model the run's times come from (nil: timing.Default(Gen)); a table
+	// of another generation is allowed (it changes the times, never the results). Result.Summary
+	// explains the end time with it.
+	Timing *timing.Table
 }
 
 // Effect is what one instruction did to memory, for the trace and the summary.
@@ -97,6 +102,7 @@ type Machine struct {
 
 	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
 	dma     *dmaState
+	tt      timing.Table // cfg.Timing, or the generation's default
 
 	bytesDerived bool // cfg.MaxStreamBytes was derived from cfg.MaxElements
 }
@@ -126,7 +132,10 @@ func New(cfg Config) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, bytesDerived: derived}
+	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, bytesDerived: derived, tt: timing.Default(cfg.Gen)}
+	if cfg.Timing != nil {
+		m.tt = *cfg.Timing
+	}
 	m.initState()
 	return m, nil
 }
@@ -138,7 +147,7 @@ func (m *Machine) initState() {
 	m.sems = [NumSemaphores]uint32{}
 	butterfly, maxStream := m.cfg.Butterfly, m.cfg.MaxStreamBytes
 	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, butterfly, maxStream) }
-	m.dma = newDMAState(m.gen)
+	m.dma = newDMAState(m.gen, &m.tt)
 	// The check before the run bounds every DMA by MaxStreamBytes; the engines' own job cap is
 	// the same figure (a job's bytes are its destination bytes, at most its stream bytes).
 	m.dma.engines.MaxJobBytes = maxStream
@@ -197,6 +206,9 @@ type Result struct {
 	Trace      *trace.Trace // nil unless Config.Trace
 	// Annotated lists, in issue order, the instructions Config.Annotate described.
 	Annotated []AnnotatedInst
+
+	timeline *runTiming // what Summary explains the end time with
+	gen      isa.Generation
 }
 
 // AnnotatedInst is one instruction with its microcode annotation.
@@ -218,6 +230,7 @@ type engine struct {
 	waitStart int64 // -1 when not waiting
 	unit      unit
 	stats     EngineStats
+	last      int // its last timeline node, -1 none
 }
 
 // event kinds, in the order they are processed when they share a time (Provenance
@@ -236,6 +249,8 @@ type event struct {
 	idx   uint8
 	mode  isa.UpdateMode
 	value uint32
+	src   int32 // timeline node of the update's producer (-1 none)
+	lat   int64 // the latency included in t (ps), for the critical path
 }
 
 type eventQueue []*event
@@ -278,6 +293,7 @@ type run struct {
 	res     *Result
 	// semSeen marks the semaphores whose counter track has its initial sample in the trace.
 	semSeen [NumSemaphores]bool
+	tm      *runTiming
 }
 
 func (r *run) push(e *event) {
@@ -301,7 +317,7 @@ const (
 // a *DeadlockError. When the run stopped on an error the Result of the run so far (trace,
 // statistics) comes with it.
 func (m *Machine) Run(p *Program) (*Result, error) {
-	r := &run{m: m, prog: p, res: &Result{}}
+	r := &run{m: m, prog: p, res: &Result{}, tm: newRunTiming(&m.tt, m.geo.DMAEngineCount)}
 	if err := m.check(p); err != nil {
 		return nil, err
 	}
@@ -337,7 +353,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 		}
 	}
 	for slot, kind := range queueEngines {
-		e := &engine{name: kind.String(), kind: kind, tid: slot + 1, waitStart: -1, unit: m.newUnit(kind)}
+		e := &engine{name: kind.String(), kind: kind, tid: slot + 1, waitStart: -1, unit: m.newUnit(kind), last: -1}
 		e.stats.Engine = e.name
 		for _, q := range p.Queues {
 			if q.Engine == kind {
@@ -409,6 +425,8 @@ func (r *run) finish() *Result {
 		}
 	}
 	res.EndPS = max(r.end, r.now)
+	res.timeline = r.tm
+	res.gen = r.m.gen
 	res.Semaphores = r.m.sems
 	res.Trace = r.tr
 	for _, e := range r.engines {
@@ -448,6 +466,7 @@ func (r *run) setSem(ev *event) {
 		return
 	}
 	r.m.sems[ev.idx] = v
+	r.tm.semSrc[ev.idx], r.tm.semLat[ev.idx] = ev.src, ev.lat
 	if r.tr != nil {
 		name := fmt.Sprintf("sem[%d]", ev.idx)
 		if !r.semSeen[ev.idx] {
@@ -469,8 +488,9 @@ func (r *run) applySem(ev *event) {
 	}
 }
 
-// scheduleUpdate queues the semaphore update of an instruction's EVENTS band.
-func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64) {
+// scheduleUpdate queues the semaphore update of an instruction's EVENTS band; it reaches the
+// waiters lat after the instruction's reads or completion. src is the producer's timeline node.
+func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64, src int, lat int64) {
 	if ev.UpdateMode == isa.UpdateNone {
 		return
 	}
@@ -478,7 +498,7 @@ func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64) {
 	if ev.UpdateMode.OnComplete() {
 		t = doneAt
 	}
-	r.push(&event{t: t, kind: evSem, idx: ev.UpdateIdx, mode: ev.UpdateMode, value: ev.SemaphoreValue})
+	r.push(&event{t: t + lat, kind: evSem, idx: ev.UpdateIdx, mode: ev.UpdateMode, value: ev.SemaphoreValue, src: int32(src), lat: lat})
 }
 
 func (r *run) instErr(e *engine, in Instr, kind error, rule, msg string, cause error) *InstError {
@@ -507,39 +527,47 @@ func (r *run) issue(e *engine, slot int) error {
 	op := opcodeOf(in.Inst)
 	var (
 		eff             Effect
-		readPS, totalPS int64
+		readPS, totalPS int64 // from the issue: reads done, complete
+		occPS           int64 // how long the queue is held
+		src             int   // the timeline node the semaphore update comes from
+		lat             int64 // and the latency it takes to reach a waiter
 		args            = map[string]any{}
 	)
+	start := r.now
+	pred, via, vlat := r.tm.predOf(start, e.last, waited > 0, ev.WaitIdx)
+	self := len(r.tm.nodes)
 	if isDMA(op) {
-		d, err := r.issueDMA(e, in)
+		occPS = dmaIssuePS(&r.m.tt, e.kind)
+		r.tm.add(node{kind: nodeDMAIssue, engine: e.name, index: in.Index, label: op.String(), start: start, occEnd: start + occPS, end: start + occPS, pred: pred, via: via, viaLatency: vlat})
+		d, err := r.issueDMA(e, in, occPS, self)
 		if err != nil {
+			r.tm.nodes = r.tm.nodes[:self]
 			return err
 		}
 		eff, readPS, totalPS = d.eff, d.readPS, d.totalPS
 		args["descriptors"] = d.n
+		src, lat = d.last, r.tm.semLatencyPS(true)
 	} else {
 		var err error
 		eff, err = e.unit.exec(r.m, in.Inst)
 		if err != nil {
 			return r.execErr(e, in, err)
 		}
-		readPS, totalPS = computeCost(in.Inst)
+		readPS, totalPS = computeCost(&r.m.tt, e.kind, in.Inst, ev.WaitMode != isa.WaitNone)
+		occPS = readPS
+		src, lat = r.tm.add(node{kind: nodeCompute, engine: e.name, index: in.Index, label: op.String(), start: start, occEnd: start + occPS, end: start + totalPS, pred: pred, via: via, viaLatency: vlat}), r.tm.semLatencyPS(false)
 		r.annotate(e, op, args)
 		for k, v := range eff.Notes {
 			args[k] = v
 		}
 	}
-	start := r.now
-	r.scheduleUpdate(ev, start+readPS, start+totalPS)
-	if isDMA(op) {
-		// the queue is busy only for the issue; the DMA engines do the rest
-		totalPS = DMAIssuePS
-	}
+	e.last = self
+	r.scheduleUpdate(ev, start+readPS, start+totalPS, src, lat)
 	e.stats.Instructions++
-	e.stats.BusyPS += totalPS
+	e.stats.BusyPS += occPS
 	e.stats.BytesRead += eff.BytesRead
 	e.stats.BytesWritten += eff.BytesWritten
-	r.end = max(r.end, start+totalPS)
+	r.end = max(r.end, start+occPS, start+totalPS)
 	if r.tr != nil {
 		args["opcode"] = fmt.Sprintf("%v (0x%02x)", op, uint8(op))
 		args["index"] = in.Index
@@ -573,11 +601,11 @@ func (r *run) issue(e *engine, slot int) error {
 				args["update"] = fmt.Sprintf("sem[%d] %v %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue)
 			}
 		}
-		r.tr.Add(trace.Event{Name: name, Cat: e.name, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: totalPS, Args: args})
+		r.tr.Add(trace.Event{Name: name, Cat: e.name, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: occPS, Args: args})
 	}
 	e.pc++
 	if e.pc < len(e.queue) {
-		r.push(&event{t: start + totalPS, kind: evIssue, ord: slot})
+		r.push(&event{t: start + occPS, kind: evIssue, ord: slot})
 	}
 	return nil
 }

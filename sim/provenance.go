@@ -45,11 +45,24 @@ func RuleIDs() []string {
 func Provenance() []isa.Provenance {
 	return []isa.Provenance{
 		{ID: "sim.cost_model", Kind: "behaviour",
-			Text: "Engines run at 1.4 GHz. An S4D4_TR instruction costs 16 issue cycles + one cycle per element per channel " +
-				"(8 for RECIPROCAL) until its reads are done, then 48 drain cycles to completion. A DMA instruction holds its " +
-				"queue for 600 ns; each descriptor takes 64 ns + bytes / (27 GiB/s x data_width/32) on its DMA engine.",
-			Source: "shared/spec/NKI.md (128 elements per cycle, reciprocal 8N, ~600 ns per DMA instruction, ~27 GiB/s per DMA engine)", Confidence: isa.Invented,
-			Reason: "tpbsim is a functional model; times only order concurrent engines plausibly and draw a readable timeline"},
+			Text: "An S4D4_TR instruction (or MEMSET) holds its queue for its Vector Engine cost formula at the queue's clock: max(ve.min_ii_cycles, N) " +
+				"(reciprocal 8N on the DVE, N on ACT; reduce N, N/2 for bf16 add/max), divided by the perf mode (COPY/CAST, SBUF, contiguous) or by the " +
+				"SBUF stride rule's factor (an innermost stride above 16 B), plus ve.static_cycles when it waits on a semaphore or is tiny; its reads are " +
+				"done then, and it completes ve.access_cycles later. A DMA instruction holds its queue for dge.issue_ns (dge.pool_issue_ns on POOL). " +
+				"Semaphore updates reach waiters after dma.sem_to_start_ns from a DMA, sync.engine_sem_ns from a compute instruction. The constants " +
+				"are the generation's timing table (tpbsim explain timing; Config.Timing / --timing override).",
+			Source: "shared/spec/TIMING.md (see the timing.* entries)", Confidence: isa.MedInferred,
+			Reason: "the public per-op formulas and clocks; where they are silent (which instructions pay the static overhead, the completion latency) the timing.* entries say what was chosen"},
+		{ID: "sim.dma_partition_spread", Kind: "behaviour",
+			Text: "The DMA engines carry each copy descriptor the DGE makes whose SBUF (or PSUM) side lies within one group of dma.partitions_per_engine " +
+				"partitions (8 of 128 with 16 engines) on the engine serving that group: group g on the g-th of the engines the DGE could use, at most " +
+				"sem_increment of them. Descriptors spanning several groups, HBM-only ones, transposes and gathers keep the DGE's engine. The bytes " +
+				"move as the DGE planned them (dma.Engines.RunPlaced): only the timing, the trace's DMA tracks and the completion updates follow " +
+				"the placement. An engine that carries no data of a transfer writes no update of its own: the engines that worked add sem_increment " +
+				"in total (dma.sem_increment), so the waiter sees the same count at the same time.",
+			Source:     "shared/spec/TIMING.md (DMA: engines serve 8 partitions each; the [4, 4096] bf16 load carried by one engine); FACTS §C.2 (sem_increment bounds the DMAs used)",
+			Confidence: isa.MedInferred,
+			Reason:     "the DGE planner spreads bytes evenly over min(engines, sem_increment, bytes/512) engines, which would put a 4-partition load on 4 engines where the hardware measurement shows one; placing by partition reproduces the measurement and keeps the plan (and the results) as they are"},
 		{ID: "sim.schedule_order", Kind: "behaviour",
 			Text: "A deterministic discrete-event scheduler: each engine issues its queue in order, one instruction at a time. " +
 				"Events at the same time run in the order: semaphore updates, then instruction issues, engines in the order DVE, " +

@@ -13,6 +13,7 @@ import (
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/sim"
+	"github.com/tpbsim/tpbsim/timing"
 	"github.com/tpbsim/tpbsim/ucode"
 )
 
@@ -20,7 +21,7 @@ import (
 // behaviour entries of every package that models hardware (provenance.go).
 var provenanceSources = []func() []isa.Provenance{
 	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
-	sim.Provenance, ucode.Provenance,
+	sim.Provenance, ucode.Provenance, timing.Provenance,
 }
 
 func allProvenance() []isa.Provenance {
