@@ -341,6 +341,7 @@ func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.E
 	}
 	w = NewWord(isa.Opcode(opv))
 	l := isa.LayoutOf(isa.Opcode(opv))
+	var set assignments
 	var walk func(prefix string, m map[string]any) error
 	walk = func(prefix string, m map[string]any) error {
 		keys := make([]string, 0, len(m))
@@ -362,7 +363,11 @@ func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.E
 					return err
 				}
 			default:
-				if _, err := setField(&w, l, path, jsonString(v), g); err != nil {
+				p, fp, err := setField(&w, l, path, jsonString(v), g)
+				if err != nil {
+					return err
+				}
+				if err := set.add(p, fmt.Sprintf("%q: %s", path, jsonString(v)), fp); err != nil {
 					return err
 				}
 			}

@@ -394,37 +394,38 @@ func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
 	op := isa.Opcode(opv)
 	w := NewWord(op)
 	l := isa.LayoutOf(op)
-	set := map[string]string{} // resolved path -> the key=value token that set it
+	var set assignments
 	for _, t := range toks[1:] {
 		eq := strings.IndexByte(t, '=')
 		if eq <= 0 {
 			return w, &Error{Msg: fmt.Sprintf("%q: want key=value", t)}
 		}
 		key, val := t[:eq], t[eq+1:]
-		path, err := setField(&w, l, key, val, g)
+		path, fp, err := setField(&w, l, key, val, g)
 		if err != nil {
 			return w, err
 		}
-		// The same field twice is a typo or a merge gone wrong, not a request for the last
-		// value (a whole tensor or array then one of its parts is allowed: the part refines).
-		if prev, ok := set[path]; ok {
-			return w, &Error{Field: path, Msg: fmt.Sprintf("set twice (%s, then %s)", prev, t)}
+		// The same bits twice — the same field under two names, or a whole tensor or array and
+		// then one of its parts — is a typo or a merge gone wrong, not a request for the last
+		// value.
+		if err := set.add(path, t, fp); err != nil {
+			return w, err
 		}
-		set[path] = t
 	}
 	return w, nil
 }
 
-// setField sets key (any spelling resolve accepts) to val and returns the field's path.
-func setField(w *[isa.InstNBytes]byte, l *isa.StructLayout, key, val string, g isa.Generation) (string, error) {
+// setField sets key (any spelling resolve accepts) to val and returns the field's path and the
+// bits it wrote.
+func setField(w *[isa.InstNBytes]byte, l *isa.StructLayout, key, val string, g isa.Generation) (string, footprint, error) {
 	r, err := resolve(l, key)
 	if err != nil {
-		return "", &Error{Field: key, Msg: err.Error()}
+		return "", footprint{}, &Error{Field: key, Msg: err.Error()}
 	}
 	if r.path == "opcode" {
-		return "", &Error{Field: key, Msg: "the opcode is the first word of the line"}
+		return "", footprint{}, &Error{Field: key, Msg: "the opcode is the first word of the line"}
 	}
-	return r.path, r.set(w, l, val, g)
+	return r.path, footprintOf(l, r), r.set(w, l, val, g)
 }
 
 // set writes val into the field r resolved to.

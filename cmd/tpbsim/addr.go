@@ -53,6 +53,9 @@ type outFlag struct{ flag, path string }
 func checkOutputs(outs ...outFlag) error {
 	seen := map[string]string{}
 	for _, o := range outs {
+		if isDevNull(o.path) {
+			continue // written to nothing: no target to replace
+		}
 		if o.path == stdoutPath {
 			if len(outs) > 1 {
 				return ioErr(fmt.Errorf("%s: - (standard output) only when it is the single output; %d outputs are given", o.flag, len(outs)))
@@ -95,12 +98,18 @@ func writeOutputs(outs []output, stdout io.Writer) error {
 		_, err := stdout.Write(outs[0].data)
 		return err
 	}
-	files := make([]atomicfile.File, len(outs))
-	for i, o := range outs {
+	files := make([]atomicfile.File, 0, len(outs))
+	for _, o := range outs {
 		if o.path == stdoutPath {
 			return fmt.Errorf("- (standard output) only when it is the single output; %d outputs are given", len(outs))
 		}
-		files[i] = atomicfile.File{Path: o.path, Data: o.data}
+		if isDevNull(o.path) {
+			continue // discarded, as the device would
+		}
+		files = append(files, atomicfile.File{Path: o.path, Data: o.data})
+	}
+	if len(files) == 0 {
+		return nil
 	}
 	return atomicfile.WriteFiles(files, atomicfile.DefaultPerm)
 }
@@ -126,4 +135,19 @@ func notTheInput(input string, outs ...outFlag) error {
 		}
 	}
 	return nil
+}
+
+// isDevNull reports whether path is the null device (os.DevNull, through any link): an output
+// sent there is discarded rather than refused as "not a regular file" (`asm x.s -o /dev/null`
+// checks a source without keeping its words).
+func isDevNull(path string) bool {
+	if path == os.DevNull {
+		return true
+	}
+	a, err := os.Stat(path)
+	if err != nil || a.Mode().IsRegular() {
+		return false
+	}
+	b, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(a, b)
 }

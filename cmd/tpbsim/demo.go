@@ -63,8 +63,15 @@ var demoProgramText string
 
 // demoSource is the demo program for generation g: the embedded text with the SBUF partition
 // stride (in fp32 elements) filled in.
+// It names its generation in a .gen line before the first instruction, so the text run or
+// assembled elsewhere keeps the addresses it was written for (without it a MAVERICK program
+// would be read as CAYMAN's).
 func demoSource(g isa.Generation) string {
-	return strings.ReplaceAll(demoProgramText, "{{STRIDE}}", fmt.Sprint(g.Geometry().StateBufPartitionSize/4))
+	src := strings.ReplaceAll(demoProgramText, "{{STRIDE}}", fmt.Sprint(g.Geometry().StateBufPartitionSize/4))
+	if i := strings.Index(src, "\n.engine "); i >= 0 {
+		src = src[:i+1] + ".gen " + g.String() + "\n\n" + src[i+1:]
+	}
+	return src
 }
 
 // demoStep is one instruction of the demo with the comment line above it.
@@ -311,23 +318,30 @@ func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 		return b.Bytes()
 	}
 	j := func(name string) string { return filepath.Join(dir, name) }
+	ref := demoReference()
 	outs := []output{
 		{j("demo.tpb"), []byte(demoSource(g))},
 		{j("x.npy"), arr("f4", lef32(flat[float32](x[:])...))},
 		{j("tags.npy"), arr("u2", le16(tags[:]))},
 		{j("sentinel.npy"), arr("u2", le16(sent[:]))},
 		{j("ones.npy"), arr("u2", le16(ones[:]))},
+		{j("expect_transposed.npy"), arr("u2", le16(ref.t[:]))},
 	}
+	var rb bytes.Buffer
+	npy.Write(&rb, &npy.Array{Dtype: "f4", Shape: []int{demoChannels, 2}, Data: lef32(flat[float32](ref.r[:])...)})
+	outs = append(outs, output{j("expect_reduced.npy"), rb.Bytes()})
 	if err := writeOutputs(outs, w); err != nil {
 		return ioErr(fmt.Errorf("--export %s: %w", dir, err))
 	}
-	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy; run the demo program with:\n\n", j("demo.tpb"))
-	fmt.Fprintf(w, "  tpbsim run %s --gen %v --check-uninit \\\n", j("demo.tpb"), g)
+	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy and the references expect_transposed.npy (bf16 bits),\n", j("demo.tpb"))
+	fmt.Fprintf(w, "expect_reduced.npy (fp32); run the demo program on its data, checking both results, with:\n\n")
+	fmt.Fprintf(w, "  tpbsim run %s --check-uninit \\\n", j("demo.tpb"))
 	fmt.Fprintf(w, "    --load hbm:0x%x=%s \\\n", hbmX, j("x.npy"))
 	fmt.Fprintf(w, "    --load sbuf:0:0x%x=%s --load sbuf:0:0x%x=%s --load sbuf:0:0x%x=%s \\\n",
 		offTag, j("tags.npy"), offS, j("sentinel.npy"), offTagS, j("ones.npy"))
-	fmt.Fprintf(w, "    --dump sbuf:0:0x%x=64x64:bf16:%s --dump sbuf:0:0x%x=64x2:fp32:%s --trace %s\n",
-		offT, j("transposed.npy"), offR, j("reduced.npy"), j("trace.json"))
+	fmt.Fprintf(w, "    --expect sbuf:0:0x%x=64x64:bf16:%s --expect sbuf:0:0x%x=64x2:fp32:%s \\\n",
+		offT, j("expect_transposed.npy"), offR, j("expect_reduced.npy"))
+	fmt.Fprintf(w, "    --dump sbuf:0:0x%x=64x64:bf16:%s:float32 --trace %s\n", offT, j("transposed.npy"), j("trace.json"))
 	return nil
 }
 

@@ -144,6 +144,7 @@ func loadProgramFile(path string, g isa.Generation, genSet bool) (*programFile, 
 	} else if data, err = os.ReadFile(path); err != nil {
 		return nil, ioErr(err)
 	}
+	data = stripBOM(path, data)
 	form, err := programFormOf(path, data)
 	if err != nil {
 		return nil, ioErr(err)
@@ -213,4 +214,20 @@ func fromAsm(path string, ap *asm.Program) *sim.Program {
 		p.Queues = append(p.Queues, q)
 	}
 	return p
+}
+
+// utf8BOM is the UTF-8 byte-order mark some editors (Windows Notepad, Excel exports) put at the
+// start of a text file.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// stripBOM drops a leading UTF-8 byte-order mark from a text or JSON program (it is not part of
+// the text: "\ufeffCOPY" is no opcode, and JSON does not allow it), never from a .bin's words.
+func stripBOM(path string, data []byte) []byte {
+	if !bytes.HasPrefix(data, utf8BOM) || strings.ToLower(filepath.Ext(path)) == ".bin" {
+		return data
+	}
+	if rest := data[len(utf8BOM):]; bytes.IndexByte(rest, 0) < 0 && utf8.Valid(rest) {
+		return rest
+	}
+	return data
 }

@@ -25,6 +25,7 @@ type runFlags struct {
 	gen         string
 	loads       []string
 	dumps       []string
+	expects     []string
 	trace       string
 	checkUninit bool
 	tables      string
@@ -57,14 +58,18 @@ Addresses: sbuf:P:OFF, psum:P:OFF (partition, byte offset), hbm:ADDR, or a raw o
                                   float64 (no device type) needs :DTYPE; bool loads as bytes 0/1
 --dump ADDR=SHAPE:DTYPE:FILE.npy  SHAPE like 128x64 (decimal, each >= 1); written with the dtype's numpy type where one
                                   exists (float32, float16, ints), raw bits otherwise (bf16 -> uint16);
+                                  FILE.npy:float32 writes the values as float32 instead (bf16, fp8, fp16, ints);
                                   never-written HBM reads as zeros and a dump allocates no HBM
+--expect ADDR=SHAPE:DTYPE:FILE.npy  after the run the memory must hold FILE.npy (its dtype's numpy type or raw bits,
+                                  or values converted to DTYPE as --load converts them); exit 1 naming the first
+                                  differing element's index and both values (NaN equals NaN)
 --hbm-cap BYTES                   HBM is allocated in 64 KiB pages on first write; the cap counts whole
                                   pages (at least one) and bounds loads and the program's writes
 
 Outputs (dumps, trace) are written whole or not at all, and not at all when the run fails.
 A single output may be "-" (standard output); the summary then goes to stderr.
 Exit status: 0 success; 1 a rule is broken (invalid instruction, bounds, uninitialised read,
-a work limit of --max-elements, deadlock); 2 usage or I/O error.`,
+a work limit of --max-elements, deadlock, an --expect not met); 2 usage or I/O error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.genSet = cmd.Flags().Changed("gen")
@@ -74,7 +79,8 @@ a work limit of --max-elements, deadlock); 2 usage or I/O error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.gen, "gen", isa.DefaultGeneration.String(), "hardware generation: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS or MAVERICK")
 	fl.StringArrayVar(&f.loads, "load", nil, "ADDR=FILE.npy[:DTYPE]: load an array before the run (repeatable)")
-	fl.StringArrayVar(&f.dumps, "dump", nil, "ADDR=SHAPE:DTYPE:FILE.npy: write memory to a .npy after the run (repeatable)")
+	fl.StringArrayVar(&f.dumps, "dump", nil, "ADDR=SHAPE:DTYPE:FILE.npy[:float32]: write memory to a .npy after the run, :float32 as float32 values (repeatable)")
+	fl.StringArrayVar(&f.expects, "expect", nil, "ADDR=SHAPE:DTYPE:FILE.npy: after the run memory must equal the .npy (exit 1 naming the first differing element; repeatable)")
 	fl.StringVar(&f.trace, "trace", "", "write a Chrome/Perfetto trace-event JSON file (open in ui.perfetto.dev)")
 	fl.BoolVar(&f.checkUninit, "check-uninit", false, "report reads of never-written memory as errors")
 	fl.StringVar(&f.tables, "tables", "", "DVE microcode table set (folder): annotate DVE instructions with control rows, block class, depth")
@@ -159,6 +165,10 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err := notTheInput(path, written...); err != nil {
 		return err
 	}
+	expects, err := parseExpects(m, g, f.expects)
+	if err != nil {
+		return err
+	}
 	for _, l := range f.loads {
 		if err := loadArg(m, g, l); err != nil {
 			return ioErr(fmt.Errorf("--load %s: %w", l, err))
@@ -167,6 +177,9 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	res, err := m.Run(prog)
 	if err != nil {
 		return ruleErr(stopped(err, res, f, path, prog.Len(), g, stdout, stderr))
+	}
+	if err := checkExpects(m, expects); err != nil {
+		return err
 	}
 	var (
 		outs  []output
@@ -178,7 +191,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 			return ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
 		}
 		outs = append(outs, output{d.file, data})
-		if typ, own := npyTypeOf(d.kind); !own {
+		if typ, own := npyTypeOf(d.kind); !own && !d.asF32 {
 			notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npyName[typ], d.kind))
 		}
 	}
@@ -445,6 +458,7 @@ type dumpSpec struct {
 	shape []int
 	kind  num.Kind
 	file  string
+	asF32 bool // FILE.npy:float32: values widened to float32, not the dtype's raw bits
 }
 
 // parseDump reads ADDR=SHAPE:DTYPE:FILE.npy. SHAPE is decimal dimensions, each at least 1,
@@ -469,7 +483,7 @@ func parseDump(arg string, g isa.Generation) (dumpSpec, error) {
 	if d.kind.Size() == 0 || !d.kind.Numeric() {
 		return d, fmt.Errorf("element type %v cannot be dumped", d.kind)
 	}
-	d.file = parts[2]
+	d.file, d.asF32 = cutFloat32Suffix(parts[2])
 	return d, nil
 }
 
@@ -627,6 +641,9 @@ func (d dumpSpec) check(m *sim.Machine) error {
 // render returns the dump's .npy bytes. The array is read straight into the buffer that is
 // written out, after room for the header, so a large dump is held in memory once, not twice.
 func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
+	if d.asF32 {
+		return d.renderFloat32(m)
+	}
 	typ, _ := npyTypeOf(d.kind)
 	n := d.bytes()
 	const room = npyHeaderMax
