@@ -89,6 +89,16 @@ def tile(x, call, arg, loc):
     return x
 
 
+def begin(call, mask=None):
+    """(recorder, the kernel's file:line) at the start of an NKI call; refuses instruction masks."""
+    from ._errors import user_loc
+    from ._trace import current
+    loc = user_loc(3)
+    rec = current(call)
+    no_mask(mask, call, loc)
+    return rec, loc
+
+
 def no_mask(mask, call, loc):
     if mask is not None:
         raise unsupported("%s(mask=...) (instruction masks)" % call, loc)

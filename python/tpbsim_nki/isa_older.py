@@ -8,15 +8,11 @@ from ._ops import UNSET, engine, nc_version, oob_mode
 from ._ops import dge_mode_older as dge_mode
 from ._stub import api, install_getattr
 from ._trace import current
-from .isa_current import get_nc_sub_version, get_nc_version  # noqa: F401 (re-exported)
+from .isa_current import (get_nc_sub_version, get_nc_version, gpsimd_engine, scalar_engine,  # noqa: F401
+                          tensor_engine, unknown_engine, vector_engine)
 
 NkiValidationError = KernelError
 
-tensor_engine = engine.tensor
-vector_engine = engine.vector
-scalar_engine = engine.scalar
-gpsimd_engine = engine.gpsimd
-unknown_engine = engine.unknown
 
 
 @api("nisa.dma_copy")
@@ -30,9 +26,7 @@ def dma_copy(dst, src, mask=None, dst_rmw_op=None, oob_mode=UNSET, dge_mode=UNSE
 @api("nisa.dma_transpose")
 def dma_transpose(src, axes=None, mask=None, dtype=None, dge_mode=UNSET, oob_mode=UNSET):
     call = "nisa.dma_transpose"
-    loc = user_loc(2)
-    rec = current(call)
-    _ops.no_mask(mask, call, loc)
+    rec, loc = _ops.begin(call, mask)
     src = _ops.tile(src, call, "src", loc)
     ax = _ops.axes_arg(axes, call, loc)
     dst = _ops.fresh(rec, _ops.dma_transposed_shape(src, ax), src.tensor.dtype, loc)
@@ -43,9 +37,7 @@ def dma_transpose(src, axes=None, mask=None, dtype=None, dge_mode=UNSET, oob_mod
 @api("nisa.nc_transpose")
 def nc_transpose(data, mask=None, dtype=None, engine=UNSET):
     call = "nisa.nc_transpose"
-    loc = user_loc(2)
-    rec = current(call)
-    _ops.no_mask(mask, call, loc)
+    rec, loc = _ops.begin(call, mask)
     data = _ops.tile(data, call, "data", loc)
     eng = _ops.enum_name(engine, _ops.engine, call, "engine", loc)
     # The Tensor Engine writes its transpose to PSUM, the Vector Engine to SBUF.
@@ -67,9 +59,7 @@ def nc_stream_shuffle(src, dst, shuffle_mask, dtype=None, mask=None):
 @api("nisa.tensor_reduce")
 def tensor_reduce(op, data, axis, mask=None, dtype=None, negate=False, keepdims=False):
     call = "nisa.tensor_reduce"
-    loc = user_loc(2)
-    rec = current(call)
-    _ops.no_mask(mask, call, loc)
+    rec, loc = _ops.begin(call, mask)
     data = _ops.tile(data, call, "data", loc)
     axes = _ops.axis_arg(axis, len(data.shape), call, loc)
     shape = _ops.reduced_shape(data, axes, keepdims, call, loc)
@@ -81,9 +71,7 @@ def tensor_reduce(op, data, axis, mask=None, dtype=None, negate=False, keepdims=
 @api("nisa.tensor_copy")
 def tensor_copy(src, mask=None, dtype=None, engine=UNSET):
     call = "nisa.tensor_copy"
-    loc = user_loc(2)
-    rec = current(call)
-    _ops.no_mask(mask, call, loc)
+    rec, loc = _ops.begin(call, mask)
     src = _ops.tile(src, call, "src", loc)
     dst = _ops.fresh(rec, src.shape, _ops.dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
     _ops.tensor_copy(rec, call, loc, dst, src, engine)
@@ -93,9 +81,7 @@ def tensor_copy(src, mask=None, dtype=None, engine=UNSET):
 @api("nisa.reciprocal")
 def reciprocal(data, dtype=None, mask=None):
     call = "nisa.reciprocal"
-    loc = user_loc(2)
-    rec = current(call)
-    _ops.no_mask(mask, call, loc)
+    rec, loc = _ops.begin(call, mask)
     data = _ops.tile(data, call, "data", loc)
     dst = _ops.fresh(rec, data.shape, _ops.dtype_arg(dtype, call, loc, data.tensor.dtype), loc)
     _ops.reciprocal(rec, call, loc, dst, data)
@@ -105,9 +91,7 @@ def reciprocal(data, dtype=None, mask=None):
 @api("nisa.memset")
 def memset(shape, value, dtype, mask=None, engine=UNSET):
     call = "nisa.memset"
-    loc = user_loc(2)
-    rec = current(call)
-    _ops.no_mask(mask, call, loc)
+    rec, loc = _ops.begin(call, mask)
     _ops.enum_name(engine, _ops.engine, call, "engine", loc)
     from ._views import _shape
     dt = _ops.dtype_arg(dtype, call, loc, None)

@@ -244,25 +244,19 @@ def program_ndim():
 # --- data movement ------------------------------------------------------------------------------
 @api("nl.load")
 def load(src, dtype=None, mask=None):
-    loc = user_loc(2)
-    rec = current("nl.load")
-    _ops.no_mask(mask, "nl.load", loc)
+    rec, loc = _ops.begin("nl.load", mask)
     return _ops.load(rec, "nl.load", loc, src, dtype)
 
 
 @api("nl.store")
 def store(dst, value, mask=None):
-    loc = user_loc(2)
-    rec = current("nl.store")
-    _ops.no_mask(mask, "nl.store", loc)
+    rec, loc = _ops.begin("nl.store", mask)
     _ops.store(rec, "nl.store", loc, dst, value)
 
 
 @api("nl.load_transpose2d")
 def load_transpose2d(src, dtype=None, mask=None):
-    loc = user_loc(2)
-    rec = current("nl.load_transpose2d")
-    _ops.no_mask(mask, "nl.load_transpose2d", loc)
+    rec, loc = _ops.begin("nl.load_transpose2d", mask)
     return _ops.load_transpose2d(rec, "nl.load_transpose2d", loc, src, dtype)
 
 
