@@ -22,7 +22,7 @@ func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
 	if err != nil {
 		return Effect{}, err
 	}
-	out := Effect{BytesRead: int64(eff.BytesRead), BytesWritten: int64(eff.BytesWritten)}
+	out := Effect{BytesRead: int64(eff.BytesRead), BytesWritten: int64(eff.BytesWritten), reads: eff.Reads, writes: eff.Writes}
 	if len(eff.Reads) > 0 && !eff.Reads[0].Empty() {
 		out.Src = eff.Reads[0].String()
 	}

@@ -93,6 +93,7 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 	if placed == nil {
 		placed = &job
 	}
+	fps := r.hb.footprints(placed)
 	res, err := m.dma.engines.RunPlaced(m.newDMAMem(), &job, placed)
 	if err != nil {
 		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleRangeInMemory), "", err)
@@ -132,14 +133,22 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 					"start_ns": rec.Start, "end_ns": rec.End, "issued_by": fmt.Sprintf("%s instruction %d (%v)", e.name, in.Index, opcodeOf(in.Inst))}})
 		}
 	}
+	jobSem := -1
+	if job.Sem >= 0 && job.SemIncrement > 0 {
+		jobSem = job.Sem
+	}
+	tasks := r.hb.dma(e.tid-1, &e.queue[e.pc], placed, res, fps, jobSem)
 	lat := r.tm.semLatencyPS(true)
 	for _, su := range res.Sems {
 		src := self
 		if su.Engine >= 0 && su.Engine < len(r.tm.dmaLast) && r.tm.dmaLast[su.Engine] >= 0 {
 			src = r.tm.dmaLast[su.Engine]
 		}
-		r.push(&event{t: max(su.Time*1000, r.now) + lat, kind: evSem, idx: uint8(su.Sem), mode: isa.SemAddImmComplete, value: su.Delta, src: int32(src), lat: lat})
+		t := max(su.Time*1000, r.now)
+		r.push(&event{t: t + lat, kind: evSem, idx: uint8(su.Sem), mode: isa.SemAddImmComplete, value: su.Delta, src: int32(src), lat: lat,
+			hb: r.hb.engineSrc(tasks, su.Engine, len(res.Sems) == 1, t)})
 	}
+	r.traceDMAFlows(e, res)
 	r.end = max(r.end, end)
 	out := &dmaIssue{n: len(res.Records), readPS: end - r.now, totalPS: end - r.now, last: last}
 	out.eff.BytesRead, out.eff.BytesWritten = read, int64(res.Bytes)

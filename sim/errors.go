@@ -166,9 +166,10 @@ func (e *ProgramError) Unwrap() []error {
 type EngineState struct {
 	Engine    string
 	Done      bool
-	PC        int // byte offset of the next instruction in the engine's queue (Index * 64)
-	Index     int // next instruction index
-	Total     int // instructions in the queue
+	Status    string // StatusFinished, StatusWaiting, StatusFailed or StatusStopped (state.go)
+	PC        int    // byte offset of the next instruction in the engine's queue (Index * 64)
+	Index     int    // next instruction index
+	Total     int    // instructions in the queue
 	Opcode    isa.Opcode
 	Line      int
 	WaitMode  isa.WaitMode
@@ -197,9 +198,14 @@ type DeadlockError struct {
 }
 
 func (e *DeadlockError) Error() string {
+	return headedList(fmt.Sprintf("deadlock at t = %s: every unfinished engine waits on a semaphore that nothing pending will change", fmtPS(e.TimePS)), e.Engines)
+}
+
+// headedList is head, then one indented line per item.
+func headedList[T fmt.Stringer](head string, items []T) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "deadlock at t = %s: every unfinished engine waits on a semaphore that nothing pending will change", fmtPS(e.TimePS))
-	for _, s := range e.Engines {
+	b.WriteString(head)
+	for _, s := range items {
 		b.WriteString("\n  ")
 		b.WriteString(s.String())
 	}

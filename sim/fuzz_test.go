@@ -268,6 +268,12 @@ func checkRun(t *testing.T, m *Machine, p *Program) error {
 		return nil
 	}
 	known := false
+	if errors.Is(err, ErrRace) {
+		if res == nil || len(res.Races) == 0 || m.cfg.Races != RacesError {
+			t.Fatalf("race error without races, or under %v: %v", m.cfg.Races, err)
+		}
+		return err
+	}
 	for _, s := range []error{ErrInvalid, ErrBounds, ErrUninit, ErrDeadlock, ErrUnsupported, ErrLimit, ErrCapacity} {
 		if errors.Is(err, s) {
 			known = true
@@ -464,7 +470,7 @@ func TestFuzzDataChoosesProgram(t *testing.T) {
 // randomConfig draws the configuration of a random run.
 func randomConfig(r *rand.Rand) Config {
 	g := isa.Generations[r.IntN(len(isa.Generations))]
-	return Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(2) == 0}
+	return Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(2) == 0, Races: RaceMode(r.IntN(3))}
 }
 
 // randomStart fills memory and a few semaphores before a random run.

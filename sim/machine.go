@@ -78,6 +78,11 @@ type Config struct {
 	// of another generation is allowed (it changes the times, never the results). Result.Summary
 	// explains the end time with it.
 	Timing *timing.Table
+	// Races says what the run does about data races between engines and DMA descriptors
+	// (race.go): RacesError (the zero value) lists them in Result.Races and makes a racy run
+	// that otherwise finished return a *RaceError; RacesWarn lists them only; RacesOff skips
+	// the detection.
+	Races RaceMode
 }
 
 // Effect is what one instruction did to memory, for the trace and the summary.
@@ -85,6 +90,7 @@ type Effect struct {
 	BytesRead, BytesWritten int64
 	Src, Dst                string         // what was read and written, e.g. "sbuf[p0..31][0x0..0x80)"
 	Notes                   map[string]any // extra trace args
+	reads, writes           []mem.Span     // bounding boxes of the bytes read and written (race detection)
 }
 
 // unit executes the compute instructions of one engine queue.
@@ -103,6 +109,9 @@ type Machine struct {
 	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
 	dma     *dmaState
 	tt      timing.Table // cfg.Timing, or the generation's default
+	// perturb, when set (tests), replaces a compute instruction's cost: the property test of
+	// race-free programs runs them under random costs.
+	perturb func(in isa.Inst, readPS, totalPS int64) (int64, int64)
 
 	bytesDerived bool // cfg.MaxStreamBytes was derived from cfg.MaxElements
 }
@@ -209,6 +218,12 @@ type Result struct {
 
 	timeline *runTiming // what Summary explains the end time with
 	gen      isa.Generation
+	// Races lists the data races found (Config.Races), one per pair of instructions, in the
+	// order they were found.
+	Races []Race
+	// State is every queue engine's state where the run ended, in scheduling order (what
+	// `tpbsim run --state` writes): its next instruction and status.
+	State []EngineState
 }
 
 // AnnotatedInst is one instruction with its microcode annotation.
@@ -251,6 +266,7 @@ type event struct {
 	value uint32
 	src   int32 // timeline node of the update's producer (-1 none)
 	lat   int64 // the latency included in t (ps), for the critical path
+	hb    *semSrc // the update's origin, for the race detector and the trace's flows (race.go)
 }
 
 type eventQueue []*event
@@ -294,6 +310,8 @@ type run struct {
 	// semSeen marks the semaphores whose counter track has its initial sample in the trace.
 	semSeen [NumSemaphores]bool
 	tm      *runTiming
+	hb      *raceDetector
+	failed  *engine // the engine whose instruction stopped the run
 }
 
 func (r *run) push(e *event) {
@@ -321,6 +339,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	if err := m.check(p); err != nil {
 		return nil, err
 	}
+	r.hb = newRaceDetector(r)
 	if m.cfg.Trace {
 		r.tr = trace.New()
 		r.tr.Process(pidEngines, fmt.Sprintf("NeuronCore %v engine queues", m.gen))
@@ -376,6 +395,8 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			r.applySem(ev)
 		case evIssue:
 			if err := r.issue(r.engines[ev.ord], ev.ord); err != nil {
+				r.failed = r.engines[ev.ord]
+				r.traceFailure(r.failed, err)
 				r.drain()
 				return r.finish(), err
 			}
@@ -388,6 +409,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			// it is still in flight. The stop, the waits counted to it and the report are at
 			// that completion, where the trace's last slice ends.
 			r.now = max(r.now, r.end)
+			r.traceDeadlock()
 			res := r.finish()
 			all := make([]EngineState, 0, len(r.engines))
 			for _, e := range r.engines {
@@ -398,7 +420,11 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			return res, &DeadlockError{TimePS: r.now, Engines: all}
 		}
 	}
-	return r.finish(), nil
+	res := r.finish()
+	if len(res.Races) > 0 && m.cfg.Races == RacesError {
+		return res, &RaceError{Races: res.Races}
+	}
+	return res, nil
 }
 
 // drain ends a run an instruction failed at r.now (Provenance sim.stop_on_error): no engine
@@ -428,6 +454,10 @@ func (r *run) finish() *Result {
 	res.timeline = r.tm
 	res.gen = r.m.gen
 	res.Semaphores = r.m.sems
+	res.Races = r.hb.finish()
+	for _, e := range r.engines {
+		res.State = append(res.State, r.state(e))
+	}
 	res.Trace = r.tr
 	for _, e := range r.engines {
 		if len(e.queue) > 0 {
@@ -445,8 +475,16 @@ func (r *run) finish() *Result {
 func (r *run) state(e *engine) EngineState {
 	s := EngineState{Engine: e.name, Total: len(e.queue), Index: e.pc, PC: e.pc * isa.InstNBytes}
 	if e.pc >= len(e.queue) {
-		s.Done = true
+		s.Done, s.Status = true, StatusFinished
 		return s
+	}
+	switch {
+	case e == r.failed:
+		s.Status = StatusFailed
+	case e.blocked:
+		s.Status = StatusWaiting
+	default:
+		s.Status = StatusStopped
 	}
 	in := e.queue[e.pc]
 	ev := in.Inst.Evt()
@@ -467,6 +505,7 @@ func (r *run) setSem(ev *event) {
 	}
 	r.m.sems[ev.idx] = v
 	r.tm.semSrc[ev.idx], r.tm.semLat[ev.idx] = ev.src, ev.lat
+	r.hb.applied(ev.idx, ev.mode, v, ev.hb)
 	if r.tr != nil {
 		name := fmt.Sprintf("sem[%d]", ev.idx)
 		if !r.semSeen[ev.idx] {
@@ -498,7 +537,8 @@ func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64, src int, lat i
 	if ev.UpdateMode.OnComplete() {
 		t = doneAt
 	}
-	r.push(&event{t: t + lat, kind: evSem, idx: ev.UpdateIdx, mode: ev.UpdateMode, value: ev.SemaphoreValue, src: int32(src), lat: lat})
+	r.push(&event{t: t + lat, kind: evSem, idx: ev.UpdateIdx, mode: ev.UpdateMode, value: ev.SemaphoreValue, src: int32(src), lat: lat,
+		hb: r.hb.updateSrc(ev.UpdateMode.OnComplete(), t)})
 }
 
 func (r *run) instErr(e *engine, in Instr, kind error, rule, msg string, cause error) *InstError {
@@ -517,6 +557,7 @@ func (r *run) issue(e *engine, slot int) error {
 		}
 		return nil
 	}
+	r.traceWait(e, ev, r.hb.acquire(slot, ev))
 	waited := int64(0)
 	if e.waitStart >= 0 {
 		waited = r.now - e.waitStart
@@ -554,7 +595,11 @@ func (r *run) issue(e *engine, slot int) error {
 			return r.execErr(e, in, err)
 		}
 		readPS, totalPS = computeCost(&r.m.tt, e.kind, in.Inst, ev.WaitMode != isa.WaitNone)
+		if r.m.perturb != nil {
+			readPS, totalPS = r.m.perturb(in.Inst, readPS, totalPS)
+		}
 		occPS = readPS
+		r.hb.compute(slot, &e.queue[e.pc], &eff, start, start+occPS)
 		src, lat = r.tm.add(node{kind: nodeCompute, engine: e.name, index: in.Index, label: op.String(), start: start, occEnd: start + occPS, end: start + totalPS, pred: pred, via: via, viaLatency: vlat}), r.tm.semLatencyPS(false)
 		r.annotate(e, op, args)
 		for k, v := range eff.Notes {

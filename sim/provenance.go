@@ -43,7 +43,7 @@ func RuleIDs() []string {
 // Provenance lists the machine's modelled behaviours and the choices it made where the seeds and
 // FACTS are silent (INVENTED) or only suggestive (INFERRED).
 func Provenance() []isa.Provenance {
-	return []isa.Provenance{
+	return append(raceProvenance(), []isa.Provenance{
 		{ID: "sim.cost_model", Kind: "behaviour",
 			Text: "An S4D4_TR instruction (or MEMSET) holds its queue for its Vector Engine cost formula at the queue's clock: max(ve.min_ii_cycles, N) " +
 				"(reciprocal 8N on the DVE, N on ACT; reduce N, N/2 for bf16 add/max), divided by the perf mode (COPY/CAST, SBUF, contiguous) or by the " +
@@ -170,7 +170,10 @@ func Provenance() []isa.Provenance {
 		{ID: "sim.trace", Kind: "behaviour",
 			Text: "The trace is Chrome/Perfetto trace-event JSON: a process for the engine queues and one for the DMA engines, a " +
 				"named track per engine, an \"X\" slice per instruction (opcode, bytes read/written, addresses, wait, update) and per " +
-				"DMA descriptor (engine, queue, bytes, src, dst).",
+				"DMA descriptor (engine, queue, bytes, src, dst); a \"wait\" slice on an engine from each blocked attempt to issue to the " +
+				"release (semaphore, mode, value), a flow from each semaphore update to the wait it released (at most 16 per wait) and from " +
+				"each DMA instruction to its descriptors (at most 64); at a failure the failing instruction's slice with its error and " +
+				"a marker; at a deadlock each blocked wait to the stop and a \"deadlock\" marker; a \"race\" marker and flow per race pair.",
 			Source: "shared/spec/NKI.md (the profiler's DMA packet vocabulary)", Confidence: isa.Invented,
 			Reason: "the format users already open in ui.perfetto.dev, with the hardware profiler's DMA field names"},
 		{ID: RuleExecutableUpdateMode, Kind: "behaviour",
@@ -190,5 +193,5 @@ func Provenance() []isa.Provenance {
 			Text:   "tpbsim executes the S4D4_TR family, LOAD_MASK_SELECT, MEMSET (dve.memset) and the four DGE DMA instructions; a valid instruction of another struct (MATMUL, ACTIVATE, ...) is not executable.",
 			Source: "tpbsim (DESIGN.md §1)", Confidence: isa.Invented, Fields: []string{"header.opcode"},
 			Reason: "only these opcodes have semantics in the seeds and FACTS; running the others as no-ops would fake results"},
-	}
+	}...)
 }

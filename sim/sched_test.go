@@ -179,7 +179,7 @@ func TestDeadlockReport(t *testing.T) {
 	if !errors.Is(err, ErrDeadlock) {
 		t.Fatalf("err = %v, want deadlock", err)
 	}
-	if res == nil || res.Trace.Len() != 1 || res.Engines[0].Instructions != 1 {
+	if res == nil || len(instSlices(res.Trace)) != 1 || res.Engines[0].Instructions != 1 {
 		t.Errorf("partial result of the deadlocked run: %+v", res)
 	}
 	// every engine left waiting counts that wait, to the deadlock, in its summary row
@@ -309,6 +309,7 @@ func checkTraceJSON(t *testing.T, data []byte, names []string) {
 			if _, ok := e["args"].(map[string]any)["value"]; !ok {
 				t.Errorf("counter without a value: %v", e)
 			}
+		case "s", "f", "i": // flows and markers: traceformat_test.go
 		default:
 			t.Errorf("unexpected phase %v", e["ph"])
 		}
@@ -342,11 +343,11 @@ func TestDeadlockAfterLastInstructionCompletes(t *testing.T) {
 		t.Errorf("deadlock at %d ps, end of run %d ps; want both %d (POOL's COPY completes)", de.TimePS, res.EndPS, longPS)
 	}
 	var last int64
-	for _, e := range res.Trace.Events() {
+	for _, e := range instSlices(res.Trace) {
 		last = max(last, e.TsPS+e.DurPS)
 	}
-	// the last slice is the COPY's occupancy of its queue; it completes (the run ends)
-	// ve.access_cycles later
+	// the last instruction slice is the COPY's occupancy of its queue; it completes (the run
+	// ends) ve.access_cycles later; the DVE's wait slice runs to that stop
 	if last != occPS {
 		t.Errorf("trace ends at %d ps, want %d (run ends at %d ps)", last, occPS, res.EndPS)
 	}

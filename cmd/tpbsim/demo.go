@@ -234,6 +234,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		noTrace   bool
 		printProg bool
 		export    string
+		racesf    string
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -265,6 +266,10 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 			if export != "" {
 				return exportDemo(g, export, stdout)
 			}
+			races, err := parseRaces(racesf)
+			if err != nil {
+				return err
+			}
 			if noTrace {
 				tracef = ""
 			}
@@ -277,12 +282,13 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 					report = stderr // stdout carries the trace
 				}
 			}
-			return runDemo(g, tracef, report, stdout)
+			return runDemo(g, tracef, races, report, stdout, stderr)
 		},
 	}
 	cmd.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "hardware generation")
 	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write (- for standard output; the report then goes to stderr)")
 	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
+	cmd.Flags().StringVar(&racesf, "races", "error", racesHelp)
 	cmd.Flags().BoolVar(&printProg, "print-program", false, "print the demo program (assembly text) and exit")
 	cmd.Flags().StringVar(&export, "export", "", "write the program and its input arrays (.npy) to this folder, print the tpbsim run command, and exit")
 	// Flags that contradict each other are a usage error: --print-program used to drop --export
@@ -346,13 +352,13 @@ func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 }
 
 // runDemo runs the demo, printing the report to w; a trace path "-" writes the trace to stdout.
-func runDemo(g isa.Generation, tracePath string, w, stdout io.Writer) error {
+func runDemo(g isa.Generation, tracePath string, races sim.RaceMode, w, stdout, stderr io.Writer) error {
 	t0 := time.Now()
 	prog, steps, err := demoProgram(g)
 	if err != nil {
 		return ioErr(fmt.Errorf("the embedded demo program: %w", err))
 	}
-	m, err := sim.New(sim.Config{Gen: g, Trace: true, CheckUninit: true})
+	m, err := sim.New(sim.Config{Gen: g, Trace: true, CheckUninit: true, Races: races})
 	if err != nil {
 		return ioErr(err)
 	}
@@ -381,6 +387,7 @@ func runDemo(g isa.Generation, tracePath string, w, stdout io.Writer) error {
 	if err != nil {
 		return ruleErr(err)
 	}
+	printRaces(stderr, res.Races)
 	ref := demoReference()
 	fmt.Fprintf(w, "\nresults, each checked against an independent reference:\n")
 	checks := []struct {
@@ -419,6 +426,9 @@ func runDemo(g isa.Generation, tracePath string, w, stdout io.Writer) error {
 	drawTiles(w, [2]string{"after STREAM_TRANSPOSE", "then STREAM_SHUFFLE, lane map (5i+3) mod 32"}, [2][]byte{tagT, tagS})
 	fmt.Fprintln(w)
 	res.WriteSummary(w)
+	if races != sim.RacesOff && len(res.Races) == 0 {
+		fmt.Fprintln(w, "data races: none (every pair of accesses to common bytes is ordered by queue order or a semaphore)")
+	}
 	if tracePath != "" {
 		var b bytes.Buffer
 		if err := res.Trace.Write(&b); err != nil {

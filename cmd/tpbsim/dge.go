@@ -36,6 +36,7 @@ type dgeFlags struct {
 	seed         int64
 	trace        string
 	maxElements  uint64
+	races        string
 }
 
 // dgeRequestJSON is the JSON request form. Either src/dst/shape/dtype (the flag form) or
@@ -166,12 +167,17 @@ a request past either is refused with exit 1.`,
 	rfl.Int64Var(&rf.seed, "seed", 1, "seed of the random fill")
 	rfl.StringVar(&rf.trace, "trace", "", "write a Chrome/Perfetto trace of the descriptors to FILE.json")
 	rfl.Uint64Var(&rf.maxElements, "max-elements", sim.DefaultMaxElements, maxElementsHelp)
+	rfl.StringVar(&rf.races, "races", "error", racesHelp+"; as in tpbsim run: a request is one DMA instruction, whose descriptors "+
+		"never race with each other (the DMA model runs those that overlap in order), so dge run has none to report")
 	plan.RunE = func(c *cobra.Command, _ []string) error {
 		pf.changed = c.Flags().Changed
 		return dgePlan(&pf, stdout)
 	}
 	run.RunE = func(c *cobra.Command, _ []string) error {
 		rf.changed = c.Flags().Changed
+		if _, err := parseRaces(rf.races); err != nil {
+			return err
+		}
 		return dgeRun(&rf, stdout, stderr)
 	}
 	cmd.AddCommand(plan, run)
@@ -652,7 +658,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	}
 	mm := m.Memory()
 	// Dumps and output paths first, as in tpbsim run: a usage mistake costs no large read.
-	dumps, err := parseDumps(m, g, f.dumps, f.trace)
+	dumps, err := parseDumps(m, g, f.dumps, f.trace, "")
 	if err != nil {
 		return err
 	}

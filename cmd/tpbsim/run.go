@@ -34,6 +34,9 @@ type runFlags struct {
 	quiet       bool
 	genSet      bool
 	butterfly   bool
+	races       string
+	state       string
+	dumpOnFail  bool
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -66,10 +69,17 @@ Addresses: sbuf:P:OFF, psum:P:OFF (partition, byte offset), hbm:ADDR, or a raw o
 --hbm-cap BYTES                   HBM is allocated in 64 KiB pages on first write; the cap counts whole
                                   pages (at least one) and bounds loads and the program's writes
 
-Outputs (dumps, trace) are written whole or not at all, and not at all when the run fails.
-A single output may be "-" (standard output); the summary then goes to stderr.
+Data races: every run tracks happens-before (queue order, semaphore updates with their counts,
+DMA completion) and reports two accesses to a common byte, at least one a write, that nothing
+orders: one line per instruction pair, both sides, the bytes, the semaphore that could order them
+(--races error, the default: exit 1; warn: printed, exit unchanged; off: not checked).
+
+Outputs (dumps, trace, state) are written whole or not at all. When the run stops (a failing
+instruction, a deadlock, races under --races=error) the trace and --state are still written, the
+dumps only with --dump-on-failure. A single output may be "-" (standard output); the summary then
+goes to stderr.
 Exit status: 0 success; 1 a rule is broken (invalid instruction, bounds, uninitialised read,
-a work limit of --max-elements, deadlock, an --expect not met); 2 usage or I/O error.`,
+a work limit of --max-elements, deadlock, data race, an --expect not met); 2 usage or I/O error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.genSet = cmd.Flags().Changed("gen")
@@ -88,7 +98,33 @@ a work limit of --max-elements, deadlock, an --expect not met); 2 usage or I/O e
 	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, maxElementsHelp)
 	fl.BoolVar(&f.quiet, "quiet", false, "do not print the summary table")
 	fl.BoolVar(&f.butterfly, "butterfly", false, "run transposes on the faithful 5-stage dsel butterfly model (slower; same bytes)")
+	fl.StringVar(&f.races, "races", "error", racesHelp)
+	fl.StringVar(&f.state, "state", "", `write the machine state at the end of the run, finished or stopped, as JSON: "semaphores" (all 256), "engines" (engine, status, pc, ...)`)
+	fl.BoolVar(&f.dumpOnFail, "dump-on-failure", false, "write the --dump files also when the run stops (failure, deadlock, races): the memory as the stop left it (a failing instruction changed nothing)")
 	return cmd
+}
+
+// racesHelp is the help of --races (run, demo).
+const racesHelp = "data races between engines and DMA descriptors: error (report them, exit 1), warn (report them), off (do not check)"
+
+// parseRaces reads a --races value (a usage error names the legal ones).
+func parseRaces(s string) (sim.RaceMode, error) {
+	m, err := sim.ParseRaceMode(s)
+	if err != nil {
+		return 0, ioErr(fmt.Errorf("--races: %v", err))
+	}
+	return m, nil
+}
+
+// printRaces lists the races of a run that finished under --races=warn.
+func printRaces(w io.Writer, races []sim.Race) {
+	if len(races) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "tpbsim: warning: %d data race(s) (--races=warn):\n", len(races))
+	for _, r := range races {
+		fmt.Fprintf(w, "  %v\n", r)
+	}
 }
 
 // errZeroMaxElements: sim.Config reads MaxElements 0 as "the default", which a user who typed 0
@@ -108,8 +144,12 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if f.maxElements == 0 {
 		return ioErr(errZeroMaxElements)
 	}
+	races, err := parseRaces(f.races)
+	if err != nil {
+		return err
+	}
 	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly,
-		HugePages: true}
+		HugePages: true, Races: races}
 	if f.hbmCap != "" {
 		if cfg.HBMCapBytes, err = parseSize(f.hbmCap); err != nil {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
@@ -151,13 +191,16 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	// Dumps are checked (addresses, sizes against the HBM cap, output paths) before any --load is
 	// read, so a usage mistake costs no large read or allocation.
-	dumps, err := parseDumps(m, g, f.dumps, f.trace)
+	dumps, err := parseDumps(m, g, f.dumps, f.trace, f.state)
 	if err != nil {
 		return err
 	}
 	var written []outFlag
 	if f.trace != "" {
 		written = append(written, outFlag{"--trace", f.trace})
+	}
+	if f.state != "" {
+		written = append(written, outFlag{"--state", f.state})
 	}
 	for _, d := range dumps {
 		written = append(written, outFlag{"--dump " + d.arg, d.file})
@@ -176,39 +219,19 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	res, err := m.Run(prog)
 	if err != nil {
-		return ruleErr(stopped(err, res, f, path, prog.Len(), g, stdout, stderr))
+		return ruleErr(stopped(err, res, f, path, prog.Len(), g, m, dumps, stdout, stderr))
 	}
 	if err := checkExpects(m, expects); err != nil {
 		return err
 	}
-	var (
-		outs  []output
-		notes []string
-	)
-	for _, d := range dumps {
-		data, err := d.render(m)
-		if err != nil {
-			return ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
-		}
-		outs = append(outs, output{d.file, data})
-		if typ, own := npyTypeOf(d.kind); !own && !d.asF32 {
-			notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npyName[typ], d.kind))
-		}
+	outs, notes, err := runOutputs(res, nil, f, m, dumps)
+	if err != nil {
+		return err
 	}
-	if f.trace != "" {
-		var b bytes.Buffer
-		if err := res.Trace.Write(&b); err != nil {
-			return ioErr(err)
-		}
-		outs = append(outs, output{f.trace, b.Bytes()})
+	if err := writeRunOutputs(outs, f, dumps, stdout); err != nil {
+		return err
 	}
-	if err := writeOutputs(outs, stdout); err != nil {
-		flagOf := map[string]string{f.trace: "--trace " + f.trace}
-		for _, d := range dumps {
-			flagOf[d.file] = "--dump " + d.arg
-		}
-		return ioErr(flagged(err, flagOf))
-	}
+	printRaces(stderr, res.Races) // --races=warn; --quiet silences the summary, not a warning
 	if !f.quiet {
 		info := stdout
 		if toStdout(outs) {
@@ -582,7 +605,7 @@ func parseShape(s string) ([]int, error) {
 // parseDumps reads every --dump and checks, before the run, that each fits where it reads
 // (partitions, active partition size, HBM range) and that the output paths (with --trace) are
 // usable: all usage errors, exit 2, like the same mistakes in --load.
-func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace string) ([]dumpSpec, error) {
+func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state string) ([]dumpSpec, error) {
 	dumps := make([]dumpSpec, 0, len(args))
 	var paths []outFlag
 	total := uint64(0)
@@ -603,6 +626,9 @@ func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace string) (
 	}
 	if trace != "" {
 		paths = append(paths, outFlag{"--trace", trace})
+	}
+	if state != "" {
+		paths = append(paths, outFlag{"--state", state})
 	}
 	if err := checkOutputs(paths...); err != nil {
 		return nil, err
@@ -704,29 +730,79 @@ func outputName(p string) string {
 	return p
 }
 
-// stopped handles a run that stopped at run time (a failing instruction, a deadlock): the trace
-// of the run up to the stop, a whole file, is still written (--trace), as it is what shows why,
-// and the summary goes to stderr; the --dump files are not written (the run did not finish).
-// It returns err, or the error writing the trace joined to it.
-func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.Generation, stdout, stderr io.Writer) error {
+// runOutputs renders the outputs of a run: the dumps (unless it stopped and --dump-on-failure is
+// not given), the trace and the state. runErr is the run's error (nil: it finished).
+func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dumps []dumpSpec) (outs []output, notes []string, err error) {
+	if runErr == nil || f.dumpOnFail {
+		for _, d := range dumps {
+			data, err := d.render(m)
+			if err != nil {
+				return nil, nil, ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
+			}
+			outs = append(outs, output{d.file, data})
+			if typ, own := npyTypeOf(d.kind); !own && !d.asF32 {
+				notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npyName[typ], d.kind))
+			}
+		}
+	}
+	if f.trace != "" && res.Trace != nil {
+		var b bytes.Buffer
+		if err := res.Trace.Write(&b); err != nil {
+			return nil, nil, ioErr(err)
+		}
+		outs = append(outs, output{f.trace, b.Bytes()})
+	}
+	if f.state != "" {
+		data, err := res.StateJSON(runErr)
+		if err != nil {
+			return nil, nil, ioErr(err)
+		}
+		outs = append(outs, output{f.state, data})
+	}
+	return outs, notes, nil
+}
+
+// writeRunOutputs writes the outputs of a run, all whole or none; an error names the flag.
+func writeRunOutputs(outs []output, f *runFlags, dumps []dumpSpec, stdout io.Writer) error {
+	if err := writeOutputs(outs, stdout); err != nil {
+		flagOf := map[string]string{f.trace: "--trace " + f.trace, f.state: "--state " + f.state}
+		for _, d := range dumps {
+			flagOf[d.file] = "--dump " + d.arg
+		}
+		return ioErr(flagged(err, flagOf))
+	}
+	return nil
+}
+
+// stopped handles a run that stopped at run time (a failing instruction, a deadlock, races under
+// --races=error): the trace and the state of the run up to the stop, whole files, are still
+// written (--trace, --state), as they show why, and the summary goes to stderr; the --dump files
+// only with --dump-on-failure. It returns err, or the error writing the outputs joined to it.
+func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.Generation, m *sim.Machine, dumps []dumpSpec, stdout, stderr io.Writer) error {
 	if res == nil {
 		return err // refused before the run: nothing ran
 	}
-	wrote := ""
-	if f.trace != "" && res.Trace != nil {
-		var b bytes.Buffer
-		if werr := res.Trace.Write(&b); werr != nil {
-			return errors.Join(err, werr)
-		}
-		if werr := writeOutputs([]output{{f.trace, b.Bytes()}}, stdout); werr != nil {
-			return errors.Join(err, fmt.Errorf("--trace %s: %w", f.trace, werr))
-		}
-		wrote = fmt.Sprintf("wrote %s (%d bytes): the run up to the stop\n", outputName(f.trace), b.Len())
+	outs, _, oerr := runOutputs(res, err, f, m, dumps)
+	if oerr == nil {
+		oerr = writeRunOutputs(outs, f, dumps, stdout)
+	}
+	if oerr != nil {
+		return errors.Join(err, oerr)
 	}
 	if !f.quiet {
-		fmt.Fprintf(stderr, "%s: %d instructions on %v, stopped\n", path, n, g)
+		how := "stopped"
+		if errors.Is(err, sim.ErrRace) {
+			how = "finished with data races"
+		}
+		fmt.Fprintf(stderr, "%s: %d instructions on %v, %s\n", path, n, g, how)
 		res.WriteSummary(stderr)
-		fmt.Fprint(stderr, wrote)
+		for _, o := range outs {
+			what := "the run up to the stop"
+			if o.path != f.trace && o.path != f.state {
+				what = "memory as the stop left it"
+			}
+			fmt.Fprintf(stderr, "wrote %s (%d bytes): %s\n", outputName(o.path), len(o.data), what)
+		}
 	}
 	return err
 }

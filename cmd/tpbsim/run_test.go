@@ -289,7 +289,8 @@ func TestRunTables(t *testing.T) {
 }
 
 // TestSimFixtures runs every program of testdata/sim and checks the outcome its first line
-// announces: "# expect: exit=N [stderr substring]".
+// announces: "# expect: exit=N [stderr substring]", with the flags of an optional second line
+// "# flags: ...".
 func TestSimFixtures(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sim", "*.tpb"))
 	if len(files) == 0 {
@@ -308,7 +309,13 @@ func TestSimFixtures(t *testing.T) {
 			}
 			want := int(spec[0] - '0')
 			sub := strings.TrimSpace(spec[1:])
-			code, _, stderr := simCLI("run", f, "--quiet")
+			args := []string{"run", f, "--quiet"}
+			// an optional second line "# flags: ..." adds flags to the run
+			if _, rest, _ := strings.Cut(string(data), "\n"); strings.HasPrefix(rest, "# flags:") {
+				line, _, _ := strings.Cut(strings.TrimPrefix(rest, "# flags:"), "\n")
+				args = append(args, strings.Fields(line)...)
+			}
+			code, _, stderr := simCLI(args...)
 			if code != want {
 				t.Fatalf("exit %d, want %d\n%s", code, want, stderr)
 			}

@@ -1,7 +1,10 @@
 // Package trace writes Chrome / Perfetto trace-event JSON ({"traceEvents": [...]}), the format
 // ui.perfetto.dev and chrome://tracing load. tpbsim emits one "X" (complete) event per executed
 // instruction or DMA descriptor, on a track (pid, tid) per engine, with "M" metadata events that
-// name the processes and threads so each engine shows as a named track in a fixed order.
+// name the processes and threads so each engine shows as a named track in a fixed order; "i"
+// (instant) events mark points (a failure, a deadlock, a race), and "s"/"f" flow event pairs
+// draw arrows between slices (a semaphore update to the wait it releases, a DMA instruction to
+// its descriptors). A flow end binds to the slice enclosing its time on its track ("bp":"e").
 //
 // Times are kept in picoseconds and written as microseconds (the format's unit) with 6 decimals,
 // so the output is deterministic and loses nothing.
@@ -43,13 +46,50 @@ type Counter struct {
 	Value int64
 }
 
+// Instant is one instant ("i") event: a marker at TsPS on a track (Scope "t"), across its
+// process ("p") or across the whole trace ("g").
+type Instant struct {
+	Name  string
+	Cat   string
+	Pid   int
+	Tid   int
+	TsPS  int64
+	Scope string
+	Args  map[string]any
+}
+
+// Flow is an arrow from the slice enclosing FromTsPS on track (FromPid, FromTid) to the slice
+// enclosing ToTsPS on (ToPid, ToTid): an "s" and an "f" event sharing an id.
+type Flow struct {
+	Name, Cat        string
+	FromPid, FromTid int
+	FromTsPS         int64
+	ToPid, ToTid     int
+	ToTsPS           int64
+	Args             map[string]any
+}
+
 // Trace collects processes, tracks and events; Write renders them.
 type Trace struct {
 	procs    map[int]string
 	tracks   []Track
 	events   []Event
 	counters []Counter
+	instants []Instant
+	flows    []Flow
 }
+
+// AddInstant appends an instant marker.
+func (t *Trace) AddInstant(i Instant) { t.instants = append(t.instants, i) }
+
+// AddFlow appends a flow arrow.
+func (t *Trace) AddFlow(f Flow) { t.flows = append(t.flows, f) }
+
+// Instants returns the markers added so far (not a copy).
+func (t *Trace) Instants() []Instant { return t.instants }
+
+// Flows returns the flows added so far (not a copy).
+func (t *Trace) Flows() []Flow { return t.flows }
 
 // AddCounter appends a counter sample.
 func (t *Trace) AddCounter(c Counter) { t.counters = append(t.counters, c) }
@@ -92,6 +132,9 @@ type jsonEvent struct {
 	Dur  json.RawMessage `json:"dur,omitempty"`
 	Pid  int             `json:"pid"`
 	Tid  int             `json:"tid"`
+	S    string          `json:"s,omitempty"`
+	ID   int             `json:"id,omitempty"`
+	Bp   string          `json:"bp,omitempty"`
 	Args map[string]any  `json:"args,omitempty"`
 }
 
@@ -128,6 +171,25 @@ func (t *Trace) Write(w io.Writer) error {
 	})
 	for _, e := range sorted {
 		evs = append(evs, jsonEvent{Name: e.Name, Cat: e.Cat, Ph: "X", Ts: us(e.TsPS), Dur: us(e.DurPS), Pid: e.Pid, Tid: e.Tid, Args: e.Args})
+	}
+	ins := make([]Instant, len(t.instants))
+	copy(ins, t.instants)
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].TsPS < ins[j].TsPS })
+	for _, e := range ins {
+		sc := e.Scope
+		if sc == "" {
+			sc = "t"
+		}
+		evs = append(evs, jsonEvent{Name: e.Name, Cat: e.Cat, Ph: "i", Ts: us(e.TsPS), Pid: e.Pid, Tid: e.Tid, S: sc, Args: e.Args})
+	}
+	// Flows keep their order of addition (ids 1, 2, ...), so equal inputs give equal files.
+	for i, f := range t.flows {
+		cat := f.Cat
+		if cat == "" {
+			cat = "flow"
+		}
+		evs = append(evs, jsonEvent{Name: f.Name, Cat: cat, Ph: "s", Ts: us(f.FromTsPS), Pid: f.FromPid, Tid: f.FromTid, ID: i + 1, Args: f.Args},
+			jsonEvent{Name: f.Name, Cat: cat, Ph: "f", Bp: "e", Ts: us(f.ToTsPS), Pid: f.ToPid, Tid: f.ToTid, ID: i + 1})
 	}
 	cs := make([]Counter, len(t.counters))
 	copy(cs, t.counters)

@@ -1,0 +1,8 @@
+# expect: exit=0 warning: 1 data race(s) (--races=warn)
+# flags: --races=warn
+# The write-write race of race_write_write.tpb under --races=warn: reported, exit 0.
+.gen CAYMAN
+.engine DVE
+COPY src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x100[32@1]
+.engine POOL
+COPY src_mem_pattern=sbuf:0:0x800[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x100[32@1]
