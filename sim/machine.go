@@ -264,8 +264,8 @@ type event struct {
 	idx   uint8
 	mode  isa.UpdateMode
 	value uint32
-	src   int32 // timeline node of the update's producer (-1 none)
-	lat   int64 // the latency included in t (ps), for the critical path
+	src   int32   // timeline node of the update's producer (-1 none)
+	lat   int64   // the latency included in t (ps), for the critical path
 	hb    *semSrc // the update's origin, for the race detector and the trace's flows (race.go)
 }
 
