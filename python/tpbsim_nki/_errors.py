@@ -46,7 +46,19 @@ class KernelUsageError(Error):
         self.status = status
 
 
+_SHORT = {}
+
+
 def _short(path):
+    """path relative to the working directory when inside it (memoised: a trace asks per call)."""
+    key = (os.getcwd(), path)
+    s = _SHORT.get(key)
+    if s is None:
+        s = _SHORT[key] = _shorten(path)
+    return s
+
+
+def _shorten(path):
     try:
         rel = os.path.relpath(path)
     except ValueError:
