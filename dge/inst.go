@@ -144,10 +144,10 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE INDIRECT")
-	engines := engineList(cfg.DMACfg, g)
-	if len(engines) == 0 {
-		return nil, reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
+	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
+		return nil, err
 	}
+	engines := engineList(cfg.DMACfg, g)
 	n := 1
 	if mode == isa.SrcIndirection && in.ComputeOp == isa.DGEComputeNONE {
 		n = max(1, min(len(engines), count))
@@ -233,10 +233,10 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE GATHER TRANSPOSE")
 	lg.add(fmt.Sprintf("S: tensor_reshape_transpose: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", dma.XbarRows, f, 2))
-	engines := engineList(cfg.DMACfg, g)
-	if len(engines) == 0 {
-		return nil, reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg.DMACfg, g, g.Geometry().DMAEngineCount)
+	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
+		return nil, err
 	}
+	engines := engineList(cfg.DMACfg, g)
 	tiles := n / 16
 	nd := min(len(engines), tiles)
 	p := &Plan{Gen: g, Kind: KindGatherTranspose, Requested: KindGatherTranspose, DMAAvail: len(engines), TileRows: dma.XbarRows, TileCols: f, Groups: 1, Units: tiles}

@@ -348,10 +348,11 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	ls, common := refine(src, r.Dst)
 	ess, esd := r.Src.ElemSize, r.Dst.ElemSize
 	rgS, rgD := regionOf(r.Src.Base, g), regionOf(r.Dst.Base, g)
-	engines := engineList(r.DMACfg, g)
-	if len(engines) == 0 {
-		return nil, reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", r.DMACfg, g, g.Geometry().DMAEngineCount)
+	if err := checkDMACfg(r.DMACfg, g); err != nil {
+		return nil, err
 	}
+	engines := engineList(r.DMACfg, g)
+	cfgNotes(r.DMACfg, r.CarveoutCfg, g, lg)
 	avail := len(engines)
 	p.DMAAvail = avail
 	for _, e := range engines {

@@ -54,6 +54,12 @@ func Provenance() []isa.Provenance {
 			"(the engine's ring holds RingDepth pushed descriptors); the trace reports the actual wait.", "seed 003 §6.4", isa.Invented, "visible flow control"),
 		b("dge.min_share", "A request of B bytes uses at most max(1, B/512) engines: no engine gets a share under 512 bytes.",
 			"NKI.md (DMA efficiency)", isa.Invented, "spraying a few bytes over 16 engines costs 16 descriptor overheads for nothing"),
+		b("dge.dma_cfg_zero", "MEMCOPY_DMA_CFG's DMA bitfield (low 16 bits) 0 means every DMA engine of the generation, and the plan says so; bits naming engines the generation lacks "+
+			"(8..15 on MAVERICK's 8 engines) are refused (dge_dma_cfg_enables_engine), not cut. The queue bitfield (high 16 bits) assigns the descriptors of each engine to the enabled queues in turn (queue 0 when none is set). "+
+			"MEMCOPY_CARVEOUT_CFG: the high 16 bits (max #descriptors per memcopy) are the ring depth of MARIANA_PLUS's wait_for_credit and have no effect elsewhere, the low 16 bits (per-partition "+
+			"offset in #descriptors) have no effect (the descriptor RAM is not modelled); the plan notes either when set.",
+			"seed 003 §8 (AWS_NEURON_ISA_XT_MEMCOPY_DMA_CFG = 40, MEMCOPY_CARVEOUT_CFG = 39 and their halves); FACTS §C.7", isa.Invented,
+			"the header names the halves but not what 0 means; an all-zero bitfield that enabled nothing would make every default request fail, so 0 reads as the generation's full set"),
 		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
 		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
 			"seed 003 §6.1", isa.HighObserved, ""),

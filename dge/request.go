@@ -263,8 +263,8 @@ func (r *Request) validate() error {
 	if r.ComputeOp != isa.DGEComputeNONE && r.In == 0 {
 		return reqErr(RuleComputeOp, "compute_op %v needs in/out dtypes", r.ComputeOp)
 	}
-	if r.Semaphore > 255 || r.SemIncrement < 0 || r.SemIncrement > 255 {
-		return reqErr(RuleSemaphore, "semaphore %d / sem_increment %d", r.Semaphore, r.SemIncrement)
+	if r.Semaphore > 255 || r.Semaphore < -1 || r.SemIncrement < 0 || r.SemIncrement > 255 {
+		return reqErr(RuleSemaphore, "semaphore %d / sem_increment %d: legal semaphore -1 (none) or 0..255, sem_increment 0..255", r.Semaphore, r.SemIncrement)
 	}
 	return r.checkDisjoint()
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/internal/jsonkeys"
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
@@ -119,10 +121,16 @@ overrides the file's "gen"); any other request flag (--src, --dst, --shape, --pe
 --out-dtype, --compute-op, --dmas, --dma-cfg, --carveout-cfg) is a usage error. Output flags
 (--json; run's --load, --dump, --verify, --seed, --trace) combine freely.
 
+The JSON form is read strictly: a key given twice, the flag form's src/dst/shape beside
+src_view/dst_view, and a semaphore without sem_increment (or the reverse) are usage errors.
+
 --gen defaults to CAYMAN. --dmas N enables DMA engines 0..N-1 (MEMCOPY_DMA_CFG low bits);
---dma-cfg sets the whole MEMCOPY_DMA_CFG, --carveout-cfg MEMCOPY_CARVEOUT_CFG (its high 16 bits
-are the descriptor ring depth of MARIANA_PLUS's wait_for_credit); both are 32-bit registers, so a
-larger value is a usage error.
+--dma-cfg sets the whole MEMCOPY_DMA_CFG: low 16 bits the DMA bitfield (0 = every engine of the
+generation, as the plan notes; bits of engines the generation lacks, e.g. 8..15 on MAVERICK, are
+refused), high 16 bits the queue bitfield. --carveout-cfg sets MEMCOPY_CARVEOUT_CFG: its high 16
+bits are the descriptor ring depth of MARIANA_PLUS's wait_for_credit, and the plan notes that it
+has no effect on other generations, nor its low 16 bits (the descriptor RAM offset) anywhere.
+Both are 32-bit registers, so a larger value is a usage error.
 
 Exit status: 0 success; 1 the request breaks a rule (bounds, unsupported kind, a work limit of
 run, verification mismatch); 2 usage or I/O error.`
@@ -144,8 +152,11 @@ func newDgeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Plan a request and execute it on the memory model (random data unless --load)",
 		Long: dgeLong + `
 
-run: --load ADDR=FILE.npy[:DTYPE] and --dump ADDR=SHAPE:DTYPE:FILE.npy as in tpbsim run;
-without --load the source (and, for compute ops, the destination) is filled with random values
+run: --load ADDR=FILE.npy[:DTYPE] and --dump ADDR=SHAPE:DTYPE:FILE.npy as in tpbsim run. A
+--load at the request's source (or destination) address fills that view: the array must hold its
+element count, and values of another numpy type than the dtype's own (or its raw-bits unsigned
+integer) are converted to the dtype, which the report notes. --trace and --dump may not name the
+--request file. Without --load the source (and, for compute ops, the destination) is filled with random values
 (--seed). --verify compares the destination with a direct element-by-element reference.
 --trace FILE.json writes a Chrome/Perfetto trace with one track per DMA engine. Outputs are
 written whole or not at all; a single output may be "-" (standard output; the report then goes
@@ -326,6 +337,11 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 		if err != nil {
 			return dge.Request{}, nil, err
 		}
+		data = bytes.TrimPrefix(data, utf8BOM)
+		// A key given twice (the decoder keeps the last) or spelt in another case is refused.
+		if err := jsonkeys.Check(data, reflect.TypeOf(dgeRequestJSON{})); err != nil {
+			return dge.Request{}, nil, fmt.Errorf("%s: %w", f.request, err)
+		}
 		j = dgeRequestJSON{}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
@@ -390,6 +406,15 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 	if j.SrcView != nil || j.DstView != nil {
 		if j.SrcView == nil || j.DstView == nil {
 			return req, nil, errors.New("src_view and dst_view go together")
+		}
+		// The flag form's fields describe another request; beside the views they were ignored.
+		for _, k := range []struct {
+			name  string
+			given bool
+		}{{"src", j.Src != ""}, {"dst", j.Dst != ""}, {"shape", len(j.Shape) > 0}} {
+			if k.given {
+				return req, nil, fmt.Errorf("%q is the flag form's; with src_view/dst_view the views are the request (drop %q)", k.name, k.name)
+			}
 		}
 		sv, err := viewFrom("src_view", j.SrcView, g)
 		if err != nil {
@@ -481,7 +506,13 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 		}
 		req.DMACfg = req.DMACfg&0xFFFF0000 | mask
 	}
-	if j.Semaphore != nil {
+	switch {
+	case j.Semaphore != nil && j.SemIncrement == 0:
+		// Without an increment the engines would signal nothing: the semaphore was dropped.
+		return req, nil, fmt.Errorf("semaphore %d without sem_increment: give the total the engines add to it (1..255; it also caps the engines used)", *j.Semaphore)
+	case j.Semaphore == nil && j.SemIncrement != 0:
+		return req, nil, fmt.Errorf("sem_increment %d without semaphore: name the semaphore (0..255) the engines add it to", j.SemIncrement)
+	case j.Semaphore != nil:
 		req.Semaphore, req.SemIncrement = *j.Semaphore, j.SemIncrement
 	}
 	return req, j.Shape, nil
@@ -662,9 +693,26 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.request != "" {
+		written := []outFlag{}
+		if f.trace != "" {
+			written = append(written, outFlag{"--trace", f.trace})
+		}
+		for _, d := range dumps {
+			written = append(written, outFlag{"--dump " + d.arg, d.file})
+		}
+		if err := notTheInput(f.request, written...); err != nil {
+			return err
+		}
+	}
+	var loadNotes []string
 	for _, l := range f.loads {
-		if err := loadArg(m, g, l); err != nil {
-			return ioErr(fmt.Errorf("--load %s: %w", l, err))
+		note, err := dgeLoad(m, g, l, req)
+		if err != nil {
+			return err
+		}
+		if note != "" {
+			loadNotes = append(loadNotes, note)
 		}
 	}
 	if len(f.loads) == 0 {
@@ -757,7 +805,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, ", %d credit waits (ring depth %d)", res.CreditWaits, p.Job.RingDepth)
 		}
 		fmt.Fprintln(stdout)
-		for _, n := range p.Notes {
+		for _, n := range append(loadNotes, p.Notes...) {
 			fmt.Fprintf(stdout, "note: %s\n", n)
 		}
 		for _, s := range res.Sems {

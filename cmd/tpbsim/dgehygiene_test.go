@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/internal/npy"
+)
+
+// TestDgeInputHygiene: what `dge plan|run` used to accept silently is refused (or converted, and
+// said): issue 15 item 5.
+func TestDgeInputHygiene(t *testing.T) {
+	dir := t.TempDir()
+	w := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	req := w("ok.json", `{"src":"hbm:0x0","dst":"hbm:0x1000","shape":[1024],"dtype":"fp32","semaphore":3,"sem_increment":2}`)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string // substring of stderr (or stdout for notes)
+	}{
+		{"duplicate key", []string{"dge", "plan", "--request", w("dup.json", `{"src":"hbm:0x0","src":"hbm:0x10","dst":"hbm:0x1000","shape":[4],"dtype":"fp32"}`)}, 2, "twice"},
+		{"flag form beside views", []string{"dge", "plan", "--request", w("mix.json", `{"shape":[4],"src_view":{"base":"hbm:0x0","elem_size":4,"num_elem":[4],"step_elem":[1]},"dst_view":{"base":"hbm:0x1000","elem_size":4,"num_elem":[4],"step_elem":[1]}}`)}, 2, `"shape"`},
+		{"semaphore without increment", []string{"dge", "plan", "--request", w("sem.json", `{"src":"hbm:0x0","dst":"hbm:0x1000","shape":[4],"dtype":"fp32","semaphore":3}`)}, 2, "sem_increment"},
+		{"increment without semaphore", []string{"dge", "plan", "--request", w("inc.json", `{"src":"hbm:0x0","dst":"hbm:0x1000","shape":[4],"dtype":"fp32","sem_increment":3}`)}, 2, "without semaphore"},
+		{"semaphore range", []string{"dge", "plan", "--request", w("sr.json", `{"src":"hbm:0x0","dst":"hbm:0x1000","shape":[4],"dtype":"fp32","semaphore":300,"sem_increment":1}`)}, 1, "legal semaphore"},
+		{"trace names the request", []string{"dge", "run", "--request", req, "--trace", req}, 2, "input file"},
+		{"MAVERICK dma-cfg 0xffff", []string{"dge", "plan", "--gen", "MAVERICK", "--src", "hbm:0x0", "--shape", "4096", "--dst", "hbm:0x10000", "--dtype", "fp32", "--dma-cfg", "0xffff"}, 1, "dge_dma_cfg_enables_engine"},
+		{"carveout on CAYMAN noted", []string{"dge", "plan", "--src", "hbm:0x0", "--shape", "4096", "--dst", "hbm:0x10000", "--dtype", "fp32", "--carveout-cfg", "0x40000"}, 0, "no effect on CAYMAN"},
+		{"dma-cfg 0 noted", []string{"dge", "plan", "--src", "hbm:0x0", "--shape", "4096", "--dst", "hbm:0x10000", "--dtype", "fp32"}, 0, "every engine of CAYMAN"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errb := simCLI(c.args...)
+			if code != c.code || !strings.Contains(out+errb, c.want) {
+				t.Fatalf("exit %d (want %d), want %q in\n%s%s", code, c.code, c.want, out, errb)
+			}
+		})
+	}
+}
+
+// TestDgeLoadFitsView: a --load at the request's source converts float32 values to the FP16
+// request (noted) and then verifies; an array of another element count is refused.
+func TestDgeLoadFitsView(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name, dtype string, n, size int) string {
+		var b bytes.Buffer
+		npy.Write(&b, &npy.Array{Dtype: dtype, Shape: []int{n}, Data: make([]byte, n*size)})
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b.Bytes(), 0o644)
+		return p
+	}
+	args := []string{"dge", "run", "--src", "hbm:0x0", "--shape", "64,128", "--dst", "hbm:0x100000", "--perm", "1,0", "--dtype", "FP16", "--verify"}
+	code, out, errb := simCLI(append(args, "--load", "hbm:0x0="+save("f.npy", "f4", 64*128, 4))...)
+	if code != 0 || !strings.Contains(out, "converted to FP16") {
+		t.Fatalf("float32 into FP16: exit %d\n%s%s", code, out, errb)
+	}
+	code, _, errb = simCLI(append(args, "--load", "hbm:0x0="+save("ten.npy", "f2", 10, 2))...)
+	if code != 2 || !strings.Contains(errb, "holds 10 values") {
+		t.Fatalf("10 elements for 64x128: exit %d\n%s", code, errb)
+	}
+}
