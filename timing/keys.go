@@ -94,25 +94,6 @@ func Lookup(name string) (Key, bool) {
 // Value is the constant k of table t.
 func (k Key) Value(t *Table) float64 { return *k.field(t) }
 
-// patched reports whether g's value of k differs from the previous generation's.
-func patched(k Key, g isa.Generation) bool {
-	i := genIndex(g)
-	if i <= 0 {
-		return false
-	}
-	a, b := Default(isa.Generations[i-1]), Default(g)
-	return k.Value(&a) != k.Value(&b)
-}
-
-func genIndex(g isa.Generation) int {
-	for i, x := range isa.Generations {
-		if x == g {
-			return i
-		}
-	}
-	return -1
-}
-
 // Values renders the key's value on every generation, extrapolated ones marked "*".
 func (k Key) Values() string {
 	var parts []string
@@ -315,13 +296,12 @@ func (t *Table) set(file, where string, kvs []kv) error {
 		if !ok {
 			return &Error{File: file, Key: where + e.key, Msg: "unknown key (the keys are those `tpbsim explain timing --json` prints: " + keyList() + ")"}
 		}
-		var n json.Number
-		if err := json.Unmarshal(e.raw, &n); err != nil {
-			return &Error{File: file, Key: where + e.key, Msg: "must be a number"}
+		var v float64
+		if err := json.Unmarshal(e.raw, &v); err != nil {
+			return &Error{File: file, Key: where + e.key, Msg: fmt.Sprintf("%s: must be a number", e.raw)}
 		}
-		v, err := n.Float64()
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return &Error{File: file, Key: where + e.key, Msg: fmt.Sprintf("%s: must be a finite number >= 0", n)}
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return &Error{File: file, Key: where + e.key, Msg: fmt.Sprintf("%s: must be a finite number >= 0", e.raw)}
 		}
 		*k.field(t) = v
 	}

@@ -235,6 +235,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		printProg bool
 		export    string
 		racesf    string
+		tf        timingFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -274,21 +275,29 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 				tracef = ""
 			}
 			report := stdout
+			outs := tf.outFlags()
 			if tracef != "" {
-				if err := checkOutputs(outFlag{"--trace", tracef}); err != nil {
-					return err
-				}
+				outs = append(outs, outFlag{"--trace", tracef})
 				if tracef == stdoutPath {
 					report = stderr // stdout carries the trace
 				}
 			}
-			return runDemo(g, tracef, races, report, stdout, stderr)
+			if err := checkOutputs(outs...); err != nil {
+				return err
+			}
+			if sumOut, err := tf.toStdout(tracef); err != nil {
+				return err
+			} else if sumOut {
+				report = stderr // stdout carries the summary
+			}
+			return runDemo(g, tracef, races, &tf, report, stdout, stderr)
 		},
 	}
 	cmd.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "hardware generation")
 	cmd.Flags().StringVar(&tracef, "trace", demoDefTrace, "trace file to write (- for standard output; the report then goes to stderr)")
 	cmd.Flags().BoolVar(&noTrace, "no-trace", false, "do not write a trace file")
 	cmd.Flags().StringVar(&racesf, "races", "error", racesHelp)
+	tf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&printProg, "print-program", false, "print the demo program (assembly text) and exit")
 	cmd.Flags().StringVar(&export, "export", "", "write the program and its input arrays (.npy) to this folder, print the tpbsim run command, and exit")
 	// Flags that contradict each other are a usage error: --print-program used to drop --export
@@ -352,13 +361,17 @@ func exportDemo(g isa.Generation, dir string, w io.Writer) error {
 }
 
 // runDemo runs the demo, printing the report to w; a trace path "-" writes the trace to stdout.
-func runDemo(g isa.Generation, tracePath string, races sim.RaceMode, w, stdout, stderr io.Writer) error {
+func runDemo(g isa.Generation, tracePath string, races sim.RaceMode, tf *timingFlags, w, stdout, stderr io.Writer) error {
 	t0 := time.Now()
 	prog, steps, err := demoProgram(g)
 	if err != nil {
 		return ioErr(fmt.Errorf("the embedded demo program: %w", err))
 	}
-	m, err := sim.New(sim.Config{Gen: g, Trace: true, CheckUninit: true, Races: races})
+	tt, err := tf.table(g)
+	if err != nil {
+		return err
+	}
+	m, err := sim.New(sim.Config{Gen: g, Trace: true, CheckUninit: true, Races: races, Timing: tt})
 	if err != nil {
 		return ioErr(err)
 	}
@@ -429,14 +442,22 @@ func runDemo(g isa.Generation, tracePath string, races sim.RaceMode, w, stdout, 
 	if races != sim.RacesOff && len(res.Races) == 0 {
 		fmt.Fprintln(w, "data races: none (every pair of accesses to common bytes is ordered by queue order or a semaphore)")
 	}
+	sum := res.Summary()
+	outs := tf.files(sum)
 	if tracePath != "" {
 		var b bytes.Buffer
 		if err := res.Trace.Write(&b); err != nil {
 			return ioErr(err)
 		}
-		if err := writeOutputs([]output{{tracePath, b.Bytes()}}, stdout); err != nil {
-			return ioErr(err)
-		}
+		outs = append(outs, output{tracePath, b.Bytes()})
+	}
+	if err := writeOutputs(outs, stdout); err != nil {
+		return ioErr(flagged(err, map[string]string{tracePath: "--trace " + tracePath, tf.summary: "--summary " + tf.summary}))
+	}
+	if err := tf.writeStdout(sum, stdout); err != nil {
+		return err
+	}
+	if tracePath != "" {
 		fmt.Fprintf(w, "trace: %s (%d slices; open it in ui.perfetto.dev)\n", outputName(tracePath), res.Trace.Len())
 	}
 	if bad != nil {

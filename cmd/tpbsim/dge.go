@@ -39,6 +39,7 @@ type dgeFlags struct {
 	trace        string
 	maxElements  uint64
 	races        string
+	tf           timingFlags
 }
 
 // dgeRequestJSON is the JSON request form. Either src/dst/shape/dtype (the flag form) or
@@ -178,6 +179,7 @@ a request past either is refused with exit 1.`,
 	rfl.Int64Var(&rf.seed, "seed", 1, "seed of the random fill")
 	rfl.StringVar(&rf.trace, "trace", "", "write a Chrome/Perfetto trace of the descriptors to FILE.json")
 	rfl.Uint64Var(&rf.maxElements, "max-elements", sim.DefaultMaxElements, maxElementsHelp)
+	rf.tf.register(rfl)
 	rfl.StringVar(&rf.races, "races", "error", racesHelp+"; as in tpbsim run: a request is one DMA instruction, whose descriptors "+
 		"never race with each other (the DMA model runs those that overlap in order), so dge run has none to report")
 	plan.RunE = func(c *cobra.Command, _ []string) error {
@@ -683,13 +685,20 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err := cfg.CheckPlan(p, "tpbsim dge run --max-elements N"); err != nil {
 		return ruleErr(fmt.Errorf("%s: %w", requestName(f), err))
 	}
+	if cfg.Timing, err = f.tf.table(g); err != nil {
+		return err
+	}
+	sumOut, err := f.tf.toStdout(f.trace)
+	if err != nil {
+		return err
+	}
 	m, err := sim.New(cfg)
 	if err != nil {
 		return ioErr(err)
 	}
 	mm := m.Memory()
 	// Dumps and output paths first, as in tpbsim run: a usage mistake costs no large read.
-	dumps, err := parseDumps(m, g, f.dumps, f.trace, "")
+	dumps, err := parseDumps(m, g, f.dumps, f.trace, "", f.tf.outFlags()...)
 	if err != nil {
 		return err
 	}
@@ -741,12 +750,10 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		}
 		want = dge.ReadBack(req.Dst, want)
 	}
-	eng := dma.New(g)
-	_, eng.MaxJobBytes = cfg.Limits() // as the machine's: the check above bounds the job
-	// As in the machine (sim.dma_dst_overlap): a destination that overlaps itself across
-	// descriptors runs on one worker in job order, so the result is the same on every run.
-	eng.SerialSharedDst = true
-	res, err := eng.Run(mm, &p.Job)
+	// The machine's DMA engines, as a DMA instruction's descriptors run: the timing table, the
+	// placement by partition, and (sim.dma_dst_overlap) a destination that overlaps itself
+	// across descriptors on one worker in job order, so the result is the same on every run.
+	res, sum, err := m.RunDMAPlan(p)
 	if err != nil {
 		return ruleErr(err)
 	}
@@ -779,16 +786,22 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if f.trace != "" {
 		outs = append(outs, output{path: f.trace, data: chromeTrace(res, g)})
 	}
+	outs = append(outs, f.tf.files(sum)...)
 	if mismatch == nil && len(outs) > 0 {
 		if err := writeOutputs(outs, stdout); err != nil {
-			flagOf := map[string]string{f.trace: "--trace " + f.trace}
+			flagOf := map[string]string{f.trace: "--trace " + f.trace, f.tf.summary: "--summary " + f.tf.summary}
 			for _, d := range dumps {
 				flagOf[d.file] = "--dump " + d.arg
 			}
 			return ioErr(flagged(err, flagOf))
 		}
 	}
-	if toStdout(outs) {
+	if mismatch == nil {
+		if err := f.tf.writeStdout(sum, stdout); err != nil {
+			return err
+		}
+	}
+	if toStdout(outs) || sumOut {
 		stdout = stderr // stdout carries the output (or would have, but for the mismatch)
 	}
 	if f.json {
@@ -801,6 +814,9 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "%v: %v, %d descriptors on %d of %d DMA engines (lower bound %d), %d bytes, modelled time %d ns",
 			g, p.Kind, p.Descriptors, p.NumDMA, p.DMAAvail, p.LowerBound, res.Bytes, res.End)
+		if n := len(sum.Engines); n != p.NumDMA {
+			fmt.Fprintf(stdout, ", carried by %d engine(s) by SBUF partition (tpbsim explain sim.dma_partition_spread)", n)
+		}
 		if p.Job.RingDepth > 0 {
 			fmt.Fprintf(stdout, ", %d credit waits (ring depth %d)", res.CreditWaits, p.Job.RingDepth)
 		}

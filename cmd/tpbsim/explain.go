@@ -33,8 +33,12 @@ func allProvenance() []isa.Provenance {
 }
 
 func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
+	var (
+		asJSON bool
+		gen    string
+	)
 	c := &cobra.Command{
-		Use:   "explain RULE|OPCODE|rules|opcodes|behaviours",
+		Use:   "explain RULE|OPCODE|rules|opcodes|behaviours|timing",
 		Short: "Explain a rule, a modelled behaviour or an opcode, with its provenance",
 		Long: `explain RULE prints a rule's text, the fields it reads, its source (seed or FACTS
 section) and confidence, and the opcodes it applies to. explain OPCODE (a name or a number)
@@ -42,10 +46,48 @@ prints the opcode's engine, generations, struct layout and the rules that apply 
 'explain rules', 'explain opcodes' and 'explain behaviours' list everything.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.EqualFold(args[0], "timing") {
+				return explainTiming(stdout, asJSON, gen, cmd.Flags().Changed("gen"))
+			}
+			if asJSON || cmd.Flags().Changed("gen") {
+				return ioErr(fmt.Errorf("explain %s: --json and --gen apply to 'explain timing' only", args[0]))
+			}
 			return explain(stdout, args[0])
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "explain timing: print the timing tables as JSON, the form --timing FILE.json reads")
+	c.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "explain timing: one generation's table (default: all generations; with --json a flat object for this generation)")
 	return c
+}
+
+// explainTiming prints the timing model: every constant with its value per generation (or
+// one generation's), unit, confidence and source; --json the tables as Apply reads them.
+func explainTiming(w io.Writer, asJSON bool, genName string, one bool) error {
+	g, err := isa.ParseGeneration(genName)
+	if err != nil {
+		return ioErr(err)
+	}
+	if asJSON {
+		if one {
+			t := timing.Default(g)
+			js, _ := t.MarshalJSON()
+			_, err := fmt.Fprintf(w, "%s\n", js)
+			return err
+		}
+		_, err := w.Write(timing.DefaultsJSON())
+		return err
+	}
+	fmt.Fprintln(w, "tpbsim's timing model (shared/spec/TIMING.md; * = extrapolated, no public figure). Calibrate with --timing FILE.json;")
+	fmt.Fprintln(w, "'tpbsim explain timing --json' prints the defaults in that form, 'tpbsim explain timing.KEY' one constant's reasons.")
+	for _, k := range timing.Keys {
+		vals := k.Values()
+		if one {
+			t := timing.Default(g)
+			vals = fmt.Sprintf("%v %v", g, k.Value(&t))
+		}
+		fmt.Fprintf(w, "\n%s [%s] %v\n  %s\n  %s\n  source: %s\n", k.Name, k.Unit, k.Confidence, k.Text, vals, k.Source)
+	}
+	return nil
 }
 
 func explain(w io.Writer, what string) error {

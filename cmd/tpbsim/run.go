@@ -37,6 +37,7 @@ type runFlags struct {
 	races       string
 	state       string
 	dumpOnFail  bool
+	tf          timingFlags
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -100,6 +101,7 @@ a work limit of --max-elements, deadlock, data race, an --expect not met); 2 usa
 	fl.BoolVar(&f.butterfly, "butterfly", false, "run transposes on the faithful 5-stage dsel butterfly model (slower; same bytes)")
 	fl.StringVar(&f.races, "races", "error", racesHelp)
 	fl.StringVar(&f.state, "state", "", `write the machine state at the end of the run, finished or stopped, as JSON: "semaphores" (all 256), "engines" (engine, status, pc, ...)`)
+	f.tf.register(fl)
 	fl.BoolVar(&f.dumpOnFail, "dump-on-failure", false, "write the --dump files also when the run stops (failure, deadlock, races): the memory as the stop left it (a failing instruction changed nothing)")
 	return cmd
 }
@@ -170,6 +172,13 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	g = pf.gen
 	cfg.Gen = g
+	if cfg.Timing, err = f.tf.table(g); err != nil {
+		return err
+	}
+	sumOut, err := f.tf.toStdout(f.trace, f.state)
+	if err != nil {
+		return err
+	}
 	var tables *ucode.TableSet
 	if f.tables != "" {
 		if tables, err = loadTables(f.tables, g, stderr); err != nil {
@@ -191,11 +200,11 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	// Dumps are checked (addresses, sizes against the HBM cap, output paths) before any --load is
 	// read, so a usage mistake costs no large read or allocation.
-	dumps, err := parseDumps(m, g, f.dumps, f.trace, f.state)
+	dumps, err := parseDumps(m, g, f.dumps, f.trace, f.state, f.tf.outFlags()...)
 	if err != nil {
 		return err
 	}
-	var written []outFlag
+	written := f.tf.outFlags()
 	if f.trace != "" {
 		written = append(written, outFlag{"--trace", f.trace})
 	}
@@ -231,10 +240,13 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err := writeRunOutputs(outs, f, dumps, stdout); err != nil {
 		return err
 	}
+	if err := f.tf.writeStdout(res.Summary(), stdout); err != nil {
+		return err
+	}
 	printRaces(stderr, res.Races) // --races=warn; --quiet silences the summary, not a warning
 	if !f.quiet {
 		info := stdout
-		if toStdout(outs) {
+		if toStdout(outs) || sumOut {
 			info = stderr // stdout carries the output
 		}
 		fmt.Fprintf(info, "%s: %d instructions on %v, finished\n", path, prog.Len(), g)
@@ -605,7 +617,7 @@ func parseShape(s string) ([]int, error) {
 // parseDumps reads every --dump and checks, before the run, that each fits where it reads
 // (partitions, active partition size, HBM range) and that the output paths (with --trace) are
 // usable: all usage errors, exit 2, like the same mistakes in --load.
-func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state string) ([]dumpSpec, error) {
+func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state string, more ...outFlag) ([]dumpSpec, error) {
 	dumps := make([]dumpSpec, 0, len(args))
 	var paths []outFlag
 	total := uint64(0)
@@ -630,6 +642,7 @@ func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state st
 	if state != "" {
 		paths = append(paths, outFlag{"--state", state})
 	}
+	paths = append(paths, more...)
 	if err := checkOutputs(paths...); err != nil {
 		return nil, err
 	}
@@ -759,13 +772,16 @@ func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dump
 		}
 		outs = append(outs, output{f.state, data})
 	}
+	if f.tf.summary != "" {
+		outs = append(outs, f.tf.files(res.Summary())...)
+	}
 	return outs, notes, nil
 }
 
 // writeRunOutputs writes the outputs of a run, all whole or none; an error names the flag.
 func writeRunOutputs(outs []output, f *runFlags, dumps []dumpSpec, stdout io.Writer) error {
 	if err := writeOutputs(outs, stdout); err != nil {
-		flagOf := map[string]string{f.trace: "--trace " + f.trace, f.state: "--state " + f.state}
+		flagOf := map[string]string{f.trace: "--trace " + f.trace, f.state: "--state " + f.state, f.tf.summary: "--summary " + f.tf.summary}
 		for _, d := range dumps {
 			flagOf[d.file] = "--dump " + d.arg
 		}
@@ -786,6 +802,9 @@ func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.
 	if oerr == nil {
 		oerr = writeRunOutputs(outs, f, dumps, stdout)
 	}
+	if oerr == nil {
+		oerr = f.tf.writeStdout(res.Summary(), stdout) // the timing summary up to the stop
+	}
 	if oerr != nil {
 		return errors.Join(err, oerr)
 	}
@@ -798,7 +817,7 @@ func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.
 		res.WriteSummary(stderr)
 		for _, o := range outs {
 			what := "the run up to the stop"
-			if o.path != f.trace && o.path != f.state {
+			if o.path != f.trace && o.path != f.state && o.path != f.tf.summary {
 				what = "memory as the stop left it"
 			}
 			fmt.Fprintf(stderr, "wrote %s (%d bytes): %s\n", outputName(o.path), len(o.data), what)
