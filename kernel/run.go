@@ -1,0 +1,74 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/sim"
+)
+
+// Output is one tensor the kernel hands back: its raw element bytes, row-major.
+type Output struct {
+	Tensor int
+	Name   string
+	DType  isa.DType
+	Shape  []int
+	Data   []byte
+}
+
+// Result is a finished kernel run: the outputs in the kernel's order and the machine's result
+// (statistics, trace).
+type Result struct {
+	Outputs []Output
+	Sim     *sim.Result
+}
+
+// Run executes the lowered kernel on a new machine configured by cfg (cfg.Gen is the
+// lowering's). inputs[t] is the raw row-major element bytes of input tensor t, in its dtype;
+// every input must be given. A run that stops on an error returns the machine's result so far
+// (trace, statistics) with it.
+func (lw *Lowered) Run(cfg sim.Config, inputs map[int][]byte) (*Result, error) {
+	cfg.Gen = lw.Gen
+	m, err := sim.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for i := range lw.Kernel.Tensors {
+		t := &lw.Kernel.Tensors[i]
+		if t.Kind != "input" {
+			continue
+		}
+		pl := lw.Placements[i]
+		data, ok := inputs[i]
+		if !ok {
+			return nil, &Error{Kind: ErrForm, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_given", Msg: "no data for the input"}
+		}
+		if uint64(len(data)) != pl.RowBytes {
+			return nil, &Error{Kind: ErrForm, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_size",
+				Msg: fmt.Sprintf("%d bytes of data for %v %s", len(data), t.Shape, t.DType), Legal: fmt.Sprintf("%d bytes", pl.RowBytes)}
+		}
+		if err := m.Memory().WriteAt(pl.Addr, data); err != nil {
+			return nil, err
+		}
+	}
+	for _, z := range lw.Zero {
+		if err := m.Memory().WriteAt(z[0], make([]byte, z[1])); err != nil {
+			return nil, err
+		}
+	}
+	res, err := m.Run(lw.Program())
+	out := &Result{Sim: res}
+	if err != nil {
+		return out, err
+	}
+	for _, o := range lw.Kernel.Outputs {
+		t := &lw.Kernel.Tensors[o]
+		pl := lw.Placements[o]
+		buf := make([]byte, pl.RowBytes)
+		if err := m.Memory().ReadRaw(pl.Addr, buf); err != nil {
+			return out, err
+		}
+		out.Outputs = append(out.Outputs, Output{Tensor: o, Name: t.Name, DType: pl.DType, Shape: append([]int(nil), t.Shape...), Data: buf})
+	}
+	return out, nil
+}
