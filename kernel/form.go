@@ -339,6 +339,10 @@ func (k *Kernel) checkView(path string, v *View, c *Call, depth int) error {
 	if len(v.Pattern) == 0 {
 		return formErr(path+".pattern", "empty (%s at %s): a view has at least one axis", c.name(), c.Loc)
 	}
+	if len(v.Pattern) > 16 {
+		return formErr(path+".pattern", "%d axes (%s at %s): at most 16", len(v.Pattern), c.name(), c.Loc)
+	}
+	n := int64(1)
 	for i, p := range v.Pattern {
 		if p[1] < 1 || p[1] > 1<<32 {
 			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "num %d (%s at %s): legal 1..2^32", p[1], c.name(), c.Loc)
@@ -346,6 +350,12 @@ func (k *Kernel) checkView(path string, v *View, c *Call, depth int) error {
 		if p[0] < -(1<<40) || p[0] > 1<<40 {
 			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "step %d (%s at %s) out of range", p[0], c.name(), c.Loc)
 		}
+		if n *= p[1]; n > 1<<40 {
+			return formErr(path+".pattern", "more than 2^40 elements (%s at %s)", c.name(), c.Loc)
+		}
+	}
+	if v.Offset < -(1<<40) || v.Offset > 1<<40 {
+		return formErr(path+".offset", "%d (%s at %s) out of range", v.Offset, c.name(), c.Loc)
 	}
 	if v.Indirect != nil {
 		if depth > 0 {

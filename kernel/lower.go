@@ -85,15 +85,19 @@ func (lw *Lowered) Text() string {
 			continue
 		}
 		t := &lw.Tensors[i]
-		role := "internal"
+		var roles []string
 		if t.Kind == "input" {
-			role = "input"
+			roles = append(roles, "input")
 		}
 		for k, o := range lw.Kernel.Outputs {
 			if o == i {
-				role += fmt.Sprintf(", output %d", k)
+				roles = append(roles, fmt.Sprintf("output %d", k))
 			}
 		}
+		if roles == nil {
+			roles = []string{"internal"}
+		}
+		role := strings.Join(roles, ", ")
 		fmt.Fprintf(&b, "#   %-12s %v %s %s @ %s (%s)\n", t.Name, t.Shape, t.DType, t.Buffer, pl, role)
 	}
 	for _, z := range lw.Zero {

@@ -120,8 +120,8 @@ func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 		// Fold the contiguous run into the element size (up to 64 KiB) when every other
 		// level's steps stay whole elements of it.
 		n0 := ds[0].n
-		for f := n0; f >= 2; f-- {
-			if n0%f != 0 || f*esIn > 65536 {
+		for f := min(n0, 65536/esIn); f >= 2; f-- {
+			if n0%f != 0 {
 				continue
 			}
 			u := f * esIn

@@ -64,7 +64,7 @@ func (s *side) where() string {
 
 // resolve maps view v (operand arg of call c) onto memory.
 func (l *lowerer) resolve(c *Call, arg string, v *View) (*side, error) {
-	t := &l.k.Tensors[v.Tensor]
+	t := &l.tensors[v.Tensor]
 	pl := l.placement(v.Tensor)
 	if pl == nil {
 		return nil, callErr(c, ErrRule, arg, "kernel.tensor_placed", "", "tensor %q is not placed", t.Name)

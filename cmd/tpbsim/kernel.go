@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tpbsim/tpbsim/internal/npy"
+	"github.com/tpbsim/tpbsim/kernel"
+	"github.com/tpbsim/tpbsim/sim"
+)
+
+func init() { subcommands = append(subcommands, newKernelCmd) }
+
+// kernelFlags are the flags of `kernel run|lower` (and, passed through, of `nki run`).
+type kernelFlags struct {
+	gen, nkiVersion string
+	genSet          bool
+	inputs          []string
+	outDir          string
+	out             string
+	rawBits         bool
+	trace           string
+	printProgram    bool
+	quiet           bool
+	maxElements     uint64
+}
+
+func (f *kernelFlags) common(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.gen, "gen", "", "target generation (default: the kernel's \"gen\", else CAYMAN)")
+	fl.StringVar(&f.nkiVersion, "nki-version", "", "NKI release whose constraint set applies (default: the kernel's, else "+kernel.NewestNKIVersion+")")
+}
+
+func newKernelCmd(stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kernel run|lower K.json",
+		Short: "Lower and run a kernel in tpbsim's JSON kernel form (what `tpbsim nki run` records)",
+		Long: `A kernel form (kernel/FORMAT.md) is what an NKI front end records: tensors, views and calls with
+their file:line. "kernel lower" allocates, lowers every call to the instructions the machine
+executes and inserts the semaphores between engines, and writes the program as tpbsim assembly
+(tpbsim run executes it); "kernel run" also runs it and writes the outputs as .npy files.
+
+Exit status: 0 success; 1 the kernel breaks an NKI rule, does not fit, or fails at run time;
+2 usage or I/O error, or a malformed kernel form.`,
+	}
+	cmd.AddCommand(newKernelRunCmd(stdout, stderr), newKernelLowerCmd(stdout, stderr))
+	return cmd
+}
+
+func newKernelRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f kernelFlags
+	cmd := &cobra.Command{
+		Use:   "run K.json",
+		Short: "Lower a kernel form, run it, and write its outputs as .npy files",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.genSet = cmd.Flags().Changed("gen")
+			return kernelRun(args[0], &f, stdout, stderr)
+		},
+	}
+	f.common(cmd)
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.inputs, "input", nil, "NAME=FILE.npy: the data of input NAME (default: the kernel's \"file\")")
+	fl.StringVar(&f.outDir, "out-dir", "", "write output<k>.npy per output and result.json into DIR (made if missing)")
+	fl.BoolVar(&f.rawBits, "raw-bits", false, "write bf16/fp8 outputs as raw bits (uint16/uint8) instead of float32 values")
+	fl.StringVar(&f.trace, "trace", "", "write a Chrome/Perfetto trace (slices named by NKI call)")
+	fl.BoolVar(&f.printProgram, "print-program", false, "print the lowered program (each instruction after the NKI call it came from) on stderr")
+	fl.BoolVar(&f.quiet, "quiet", false, "print nothing on success")
+	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, "per-instruction work limit (as tpbsim run)")
+	return cmd
+}
+
+func newKernelLowerCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f kernelFlags
+	cmd := &cobra.Command{
+		Use:   "lower K.json -o PROG.tpb",
+		Short: "Lower a kernel form to tpbsim assembly",
+		Long: `Write the lowered kernel as tpbsim assembly: a header naming where each tensor lives, then the
+engine queues, each instruction after a comment naming the NKI call it came from. tpbsim run
+executes it; load the inputs at the addresses the header gives (--load hbm:ADDR=FILE.npy).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.genSet = cmd.Flags().Changed("gen")
+			lw, _, err := lowerKernelFile(args[0], &f)
+			if err != nil {
+				return err
+			}
+			if f.out == "" {
+				return ioErr(errors.New("kernel lower: -o PROG.tpb is required (- for standard output)"))
+			}
+			if err := checkOutputs(outFlag{"-o", f.out}); err != nil {
+				return err
+			}
+			if err := notTheInput(args[0], outFlag{"-o", f.out}); err != nil {
+				return err
+			}
+			return writeOutputs([]output{{f.out, []byte(lw.Text())}}, stdout)
+		},
+	}
+	f.common(cmd)
+	cmd.Flags().StringVarP(&f.out, "output", "o", "", "the assembly file to write (- for standard output)")
+	return cmd
+}
+
+// kernelErr maps a kernel error onto the exit status: a malformed form is a usage error.
+func kernelErr(err error) error {
+	if errors.Is(err, kernel.ErrForm) {
+		return ioErr(err)
+	}
+	var ke *kernel.Error
+	if errors.As(err, &ke) {
+		return ruleErr(err)
+	}
+	return ioErr(err)
+}
+
+func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kernel, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, ioErr(err)
+	}
+	k, err := kernel.Parse(data)
+	if err != nil {
+		return nil, nil, ioErr(fmt.Errorf("%s: %w", path, err))
+	}
+	gs := k.Gen
+	if f.genSet || gs == "" {
+		gs = f.gen
+	}
+	g, err := parseGenFlag(gs)
+	if err != nil {
+		return nil, nil, ioErr(fmt.Errorf("--gen: %w", err))
+	}
+	v := k.NKIVersion
+	if f.nkiVersion != "" {
+		v = f.nkiVersion
+	}
+	lw, err := kernel.Lower(k, kernel.Options{Gen: g, NKIVersion: v})
+	if err != nil {
+		return nil, nil, kernelErr(err)
+	}
+	return lw, k, nil
+}
+
+func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
+	if f.maxElements == 0 {
+		return ioErr(errZeroMaxElements)
+	}
+	overrides := map[string]string{}
+	for _, in := range f.inputs {
+		name, file, ok := strings.Cut(in, "=")
+		if !ok || name == "" || file == "" {
+			return ioErr(fmt.Errorf("--input %s: want NAME=FILE.npy", in))
+		}
+		if _, dup := overrides[name]; dup {
+			return ioErr(fmt.Errorf("--input %s: input %s given twice", in, name))
+		}
+		overrides[name] = file
+	}
+	var outs []outFlag
+	if f.trace != "" {
+		outs = append(outs, outFlag{"--trace", f.trace})
+	}
+	if len(outs) > 0 {
+		if err := checkOutputs(outs...); err != nil {
+			return err
+		}
+		if err := notTheInput(path, outs...); err != nil {
+			return err
+		}
+	}
+	lw, k, err := lowerKernelFile(path, f)
+	if err != nil {
+		return err
+	}
+	if f.printProgram {
+		fmt.Fprint(stderr, lw.Text())
+	}
+	inputs, err := kernel.ReadInputs(k, lw.Gen, filepath.Dir(path), overrides)
+	if err != nil {
+		return kernelErr(err)
+	}
+	res, err := lw.Run(sim.Config{Trace: f.trace != "", MaxElements: f.maxElements}, inputs)
+	writeTrace := func() error {
+		if f.trace == "" || res == nil || res.Sim == nil || res.Sim.Trace == nil {
+			return nil
+		}
+		var b bytes.Buffer
+		if err := res.Sim.Trace.Write(&b); err != nil {
+			return err
+		}
+		return writeOutputs([]output{{f.trace, b.Bytes()}}, stdout)
+	}
+	if err != nil {
+		if werr := writeTrace(); werr != nil {
+			err = errors.Join(err, fmt.Errorf("--trace %s: %w", f.trace, werr))
+		}
+		if res != nil && res.Sim != nil && !f.quiet {
+			res.Sim.WriteSummary(stderr)
+		}
+		return ruleErr(fmt.Errorf("kernel %s (%s): %w", k.Name, path, err))
+	}
+	var files []output
+	type outMeta struct {
+		Tensor   int    `json:"tensor"`
+		Name     string `json:"name"`
+		File     string `json:"file"`
+		DType    string `json:"dtype"`
+		Shape    []int  `json:"shape"`
+		Encoding string `json:"encoding"`
+	}
+	var metas []outMeta
+	for i := range res.Outputs {
+		o := &res.Outputs[i]
+		a, enc, err := kernel.OutputArray(o, f.rawBits)
+		if err != nil {
+			return ioErr(err)
+		}
+		var b bytes.Buffer
+		if err := npy.Write(&b, a); err != nil {
+			return ioErr(err)
+		}
+		name := fmt.Sprintf("output%d.npy", i)
+		metas = append(metas, outMeta{Tensor: o.Tensor, Name: o.Name, File: name, DType: k.Tensors[o.Tensor].DType, Shape: o.Shape, Encoding: enc})
+		if f.outDir != "" {
+			files = append(files, output{filepath.Join(f.outDir, name), b.Bytes()})
+		}
+	}
+	if f.outDir != "" {
+		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+			return ioErr(err)
+		}
+		rj, _ := json.MarshalIndent(map[string]any{"format": "tpbsim.kernel.result", "version": 1, "outputs": metas,
+			"instructions": len(lw.Insts), "end_ns": float64(res.Sim.EndPS) / 1000, "gen": lw.Gen.String(), "nki_version": lw.NKIVersion}, "", " ")
+		files = append(files, output{filepath.Join(f.outDir, "result.json"), append(rj, '\n')})
+	}
+	if err := writeTrace(); err != nil {
+		return ioErr(fmt.Errorf("--trace %s: %w", f.trace, err))
+	}
+	if err := writeOutputs(files, stdout); err != nil {
+		return ioErr(err)
+	}
+	if !f.quiet {
+		fmt.Fprintf(stdout, "kernel %s (%s): %d calls lowered to %d instructions on %v (NKI %s), finished\n", k.Name, path, len(k.Calls), len(lw.Insts), lw.Gen, lw.NKIVersion)
+		res.Sim.WriteSummary(stdout)
+		for _, m := range metas {
+			where := ""
+			if f.outDir != "" {
+				where = " -> " + filepath.Join(f.outDir, m.File)
+			}
+			fmt.Fprintf(stdout, "output %s %v %s (%s)%s\n", m.Name, m.Shape, m.DType, m.Encoding, where)
+		}
+	}
+	return nil
+}
+
+
