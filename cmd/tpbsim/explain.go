@@ -11,6 +11,7 @@ import (
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/kernel"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/sim"
 	"github.com/tpbsim/tpbsim/timing"
@@ -21,7 +22,7 @@ import (
 // behaviour entries of every package that models hardware (provenance.go).
 var provenanceSources = []func() []isa.Provenance{
 	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
-	sim.Provenance, ucode.Provenance, timing.Provenance,
+	sim.Provenance, ucode.Provenance, timing.Provenance, kernel.Provenance,
 }
 
 func allProvenance() []isa.Provenance {
