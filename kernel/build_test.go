@@ -12,7 +12,9 @@ import (
 // kb builds kernels in tests.
 type kb struct{ k Kernel }
 
-func newKB() *kb { return &kb{k: Kernel{Format: FormatName, Version: FormatVersion, Name: "t", Source: "t.py"}} }
+func newKB() *kb {
+	return &kb{k: Kernel{Format: FormatName, Version: FormatVersion, Name: "t", Source: "t.py"}}
+}
 
 func (b *kb) tensor(name string, shape []int, dtype, buffer string, input bool) int {
 	t := Tensor{Name: name, Shape: shape, DType: dtype, Buffer: buffer, Loc: "t.py:1"}

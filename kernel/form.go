@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -103,23 +104,65 @@ func (v *View) Elements() int64 {
 
 // Call is one recorded NKI call (FORMAT.md "Calls"). Which keys apply depends on Op.
 type Call struct {
-	Op          string   `json:"op"`
-	Call        string   `json:"call,omitempty"`
-	Loc         string   `json:"loc,omitempty"`
-	Dst         *View    `json:"dst,omitempty"`
-	Src         *View    `json:"src,omitempty"`
-	Data        *View    `json:"data,omitempty"`
-	DstRMWOp    *string  `json:"dst_rmw_op,omitempty"`
-	OOBMode     string   `json:"oob_mode,omitempty"`
-	DGEMode     *string  `json:"dge_mode,omitempty"`
-	Engine      *string  `json:"engine,omitempty"`
-	Axes        []int    `json:"axes,omitempty"`
-	ShuffleMask []int    `json:"shuffle_mask,omitempty"`
-	ReduceOp    string   `json:"reduce_op,omitempty"`
-	Axis        []int    `json:"axis,omitempty"`
-	Negate      bool     `json:"negate,omitempty"`
-	Keepdims    bool     `json:"keepdims,omitempty"`
-	Value       *float64 `json:"value,omitempty"`
+	Op          string  `json:"op"`
+	Call        string  `json:"call,omitempty"`
+	Loc         string  `json:"loc,omitempty"`
+	Dst         *View   `json:"dst,omitempty"`
+	Src         *View   `json:"src,omitempty"`
+	Data        *View   `json:"data,omitempty"`
+	DstRMWOp    *string `json:"dst_rmw_op,omitempty"`
+	OOBMode     string  `json:"oob_mode,omitempty"`
+	DGEMode     *string `json:"dge_mode,omitempty"`
+	Engine      *string `json:"engine,omitempty"`
+	Axes        []int   `json:"axes,omitempty"`
+	ShuffleMask []int   `json:"shuffle_mask,omitempty"`
+	ReduceOp    string  `json:"reduce_op,omitempty"`
+	Axis        []int   `json:"axis,omitempty"`
+	Negate      bool    `json:"negate,omitempty"`
+	Keepdims    bool    `json:"keepdims,omitempty"`
+	Value       *Number `json:"value,omitempty"`
+}
+
+// Number is a memset value: a JSON number, or one of the strings "nan", "inf", "-inf" (JSON
+// has no literal for them).
+type Number float64
+
+// UnmarshalJSON reads a number or one of the three non-finite strings.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		switch s {
+		case "nan":
+			*n = Number(math.NaN())
+		case "inf":
+			*n = Number(math.Inf(1))
+		case "-inf":
+			*n = Number(math.Inf(-1))
+		default:
+			return fmt.Errorf("value %q: want a number or \"nan\", \"inf\", \"-inf\"", s)
+		}
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("value %s: want a number or \"nan\", \"inf\", \"-inf\"", b)
+	}
+	*n = Number(f)
+	return nil
+}
+
+// MarshalJSON writes the non-finite values as their strings.
+func (n Number) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	switch {
+	case math.IsNaN(f):
+		return []byte(`"nan"`), nil
+	case math.IsInf(f, 1):
+		return []byte(`"inf"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-inf"`), nil
+	}
+	return json.Marshal(f)
 }
 
 // Ops of the subset (FORMAT.md).

@@ -122,7 +122,7 @@ func TestCastReciprocalMemset(t *testing.T) {
 	b, a, _ := loadComputeStore(8, 16, 8, 16, "float32", "float32", func(b *kb, x, y int) {
 		z := b.tensor("z", []int{8, 16}, "bfloat16", BufSBUF, false)
 		w := b.tensor("w", []int{8, 16}, "float32", BufPSUM, false)
-		one := 1.0
+		one := Number(1)
 		b.call(Call{Op: OpMemset, Call: "nisa.memset", Dst: full(w, []int{8, 16}), Value: &one})
 		b.call(Call{Op: OpTensorCopy, Call: "nisa.tensor_copy", Dst: full(z, []int{8, 16}), Src: full(x, []int{8, 16})})
 		b.call(Call{Op: OpTensorCopy, Call: "nisa.tensor_copy", Dst: full(w, []int{8, 16}), Src: full(z, []int{8, 16})})

@@ -226,11 +226,14 @@ func (l *lowerer) memset(c *Call) error {
 	if err := l.rules.check(l, c); err != nil {
 		return err
 	}
+	if _, err := computeEngine(c, isa.EngineDVE, isa.EnginePOOL); err != nil {
+		return err
+	}
 	dst, err := l.vectorSide(c, "dst", c.Dst, true)
 	if err != nil {
 		return err
 	}
-	bitsV, err := memsetBits(c, dst.dtype, *c.Value)
+	bitsV, err := memsetBits(c, dst.dtype, float64(*c.Value))
 	if err != nil {
 		return err
 	}

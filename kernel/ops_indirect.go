@@ -162,7 +162,7 @@ func (l *lowerer) dmaIndirect(c *Call, dst, src *side, compute isa.DGEComputeOp)
 	tb := l.tensorBox(iside.pl)
 	for first := int64(0); first < n; first += perWord {
 		in := &isa.DMAIndirect1D{Header: isa.Header{Opcode: isa.OpDMA_INDIRECT, InstWordLen: isa.InstWordLen}, IdxNumActiveChannels: 128,
-			Flags: isa.MakeDMAIndirectFlags(mode, c.OOBMode != "skip", false, isa.IndirectDimX, isa.IndirectDimX),
+			Flags:   isa.MakeDMAIndirectFlags(mode, c.OOBMode != "skip", false, isa.IndirectDimX, isa.IndirectDimX),
 			InDtype: src.dtype, OutDtype: dst.dtype, ComputeOp: compute,
 			SrcElemSize: uint16(rowBytes & 0xffff), DstElemSize: uint16(rowBytes & 0xffff)}
 		ostep := int64(1)

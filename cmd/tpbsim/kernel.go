@@ -14,6 +14,7 @@ import (
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/kernel"
 	"github.com/tpbsim/tpbsim/sim"
+	"github.com/tpbsim/tpbsim/timing"
 )
 
 func init() { subcommands = append(subcommands, newKernelCmd) }
@@ -30,6 +31,9 @@ type kernelFlags struct {
 	printProgram    bool
 	quiet           bool
 	maxElements     uint64
+	races           string
+	summary         string
+	timing          string
 }
 
 func (f *kernelFlags) common(cmd *cobra.Command) {
@@ -74,6 +78,9 @@ func newKernelRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.printProgram, "print-program", false, "print the lowered program (each instruction after the NKI call it came from) on stderr")
 	fl.BoolVar(&f.quiet, "quiet", false, "print nothing on success")
 	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, "per-instruction work limit (as tpbsim run)")
+	fl.StringVar(&f.races, "races", "error", racesHelp)
+	fl.StringVar(&f.summary, "summary", "", "write the timing summary JSON (end_ns, engines, DMA bandwidth, critical path); - for standard output")
+	fl.StringVar(&f.timing, "timing", "", "override timing-model constants from a JSON file (the form of tpbsim explain timing --json)")
 	return cmd
 }
 
@@ -164,9 +171,16 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 		}
 		overrides[name] = file
 	}
+	races, err := parseRaces(f.races)
+	if err != nil {
+		return err
+	}
 	var outs []outFlag
 	if f.trace != "" {
 		outs = append(outs, outFlag{"--trace", f.trace})
+	}
+	if f.summary != "" && f.summary != stdoutPath {
+		outs = append(outs, outFlag{"--summary", f.summary})
 	}
 	if len(outs) > 0 {
 		if err := checkOutputs(outs...); err != nil {
@@ -187,7 +201,31 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return kernelErr(err)
 	}
-	res, err := lw.Run(sim.Config{Trace: f.trace != "", MaxElements: f.maxElements}, inputs)
+	cfg := sim.Config{Trace: f.trace != "", MaxElements: f.maxElements, Races: races}
+	if f.timing != "" {
+		t := timing.Default(lw.Gen)
+		fh, err := os.Open(f.timing)
+		if err != nil {
+			return ioErr(fmt.Errorf("--timing: %w", err))
+		}
+		err = t.Apply(f.timing, fh)
+		fh.Close()
+		if err != nil {
+			return ioErr(fmt.Errorf("--timing: %w", err))
+		}
+		cfg.Timing = &t
+	}
+	res, err := lw.Run(cfg, inputs)
+	writeSummary := func() error {
+		if f.summary == "" || res == nil || res.Sim == nil {
+			return nil
+		}
+		var b bytes.Buffer
+		if err := res.Sim.Summary().WriteJSON(&b); err != nil {
+			return err
+		}
+		return writeOutputs([]output{{f.summary, b.Bytes()}}, stdout)
+	}
 	writeTrace := func() error {
 		if f.trace == "" || res == nil || res.Sim == nil || res.Sim.Trace == nil {
 			return nil
@@ -201,6 +239,9 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		if werr := writeTrace(); werr != nil {
 			err = errors.Join(err, fmt.Errorf("--trace %s: %w", f.trace, werr))
+		}
+		if werr := writeSummary(); werr != nil {
+			err = errors.Join(err, fmt.Errorf("--summary %s: %w", f.summary, werr))
 		}
 		if res != nil && res.Sim != nil && !f.quiet {
 			res.Sim.WriteSummary(stderr)
@@ -244,10 +285,14 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err := writeTrace(); err != nil {
 		return ioErr(fmt.Errorf("--trace %s: %w", f.trace, err))
 	}
+	if err := writeSummary(); err != nil {
+		return ioErr(fmt.Errorf("--summary %s: %w", f.summary, err))
+	}
 	if err := writeOutputs(files, stdout); err != nil {
 		return ioErr(err)
 	}
-	if !f.quiet {
+	printRaces(stderr, res.Sim.Races)
+	if !f.quiet && f.summary != stdoutPath {
 		fmt.Fprintf(stdout, "kernel %s (%s): %d calls lowered to %d instructions on %v (NKI %s), finished\n", k.Name, path, len(k.Calls), len(lw.Insts), lw.Gen, lw.NKIVersion)
 		res.Sim.WriteSummary(stdout)
 		for _, m := range metas {
@@ -260,5 +305,3 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
-
-

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	nkipy "github.com/tpbsim/tpbsim/python"
+)
+
+func init() { subcommands = append(subcommands, newNKICmd) }
+
+type nkiFlags struct {
+	gen, nkiVersion, trace, summary, races, python string
+	printProgram, rawBits, keep, verbose           bool
+}
+
+func newNKICmd(stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "nki run|path",
+		Short: "Run NKI kernel files (Python) on tpbsim",
+		Long: `tpbsim nki run FILE.py [ARGS...] runs a Python file written for the official NKI simulator
+(import nki / nki.language / nki.isa, or the older neuronxcc.nki) with tpbsim's front end on
+PYTHONPATH: each nki.simulate(kernel)(*arrays) / nki.simulate_kernel(kernel, *arrays) records the
+kernel, and tpbsim lowers it to the instructions the machine executes, runs them and hands back
+numpy arrays. The script's exit status is the command's.
+
+tpbsim nki path prints the folder holding the front end's Python packages (for PYTHONPATH when
+using them as a library).`,
+	}
+	cmd.AddCommand(newNKIRunCmd(stdout, stderr), newNKIPathCmd(stdout))
+	return cmd
+}
+
+func newNKIPathCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "path",
+		Short: "Print the folder of the front end's Python packages (write it first if needed)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := nkiPythonPath()
+			if err != nil {
+				return ioErr(err)
+			}
+			fmt.Fprintln(stdout, dir)
+			return nil
+		},
+	}
+}
+
+func newNKIRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f nkiFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE.py [ARGS...]",
+		Short: "Run an NKI kernel file; its exit status is the command's",
+		Long: `Run FILE.py with python3 (one that has numpy: $TPBSIM_PYTHON, else python3 on PATH, else
+/usr/bin/python3), tpbsim's NKI front end on PYTHONPATH. ARGS go to the script. Flags before
+FILE.py apply to every kernel the script runs: --gen and --nki-version choose the target and
+the NKI release whose rules apply; --trace / --summary write the last kernel run's trace /
+summary (the N-th run of a script writes FILE-N.json for N >= 2); --print-program prints each
+lowered program, every instruction after the NKI call it came from.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return nkiRun(args[0], args[1:], &f, stdout, stderr)
+		},
+	}
+	cmd.Flags().SetInterspersed(false)
+	fl := cmd.Flags()
+	fl.StringVar(&f.gen, "gen", "", "target generation for every kernel (default: the script's target, else CAYMAN)")
+	fl.StringVar(&f.nkiVersion, "nki-version", "", "NKI release whose constraint set applies")
+	fl.StringVar(&f.trace, "trace", "", "write each kernel run's Perfetto trace (slices named by NKI call)")
+	fl.StringVar(&f.summary, "summary", "", "write each kernel run's timing summary JSON")
+	fl.StringVar(&f.races, "races", "", "error (default), warn or off: what a data race between engines does")
+	fl.BoolVar(&f.printProgram, "print-program", false, "print each lowered program on stderr")
+	fl.BoolVar(&f.rawBits, "raw-bits", false, "hand back bf16/fp8 outputs as raw bits instead of float32 values")
+	fl.BoolVar(&f.verbose, "verbose", false, "print each kernel run's report (instructions, per-engine summary, critical path)")
+	fl.BoolVar(&f.keep, "keep", false, "keep each run's kernel form and data (TPBSIM_KEEP=1)")
+	fl.StringVar(&f.python, "python", "", "the python3 to run (default $TPBSIM_PYTHON, python3 with numpy, /usr/bin/python3)")
+	return cmd
+}
+
+// nkiPythonPath is the folder of the front end's packages: the repository's python/ when this
+// binary runs from a checkout (go run), else the copy the binary carries, written once.
+func nkiPythonPath() (string, error) {
+	return nkipy.Install("")
+}
+
+// findPython picks a python3 that imports numpy.
+func findPython(explicit string) (string, error) {
+	cands := []string{}
+	if explicit != "" {
+		cands = append(cands, explicit)
+	} else {
+		if p := os.Getenv("TPBSIM_PYTHON"); p != "" {
+			cands = append(cands, p)
+		}
+		if p, err := exec.LookPath("python3"); err == nil {
+			cands = append(cands, p)
+		}
+		cands = append(cands, "/usr/bin/python3")
+	}
+	var tried []string
+	for _, c := range cands {
+		if err := exec.Command(c, "-c", "import numpy").Run(); err == nil {
+			return c, nil
+		}
+		tried = append(tried, c)
+	}
+	return "", fmt.Errorf("no python3 with numpy found (tried %s); install numpy (Debian: apt-get install python3-numpy) or name one with --python / TPBSIM_PYTHON",
+		strings.Join(tried, ", "))
+}
+
+func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) error {
+	if _, err := os.Stat(file); err != nil {
+		return ioErr(err)
+	}
+	switch f.races {
+	case "", "error", "warn", "off":
+	default:
+		return ioErr(fmt.Errorf("--races %s: want error, warn or off", f.races))
+	}
+	py, err := findPython(f.python)
+	if err != nil {
+		return ioErr(err)
+	}
+	dir, err := nkiPythonPath()
+	if err != nil {
+		return ioErr(fmt.Errorf("installing the NKI front end: %w", err))
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return ioErr(err)
+	}
+	var kargs []string
+	for _, kv := range [][2]string{{"--gen", f.gen}, {"--nki-version", f.nkiVersion}, {"--trace", abs(f.trace)}, {"--summary", abs(f.summary)}, {"--races", f.races}} {
+		if kv[1] != "" {
+			kargs = append(kargs, kv[0], kv[1])
+		}
+	}
+	if f.printProgram {
+		kargs = append(kargs, "--print-program")
+	}
+	if !f.verbose {
+		kargs = append(kargs, "--quiet")
+	}
+	ja, _ := json.Marshal(kargs)
+	pp := dir
+	if old := os.Getenv("PYTHONPATH"); old != "" {
+		pp += string(os.PathListSeparator) + old
+	}
+	env := append(os.Environ(), "PYTHONPATH="+pp, "TPBSIM_BIN="+self, "TPBSIM_KERNEL_ARGS="+string(ja))
+	if f.rawBits {
+		env = append(env, "TPBSIM_RAW_BITS=1")
+	}
+	if f.keep {
+		env = append(env, "TPBSIM_KEEP=1")
+	}
+	cmd := exec.Command(py, append([]string{file}, args...)...)
+	cmd.Env = env
+	cmd.Stdin = os.Stdin
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code := ee.ExitCode()
+		if code < 0 {
+			code = exitRule
+		}
+		return &cliError{code, errors.New("")}
+	}
+	if err != nil {
+		return ioErr(err)
+	}
+	return nil
+}
+
+func abs(p string) string {
+	if p == "" || p == "-" {
+		return p
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
