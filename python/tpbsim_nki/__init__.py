@@ -8,7 +8,7 @@
 """
 
 from ._errors import (Error, KernelError, KernelUsageError, TraceError,  # noqa: F401
-                      UnsupportedError)
+                      UnsupportedError, install_excepthook)
 from ._run import run, simulate, tpbsim_bin  # noqa: F401
 from ._trace import (FORMAT, VERSION, Input, Kernel, KernelForm, converted, raw,  # noqa: F401
                      target_gen, trace)
@@ -25,3 +25,6 @@ def simulate_kernel(kernel, *args, **kwargs):
     """neuronxcc's nki.simulate_kernel(kernel, *arrays)."""
     from ._trace import as_kernel
     return run(as_kernel(kernel, "neuronxcc"), args, kwargs)
+
+
+install_excepthook()

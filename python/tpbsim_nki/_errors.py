@@ -99,3 +99,24 @@ def misuse(call, msg, loc=None):
     if loc is None:
         loc = user_loc(2)
     return TraceError("%s: %s: %s" % (loc, call, msg))
+
+
+def _excepthook(etype, value, tb):
+    """Uncaught front-end errors print the kernel's frames and the message, not the recorder's."""
+    import traceback
+    if not isinstance(value, Error) or os.environ.get("TPBSIM_DEBUG"):
+        return _previous_hook(etype, value, tb)
+    frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_OWN)]
+    sys.stderr.write("Traceback (most recent call last, tpbsim's own frames left out):\n")
+    sys.stderr.write("".join(traceback.format_list(frames)))
+    sys.stderr.write("%s: %s\n" % (etype.__name__, value))
+
+
+_previous_hook = sys.excepthook
+
+
+def install_excepthook():
+    global _previous_hook
+    if sys.excepthook is sys.__excepthook__:
+        _previous_hook = sys.excepthook
+        sys.excepthook = _excepthook

@@ -127,9 +127,9 @@ def rec_of(v):
     return v._rec
 
 
-def fresh(rec, like_shape, dtype, loc, buffer="sbuf", stem="tile"):
-    """A new on-chip tensor for a call's result, named after the call (`load3`, `reduce5`)."""
-    return rec.tensor("%s%d" % (stem, len(rec.tensors)), like_shape, dtype, buffer, loc)
+def fresh(rec, call, shape, dtype, loc, buffer="sbuf"):
+    """A new on-chip tensor for a call's result, named after the call and its id (`load3`)."""
+    return rec.tensor("%s%d" % (call.rsplit(".", 1)[-1].strip("[]. ="), len(rec.tensors)), shape, dtype, buffer, loc)
 
 
 # --- the calls ----------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def dma_copy(rec, call, loc, dst, src, dst_rmw_op=None, oob=UNSET, dge=UNSET, dg
 
 def load(rec, call, loc, src, dtype=None):
     src = tile(src, call, "src", loc)
-    dst = fresh(rec, src.shape, dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
+    dst = fresh(rec, call, src.shape, dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
     rec.call("dma_copy", call, loc, dst=dst, src=src, dst_rmw_op=None, oob_mode="error", dge_mode=None, engine=None)
     return dst
 
@@ -155,14 +155,14 @@ def store(rec, call, loc, dst, value):
     dst = tile(dst, call, "dst", loc)
     if not isinstance(value, View):
         v = number(value, call, "value", loc)
-        value = fresh(rec, dst.shape, dst.tensor.dtype, loc)
+        value = fresh(rec, call, dst.shape, dst.tensor.dtype, loc)
         rec.call("memset", call, loc, dst=value, value=v)
     rec.call("dma_copy", call, loc, dst=dst, src=value, dst_rmw_op=None, oob_mode="error", dge_mode=None, engine=None)
 
 
 def load_transpose2d(rec, call, loc, src, dtype=None):
     src = tile(src, call, "src", loc)
-    dst = fresh(rec, tuple(reversed(src.shape)), dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
+    dst = fresh(rec, call, tuple(reversed(src.shape)), dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
     rec.call("load_transpose2d", call, loc, dst=dst, src=src)
     return dst
 
@@ -267,6 +267,6 @@ def cast_into(rec, call, loc, v, dtype):
     """The older style's dtype= on a call whose instruction keeps the dtype: a tensor_copy casts."""
     if dtype is None or dtype == v.tensor.dtype:
         return v
-    out = fresh(rec, v.shape, dtype, loc)
+    out = fresh(rec, call, v.shape, dtype, loc)
     rec.call("tensor_copy", call, loc, dst=out, src=v, engine=None)
     return out

@@ -89,4 +89,9 @@ def memset(dst, value, engine=UNSET, name=None):
     _ops.memset(current("nisa.memset"), "nisa.memset", loc, dst, value)
 
 
+__all__ = ["NkiValidationError", "dge_mode", "dma_copy", "dma_transpose", "engine", "get_nc_sub_version",
+           "get_nc_version", "gpsimd_engine", "memset", "nc_stream_shuffle", "nc_transpose", "nc_version",
+           "oob_mode", "reciprocal", "scalar_engine", "tensor_copy", "tensor_engine", "tensor_reduce",
+           "unknown_engine", "vector_engine"]
+
 install_getattr(__name__, "nisa")

@@ -29,7 +29,7 @@ def dma_transpose(src, axes=None, mask=None, dtype=None, dge_mode=UNSET, oob_mod
     rec, loc = _ops.begin(call, mask)
     src = _ops.tile(src, call, "src", loc)
     ax = _ops.axes_arg(axes, call, loc)
-    dst = _ops.fresh(rec, _ops.dma_transposed_shape(src, ax), src.tensor.dtype, loc)
+    dst = _ops.fresh(rec, call, _ops.dma_transposed_shape(src, ax), src.tensor.dtype, loc)
     _ops.dma_transpose(rec, call, loc, dst, src, ax, dge_mode, _ops.dge_mode_older, oob_mode)
     return _ops.cast_into(rec, call, loc, dst, _ops.dtype_arg(dtype, call, loc, None))
 
@@ -41,7 +41,7 @@ def nc_transpose(data, mask=None, dtype=None, engine=UNSET):
     data = _ops.tile(data, call, "data", loc)
     eng = _ops.enum_name(engine, _ops.engine, call, "engine", loc)
     # The Tensor Engine writes its transpose to PSUM, the Vector Engine to SBUF.
-    dst = _ops.fresh(rec, _ops.transposed_shape(data), data.tensor.dtype, loc, "psum" if eng == "tensor" else "sbuf")
+    dst = _ops.fresh(rec, call, _ops.transposed_shape(data), data.tensor.dtype, loc, "psum" if eng == "tensor" else "sbuf")
     _ops.nc_transpose(rec, call, loc, dst, data, engine)
     return _ops.cast_into(rec, call, loc, dst, _ops.dtype_arg(dtype, call, loc, None))
 
@@ -63,7 +63,7 @@ def tensor_reduce(op, data, axis, mask=None, dtype=None, negate=False, keepdims=
     data = _ops.tile(data, call, "data", loc)
     axes = _ops.axis_arg(axis, len(data.shape), call, loc)
     shape = _ops.reduced_shape(data, axes, keepdims, call, loc)
-    dst = _ops.fresh(rec, shape, _ops.dtype_arg(dtype, call, loc, data.tensor.dtype), loc)
+    dst = _ops.fresh(rec, call, shape, _ops.dtype_arg(dtype, call, loc, data.tensor.dtype), loc)
     _ops.tensor_reduce(rec, call, loc, dst, op, data, axis, negate, keepdims)
     return dst
 
@@ -73,7 +73,7 @@ def tensor_copy(src, mask=None, dtype=None, engine=UNSET):
     call = "nisa.tensor_copy"
     rec, loc = _ops.begin(call, mask)
     src = _ops.tile(src, call, "src", loc)
-    dst = _ops.fresh(rec, src.shape, _ops.dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
+    dst = _ops.fresh(rec, call, src.shape, _ops.dtype_arg(dtype, call, loc, src.tensor.dtype), loc)
     _ops.tensor_copy(rec, call, loc, dst, src, engine)
     return dst
 
@@ -83,7 +83,7 @@ def reciprocal(data, dtype=None, mask=None):
     call = "nisa.reciprocal"
     rec, loc = _ops.begin(call, mask)
     data = _ops.tile(data, call, "data", loc)
-    dst = _ops.fresh(rec, data.shape, _ops.dtype_arg(dtype, call, loc, data.tensor.dtype), loc)
+    dst = _ops.fresh(rec, call, data.shape, _ops.dtype_arg(dtype, call, loc, data.tensor.dtype), loc)
     _ops.reciprocal(rec, call, loc, dst, data)
     return dst
 
@@ -97,9 +97,14 @@ def memset(shape, value, dtype, mask=None, engine=UNSET):
     dt = _ops.dtype_arg(dtype, call, loc, None)
     if dt is None:
         raise _ops.misuse(call, "dtype is required", loc)
-    dst = _ops.fresh(rec, _shape(shape, call), dt, loc)
+    dst = _ops.fresh(rec, call, _shape(shape, call), dt, loc)
     _ops.memset(rec, call, loc, dst, value)
     return dst
 
+
+__all__ = ["NkiValidationError", "dge_mode", "dma_copy", "dma_transpose", "engine", "get_nc_sub_version",
+           "get_nc_version", "gpsimd_engine", "memset", "nc_stream_shuffle", "nc_transpose", "nc_version",
+           "oob_mode", "reciprocal", "scalar_engine", "tensor_copy", "tensor_engine", "tensor_reduce",
+           "unknown_engine", "vector_engine"]
 
 install_getattr(__name__, "nisa")
