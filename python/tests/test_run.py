@@ -67,8 +67,9 @@ class TestRun(unittest.TestCase):
         r, stdout, _ = self.run_quiet(nki.simulate(copy_kernel), a, out)
         self.assertIsInstance(r, np.ndarray)
         self.assertEqual(r.shape, (4, 8))
-        np.testing.assert_array_equal(out, np.zeros((4, 8), np.float32) + 1)  # written back in place
-        self.assertIn("fake tpbsim: 2 outputs", stdout)
+        np.testing.assert_array_equal(r, a)
+        np.testing.assert_array_equal(out, a)  # written back in place
+        self.assertIn("fake tpbsim: 3 calls, 2 outputs", stdout)
         argv = self.argv()
         self.assertEqual(argv[:2], ["kernel", "run"])
         self.assertTrue(argv[2].endswith("kernel.json"))
@@ -130,9 +131,15 @@ class TestRun(unittest.TestCase):
         np.testing.assert_array_equal(np.load(os.path.join(self.tmp, "k", "in0.npy")), bits)
         with open(path) as fh:
             self.assertEqual(json.load(fh), json.loads(f.json()))
-        # written back: the fake returns float32 (bits + 1 as values); a raw bf16 argument gets the bits
+        # written back: bf16 comes back as float32 values; a raw bf16 argument gets its bits again
+        bits[0, 1] = 0x4040  # 3.0: the run reads it, the kernel writes it back unchanged
+        before = bits.copy()
         self.run_quiet(nki.simulate(k), arg)
         self.assertEqual(bits.dtype, np.uint16)
+        np.testing.assert_array_equal(bits, before)
+        vals = np.array([[1.5, 2.5]], np.float32)
+        self.run_quiet(nki.simulate(k), tpbsim_nki.converted(vals, nl.bfloat16))
+        np.testing.assert_array_equal(vals, [[1.5, 2.5]])
         conv = tpbsim_nki.converted(np.array([[1.5, 2.5]], np.float64), nl.bfloat16)
         f = tpbsim_nki.trace(k, conv)
         self.assertEqual(f["tensors"][0]["encoding"], "float32")
