@@ -212,7 +212,8 @@ type actor struct {
 	in     *Instr
 	t0, t1 int64 // the access's time span, for the trace
 	approx bool
-	jobSem int // the DMA struct's semaphore, -1 none
+	jobSem int     // the DMA struct's semaphore, -1 none
+	self   []int32 // []int32{this actor}, shared by the cells it alone read
 }
 
 // semSrc is one semaphore update's origin: its release clock and, for the trace, the slice it
@@ -257,11 +258,13 @@ type raceDetector struct {
 	dropped int
 
 	// the access being applied
-	cur      int32
-	curInst  int32
-	curWrite bool
-	curClock *vclock
-	curBox   box
+	issueClock vclock
+	boxes      []box
+	cur        int32
+	curInst    int32
+	curWrite   bool
+	curClock   *vclock
+	curBox     box
 	// release clocks of the instruction just issued
 	relRead, relDone *vclock
 	relActor         int32
@@ -369,6 +372,15 @@ func (d *raceDetector) applied(idx uint8, mode isa.UpdateMode, v uint32, src *se
 	s.h = append(s.h, e)
 }
 
+// alone is the read list holding actor a only.
+func (d *raceDetector) alone(a int32) []int32 {
+	x := &d.actors[a]
+	if x.self == nil {
+		x.self = []int32{a}
+	}
+	return x.self
+}
+
 func (d *raceDetector) newActor(a actor) int32 {
 	d.actors = append(d.actors, a)
 	return int32(len(d.actors) - 1)
@@ -382,20 +394,28 @@ func (d *raceDetector) compute(slot int, in *Instr, eff *Effect, t0, t1 int64) {
 	d.insts++
 	id := d.newActor(actor{slot: int8(slot), dmaEng: -1, epoch: n, inst: d.insts, in: in, t0: t0, t1: t1, jobSem: -1})
 	if d.on {
-		c := d.clocks[slot]
-		d.curClock = &c
+		d.issueClock = d.clocks[slot]
+		d.curClock = &d.issueClock
 		for _, s := range eff.reads {
-			d.access(id, false, spanBoxes(s, in.Inst, false))
+			d.boxes = spanBoxes(d.boxes[:0], s, in.Inst, false)
+			d.access(id, false, d.boxes)
 		}
 		for _, s := range eff.writes {
-			d.access(id, true, spanBoxes(s, in.Inst, true))
+			d.boxes = spanBoxes(d.boxes[:0], s, in.Inst, true)
+			d.access(id, true, d.boxes)
 		}
 	}
-	rr := d.clocks[slot]
-	rr.q[slot].r = n
+	d.relRead, d.relDone, d.relActor = nil, nil, id
+	if in.Inst.Evt().UpdateMode != isa.UpdateNone && d.on {
+		rr := d.clocks[slot]
+		rr.q[slot].r = n
+		d.relRead = &rr
+	}
 	d.clocks[slot].q[slot] = qclock{n, n}
-	rd := d.clocks[slot]
-	d.relRead, d.relDone, d.relActor = &rr, &rd, id
+	if d.relRead != nil {
+		rd := d.clocks[slot]
+		d.relDone = &rd
+	}
 }
 
 // dmaTasks is a DMA instruction's actors, one per DMA engine that has descriptors.
@@ -448,6 +468,13 @@ func (d *raceDetector) dma(slot int, in *Instr, job *dma.Job, res *dma.Result, f
 		}
 	}
 	d.clocks[slot].q[slot] = qclock{n, n}
+	if !d.on {
+		d.relRead, d.relDone, d.relActor = nil, nil, noActor
+		if t.hi > t.lo {
+			d.relActor = t.byEngine[t.lastEng]
+		}
+		return t
+	}
 	rr := joined(&t.issue, nil)
 	rr.dr = rr.dr.withRange(t.lo, t.hi)
 	rd := joined(rr, nil)
@@ -509,6 +536,10 @@ func (d *raceDetector) visit(c *cell, lo, hi uint64) {
 	}
 	if keep == len(c.reads)-1 && len(c.reads) > 0 && c.reads[len(c.reads)-1] == d.cur {
 		return // this actor already read here
+	}
+	if keep == 0 {
+		c.reads = d.alone(d.cur) // the common case: one reader, its slice shared by every cell
+		return
 	}
 	rs := make([]int32, 0, keep+1)
 	for _, r := range c.reads {
@@ -692,16 +723,16 @@ func (d *raceDetector) valueAfter(idx uint8, xs []int32) (uint32, bool) {
 
 // spanBoxes is the bytes of one access of a compute instruction: span is its bounding box; the
 // walk of its pattern, the same in every partition, gives the byte runs inside it.
-func spanBoxes(s mem.Span, in isa.Inst, write bool) []box {
+func spanBoxes(out []box, s mem.Span, in isa.Inst, write bool) []box {
 	if s.Empty() {
-		return nil
+		return out
 	}
 	reg := shadowSBUF
 	if s.Region == mem.PSUM {
 		reg = shadowPSUM
 	}
 	p0, p1 := int32(s.FirstPartition), int32(s.FirstPartition+s.NumPartitions)
-	whole := []box{{region: reg, p0: p0, p1: p1, lo: uint64(s.Lo), hi: uint64(s.Hi)}}
+	whole := append(out, box{region: reg, p0: p0, p1: p1, lo: uint64(s.Lo), hi: uint64(s.Hi)})
 	x, ok := in.(*isa.S4D4TR)
 	if !ok {
 		return whole
@@ -711,15 +742,15 @@ func spanBoxes(s mem.Span, in isa.Inst, write bool) []box {
 		t, es = x.DstMemPattern, x.OutDtype.Size()
 	}
 	runs, ok := patternRuns(t, es, maxPatternRuns)
-	if !ok || len(runs) == 1 {
+	if !ok || len(runs) <= 1 {
 		return whole
 	}
-	out := make([]box, 0, len(runs))
+	n := len(out)
 	for _, r := range runs {
 		out = append(out, box{region: reg, p0: p0, p1: p1, lo: uint64(s.Lo) + r[0], hi: uint64(s.Lo) + r[1]})
 	}
 	if out[len(out)-1].hi != uint64(s.Hi) {
-		return whole // not the walk the executor made
+		return append(out[:n], whole[n]) // not the walk the executor made
 	}
 	return out
 }
@@ -735,7 +766,8 @@ func patternRuns(t isa.Tensor4D, es, budget int) ([][2]uint64, bool) {
 		return nil, false
 	}
 	type lvl struct{ n, b uint64 }
-	var ls []lvl
+	var arr [4]lvl
+	ls := arr[:0]
 	for k := 0; k < 4; k++ {
 		n, st := uint64(t.NumElem[k]), int64(t.StepElem[k])*int64(es)
 		if n == 0 {
@@ -749,7 +781,11 @@ func patternRuns(t isa.Tensor4D, es, budget int) ([][2]uint64, bool) {
 		}
 		ls = append(ls, lvl{n, uint64(st)})
 	}
-	sort.Slice(ls, func(i, j int) bool { return ls[i].b < ls[j].b })
+	for i := 1; i < len(ls); i++ { // by step, at most four levels
+		for j := i; j > 0 && ls[j].b < ls[j-1].b; j-- {
+			ls[j], ls[j-1] = ls[j-1], ls[j]
+		}
+	}
 	run := uint64(es)
 	for len(ls) > 0 && ls[0].b <= run {
 		run += (ls[0].n - 1) * ls[0].b
@@ -761,6 +797,9 @@ func patternRuns(t isa.Tensor4D, es, budget int) ([][2]uint64, bool) {
 		if count > uint64(budget) {
 			return nil, false
 		}
+	}
+	if count == 1 {
+		return nil, true // one run: the bounding box
 	}
 	offs := make([]uint64, 1, count)
 	for _, l := range ls {

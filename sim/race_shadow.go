@@ -102,6 +102,14 @@ func (m *shadowMap) mergeSegs(from, to int) {
 
 // applyCells visits the cells of [p0, p1), making empty ones for partitions never accessed.
 func applyCells(cs []cell, p0, p1 int32, lo, hi uint64, visit visitor) []cell {
+	if inPlace(cs, p0, p1) {
+		for k := range cs {
+			if cs[k].p0 >= p0 && cs[k].p1 <= p1 {
+				visit(&cs[k], lo, hi)
+			}
+		}
+		return joinCells(cs)
+	}
 	var out []cell
 	if len(cs) == 0 {
 		out = []cell{{p0: p0, p1: p1, w: noActor}}
@@ -144,7 +152,33 @@ func applyCells(cs []cell, p0, p1 int32, lo, hi uint64, visit visitor) []cell {
 		out = append(out, cell{p0: cur, p1: p1, w: noActor})
 		visit(&out[len(out)-1], lo, hi)
 	}
-	// join touching cells with the same history
+	return joinCells(out)
+}
+
+// inPlace reports whether cells cs already cover [p0, p1) with boundaries at p0 and p1, so an
+// access can visit them where they are.
+func inPlace(cs []cell, p0, p1 int32) bool {
+	cur := p0
+	for _, c := range cs {
+		if c.p1 <= p0 {
+			continue
+		}
+		if c.p0 >= p1 {
+			break
+		}
+		if c.p0 != cur || c.p1 > p1 {
+			return false
+		}
+		cur = c.p1
+	}
+	return cur == p1
+}
+
+// joinCells joins touching cells with the same history, in place.
+func joinCells(out []cell) []cell {
+	if len(out) < 2 {
+		return out
+	}
 	n := 0
 	for k := 1; k < len(out); k++ {
 		if out[n].p1 == out[k].p0 && sameHistory(&out[n], &out[k]) {

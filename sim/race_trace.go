@@ -68,9 +68,6 @@ func (d *raceDetector) updateSrc(onComplete bool, t int64) *semSrc {
 	if onComplete {
 		rel = d.relDone
 	}
-	if !d.on {
-		rel = nil
-	}
 	s := &semSrc{rel: rel, actor: d.relActor, all: true}
 	if d.relActor != noActor {
 		a := &d.actors[d.relActor]

@@ -118,12 +118,12 @@ func parseRaces(s string) (sim.RaceMode, error) {
 	return m, nil
 }
 
-// printRaces lists the races of a run that finished under --races=warn.
+// printRaces lists the races of a run that finished under --races=warn, or stopped otherwise.
 func printRaces(w io.Writer, races []sim.Race) {
 	if len(races) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "tpbsim: warning: %d data race(s) (--races=warn):\n", len(races))
+	fmt.Fprintf(w, "tpbsim: warning: %d data race(s):\n", len(races))
 	for _, r := range races {
 		fmt.Fprintf(w, "  %v\n", r)
 	}
@@ -807,6 +807,9 @@ func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.
 	}
 	if oerr != nil {
 		return errors.Join(err, oerr)
+	}
+	if !errors.Is(err, sim.ErrRace) {
+		printRaces(stderr, res.Races) // the races found up to another stop
 	}
 	if !f.quiet {
 		how := "stopped"

@@ -1,4 +1,4 @@
-# expect: exit=0 warning: 1 data race(s) (--races=warn)
+# expect: exit=0 warning: 1 data race(s)
 # flags: --races=warn
 # The write-write race of race_write_write.tpb under --races=warn: reported, exit 0.
 .gen CAYMAN
