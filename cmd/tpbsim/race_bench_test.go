@@ -14,7 +14,7 @@ func BenchmarkDemo(b *testing.B) {
 	for _, mode := range []sim.RaceMode{sim.RacesOff, sim.RacesError} {
 		b.Run("races="+mode.String(), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if err := runDemo(isa.CAYMAN, "", mode, io.Discard, io.Discard, io.Discard); err != nil {
+				if err := runDemo(isa.CAYMAN, "", mode, &timingFlags{}, io.Discard, io.Discard, io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}
