@@ -1,0 +1,199 @@
+package kernel
+
+import (
+	"bytes"
+	"errors"
+	"math/rand"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/sim"
+	"github.com/tpbsim/tpbsim/timing"
+)
+
+// randomKernel builds a kernel of random calls over a few HBM inputs and SBUF/PSUM tiles:
+// loads of slices, copies and casts between tiles (on DVE, POOL, ACT), VE transposes, reduces,
+// shuffles, memsets, DMA transposes, gathers, stores to random slices of the outputs. Tiles are
+// reused across calls, so dependencies (RAW, WAR, WAW) cross engines and queues.
+func randomKernel(r *rand.Rand, calls int) (*Kernel, map[int][]byte) {
+	b := newKB()
+	const P, F = 32, 32
+	in := b.tensor("in", []int{128, 64}, "float32", BufHBM, true)
+	idx := b.tensor("idx", []int{32, 1}, "uint32", BufHBM, true)
+	out := b.tensor("out", []int{128, 64}, "float32", BufSharedHBM, false)
+	out2 := b.tensor("out2", []int{64, 64}, "bfloat16", BufSharedHBM, false)
+	var tiles, bftiles []int
+	for i := 0; i < 4; i++ {
+		tiles = append(tiles, b.tensor("t"+itoa(i), []int{P, F}, "float32", BufSBUF, false))
+	}
+	for i := 0; i < 2; i++ {
+		bftiles = append(bftiles, b.tensor("h"+itoa(i), []int{P, F}, "bfloat16", BufSBUF, false))
+	}
+	ps := b.tensor("p", []int{P, F}, "float32", BufPSUM, false)
+	red := b.tensor("r", []int{P, 1}, "float32", BufSBUF, false)
+	it := b.tensor("it", []int{32, 1}, "uint32", BufSBUF, false)
+	tile := func() int {
+		if r.Intn(5) == 0 {
+			return ps
+		}
+		return tiles[r.Intn(len(tiles))]
+	}
+	slice := func(t int, rows, cols, r0, c0 int) *View {
+		return &View{Tensor: t, Offset: int64(r0*cols + c0), Pattern: [][2]int64{{int64(cols), int64(rows)}, {1, int64(cols)}}}
+	}
+	hslice := func(r0, c0 int) *View { // a [32, 32] block of in/out
+		return &View{Tensor: in, Offset: int64(r0*64 + c0), Pattern: [][2]int64{{64, P}, {1, F}}}
+	}
+	full32 := func(t int) *View { return full(t, []int{P, F}) }
+	engines := []string{"vector", "gpsimd", "scalar"}
+	b.call(Call{Op: OpDMACopy, Call: "nl.load", Dst: full(it, []int{32, 1}), Src: full(idx, []int{32, 1})})
+	for i := range tiles {
+		b.call(Call{Op: OpDMACopy, Call: "nl.load", Dst: full32(tiles[i]), Src: hslice(32*r.Intn(4), 32*r.Intn(2))})
+	}
+	zero := Number(0)
+	b.call(Call{Op: OpMemset, Call: "nisa.memset", Dst: full32(ps), Value: &zero})
+	for n := 0; n < calls; n++ {
+		switch r.Intn(10) {
+		case 0:
+			b.call(Call{Op: OpDMACopy, Call: "nl.load", Dst: full32(tiles[r.Intn(len(tiles))]), Src: hslice(32*r.Intn(4), 32*r.Intn(2))})
+		case 1:
+			e := engines[r.Intn(3)]
+			d, s := tiles[r.Intn(len(tiles))], tiles[r.Intn(len(tiles))]
+			if d != s {
+				b.call(Call{Op: OpTensorCopy, Call: "nisa.tensor_copy", Dst: full32(d), Src: full32(s), Engine: &e})
+			}
+		case 2:
+			b.call(Call{Op: OpTensorCopy, Call: "nisa.tensor_copy", Dst: full32(bftiles[r.Intn(2)]), Src: full32(tile())})
+		case 3:
+			d, s := tile(), tiles[r.Intn(len(tiles))]
+			if d != s {
+				rows, cols := 1+r.Intn(32), 1+r.Intn(32)
+				if d == ps {
+					rows, cols = 32, 32
+				}
+				b.call(Call{Op: OpNCTranspose, Call: "nisa.nc_transpose", Dst: slice(d, cols, F, 0, 0), Data: slice(s, rows, F, 0, 0)})
+				b.k.Calls[len(b.k.Calls)-1].Dst = &View{Tensor: d, Pattern: [][2]int64{{F, int64(cols)}, {1, int64(rows)}}}
+				b.k.Calls[len(b.k.Calls)-1].Data = &View{Tensor: s, Pattern: [][2]int64{{F, int64(rows)}, {1, int64(cols)}}}
+			}
+		case 4:
+			ops := []string{"add", "maximum", "minimum", "multiply"}
+			b.call(Call{Op: OpTensorReduce, Call: "nisa.tensor_reduce", Dst: full(red, []int{P, 1}), Data: full32(tile()), ReduceOp: ops[r.Intn(4)], Axis: []int{1}})
+		case 5:
+			d, s := tiles[r.Intn(len(tiles))], tiles[r.Intn(len(tiles))]
+			mask := make([]int, 32)
+			for i := range mask {
+				mask[i] = r.Intn(32)
+				if r.Intn(6) == 0 {
+					mask[i] = 255
+				}
+			}
+			b.call(Call{Op: OpStreamShuffle, Call: "nisa.nc_stream_shuffle", Dst: full32(d), Src: full32(s), ShuffleMask: mask})
+		case 6:
+			b.call(Call{Op: OpReciprocal, Call: "nisa.reciprocal", Dst: full32(tile()), Data: full32(tiles[r.Intn(len(tiles))])})
+		case 7:
+			src := &View{Tensor: in, Pattern: [][2]int64{{64, 32}, {1, 32}}}
+			src.Indirect = &Indirect{Index: *full(it, []int{32, 1}), Dim: 0}
+			oob := []string{"error", "skip"}[r.Intn(2)]
+			b.call(Call{Op: OpDMACopy, Call: "nisa.dma_copy", Dst: full32(tiles[r.Intn(len(tiles))]), Src: src, OOBMode: oob})
+		case 8:
+			r0, c0 := 32*r.Intn(4), 32*r.Intn(2)
+			b.call(Call{Op: OpDMACopy, Call: "nl.store", Dst: &View{Tensor: out, Offset: int64(r0*64 + c0), Pattern: [][2]int64{{64, P}, {1, F}}}, Src: full32(tile())})
+		case 9:
+			b.call(Call{Op: OpDMACopy, Call: "nl.store", Dst: &View{Tensor: out2, Offset: int64(32 * 64 * r.Intn(2)), Pattern: [][2]int64{{64, P}, {1, F}}}, Src: full32(bftiles[r.Intn(2)])})
+		}
+	}
+	b.k.Outputs = []int{out, out2}
+	inputs := map[int][]byte{}
+	x := make([]float32, 128*64)
+	for i := range x {
+		x[i] = float32(r.NormFloat64())
+	}
+	inputs[in] = f32bytes(x)
+	ib := make([]byte, 4*32)
+	for k := 0; k < 32; k++ {
+		ib[4*k] = byte(r.Intn(128))
+	}
+	inputs[idx] = ib
+	return &b.k, inputs
+}
+
+// Random kernels lower to words the machine accepts, run without a data race or a deadlock
+// (the sync the lowering inserts is complete), and give the same bytes under another timing
+// model (the results do not depend on timing).
+func TestRandomKernelsRaceFree(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 10
+	}
+	for seed := 0; seed < n; seed++ {
+		r := rand.New(rand.NewSource(int64(seed)))
+		k, inputs := randomKernel(r, 10+r.Intn(40))
+		lw, err := Lower(k, Options{Gen: isa.CAYMAN})
+		if err != nil {
+			var ke *Error
+			if !errors.As(err, &ke) || errors.Is(err, ErrLowering) {
+				t.Fatalf("seed %d: lowering: %v", seed, err)
+			}
+			continue
+		}
+		res, err := lw.Run(sim.Config{}, inputs)
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, lw.Text())
+		}
+		other := timing.Default(isa.SUNDA)
+		res2, err := lw.Run(sim.Config{Timing: &other}, inputs)
+		if err != nil {
+			t.Fatalf("seed %d under SUNDA timing: %v", seed, err)
+		}
+		for i := range res.Outputs {
+			if !bytes.Equal(res.Outputs[i].Data, res2.Outputs[i].Data) {
+				t.Fatalf("seed %d: output %d differs under another timing model", seed, i)
+			}
+		}
+	}
+}
+
+// FuzzRandomKernel drives randomKernel from the fuzzer's seed.
+func FuzzRandomKernel(f *testing.F) {
+	for i := int64(0); i < 4; i++ {
+		f.Add(i, uint8(20))
+	}
+	f.Fuzz(func(t *testing.T, seed int64, calls uint8) {
+		r := rand.New(rand.NewSource(seed))
+		k, inputs := randomKernel(r, int(calls%64))
+		lw, err := Lower(k, Options{Gen: isa.CAYMAN})
+		if err != nil {
+			if errors.Is(err, ErrLowering) {
+				t.Fatalf("lowering: %v", err)
+			}
+			return
+		}
+		if _, err := lw.Run(sim.Config{}, inputs); err != nil && !errors.Is(err, sim.ErrBounds) {
+			t.Fatalf("%v", err)
+		}
+	})
+}
+
+// The race-free result above means something: the same kernels with their waits stripped are
+// reported racy by the machine's detector.
+func TestStrippedSyncIsRacy(t *testing.T) {
+	racy := 0
+	for seed := 0; seed < 10; seed++ {
+		r := rand.New(rand.NewSource(int64(seed)))
+		k, inputs := randomKernel(r, 30)
+		lw, err := Lower(k, Options{Gen: isa.CAYMAN})
+		if err != nil {
+			continue
+		}
+		for _, in := range lw.Insts {
+			ev := eventsOf(in.Inst)
+			ev.WaitMode, ev.WaitIdx = isa.WaitNone, 0
+		}
+		if _, err := lw.Run(sim.Config{}, inputs); errors.Is(err, sim.ErrRace) {
+			racy++
+		}
+	}
+	if racy < 8 {
+		t.Fatalf("only %d of 10 kernels without waits were reported racy", racy)
+	}
+}
