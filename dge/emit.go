@@ -163,6 +163,7 @@ func (p *Plan) Text() string {
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "strategy:     src %v, dst %v\n", p.Src.Strategy, p.Dst.Strategy)
+	fmt.Fprintf(&b, "backend:      %v\n", p.Backend)
 	if p.TileRows > 0 {
 		fmt.Fprintf(&b, "xbar tile:    %dx%d\n", p.TileRows, p.TileCols)
 	}

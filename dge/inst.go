@@ -144,6 +144,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE INDIRECT")
+	backend := selectBackend(g, lg)
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	} else {
 		lg.note("scatter rows run on one engine, in index order, so duplicate indices apply deterministically")
 	}
-	p := &Plan{Gen: g, Kind: KindIndirect, Requested: KindIndirect, DMAAvail: len(engines), Groups: 1, Units: count}
+	p := &Plan{Gen: g, Kind: KindIndirect, Requested: KindIndirect, DMAAvail: len(engines), Groups: 1, Units: count, Backend: backend}
 	for _, e := range engines {
 		p.EngMask |= 1 << e
 	}
@@ -232,6 +233,7 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE GATHER TRANSPOSE")
+	backend := selectBackend(g, lg)
 	lg.add(fmt.Sprintf("S: tensor_reshape_transpose: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", dma.XbarRows, f, 2))
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
@@ -239,7 +241,7 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	engines := engineList(cfg.DMACfg, g)
 	tiles := n / 16
 	nd := min(len(engines), tiles)
-	p := &Plan{Gen: g, Kind: KindGatherTranspose, Requested: KindGatherTranspose, DMAAvail: len(engines), TileRows: dma.XbarRows, TileCols: f, Groups: 1, Units: tiles}
+	p := &Plan{Gen: g, Kind: KindGatherTranspose, Requested: KindGatherTranspose, DMAAvail: len(engines), TileRows: dma.XbarRows, TileCols: f, Groups: 1, Units: tiles, Backend: backend}
 	for _, e := range engines {
 		p.EngMask |= 1 << e
 	}

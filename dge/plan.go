@@ -49,6 +49,9 @@ type Plan struct {
 	// Factored16 and Peeled16 count the levels of more than MaxLoopCount iterations split into
 	// two 16-bit levels, and peeled into a full part and a remainder nest (split16).
 	Factored16, Peeled16 int
+	// Backend is the DGE backend the selector chose (BackendPool; BackendNone on SUNDA, which
+	// has no DGE emitter).
+	Backend Backend
 	// SemCap is sem_increment when it caps the engines below D (0: no cap); ShareCap is
 	// max(1, B/MinShareBytes).
 	SemCap   int
@@ -561,6 +564,9 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 			ring = DefaultRingDepth
 		}
 	}
+
+	// The backend selector runs once Kind and #DMA are resolved (seed 003 §7).
+	p.Backend = selectBackend(g, lg)
 
 	// Spray: assign units to engines.
 	used := engines[:ndma]

@@ -269,6 +269,7 @@ func TestLogFormats(t *testing.T) {
 		"S: tensor_reshape_indirect_transpose BEFORE: elem_size=2 num_elem=[16,32,1,1] step_elem=[1,16,512,512] is_src=1",
 		"S: tensor_reshape_indirect_transpose AFTER:  elem_size=2 num_elem=[32,16,1,1] step_elem=[16,1,512,512]",
 		"S: tensor_reshape_transpose: tile_src_rows=16 tile_src_cols=128 dtype_size=2",
+		SelectBackendLine,
 		"gen_spray_info: reshape_kind=2, do_indirection=0, is_our_tensor=0, hbm_to_hbm=0, ndma=2",
 		"gen_spray_info: skipping reshape (not our tensor and no indirection)",
 		"gen_spray_info: reshape_kind=2, do_indirection=0, is_our_tensor=1, hbm_to_hbm=0, ndma=2",

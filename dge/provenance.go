@@ -60,6 +60,11 @@ func Provenance() []isa.Provenance {
 			"offset in #descriptors) have no effect (the descriptor RAM is not modelled); the plan notes either when set.",
 			"seed 003 §8 (AWS_NEURON_ISA_XT_MEMCOPY_DMA_CFG = 40, MEMCOPY_CARVEOUT_CFG = 39 and their halves); FACTS §C.7", isa.Invented,
 			"the header names the halves but not what 0 means; an all-zero bitfield that enabled nothing would make every default request fail, so 0 reads as the generation's full set"),
+		b("dge.backend_select", "After the pair assessment (and the transpose's BEFORE/AFTER and tile lines) the backend selector runs (seed 003 §7: Pool | RTL | software | NO-BACKEND): "+
+			"from CAYMAN every request and DMA instruction selects Pool and logs \"S: DGE: Select backend Pool\" before the spray and emission; SUNDA (no DGE setup, backend or emitter) is NO-BACKEND, without a line. "+
+			"`dge plan` prints the backend and `plan --json` has it under \"backend\".",
+			"seed 003 §7 (the @0xf9b0 anchor: backend[Pool].available tested first; the string at MP NX DRAM VA 0x83197), §1 (gather_xpose.h: SW-DGE backend on the Q7 processors of GpSimd), §6.1",
+			isa.MedInferred, "the availability table is run-time state (BSS); the POOL/Q7 firmware tpbsim models is the Pool backend, and the RTL and software arms have no recovered log line"),
 		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
 		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
 			"seed 003 §6.1", isa.HighObserved, ""),

@@ -590,6 +590,7 @@ type planJSON struct {
 	ElemSizeDst  uint32       `json:"elem_size_dst"`
 	Verification *bool        `json:"verified,omitempty"`
 	Bound        boundJSON    `json:"bound"`
+	Backend      string       `json:"backend"`
 }
 
 type engineJSON struct {
@@ -605,7 +606,7 @@ func planToJSON(p *dge.Plan) planJSON {
 		SrcStrategy: p.Src.Strategy.String(), DstStrategy: p.Dst.Strategy.String(), FastPath: p.FastPath, Simple: p.Simple,
 		DMAAvail: p.DMAAvail, NumDMA: p.NumDMA, EngMask: fmt.Sprintf("0x%x", p.EngMask), TileRows: p.TileRows, TileCols: p.TileCols,
 		Descriptors: p.Descriptors, LowerBound: p.LowerBound, Bytes: p.Bytes, RingDepth: p.Job.RingDepth, Log: p.Log, Notes: p.Notes,
-		SrcAnalysis: p.Src, DstAnalysis: p.Dst, ElemSizeSrc: p.ElemSize[0], ElemSizeDst: p.ElemSize[1], Bound: boundToJSON(p)}
+		SrcAnalysis: p.Src, DstAnalysis: p.Dst, ElemSizeSrc: p.ElemSize[0], ElemSizeDst: p.ElemSize[1], Bound: boundToJSON(p), Backend: p.Backend.String()}
 	for e, q := range p.Job.Queues {
 		if len(q) == 0 {
 			continue

@@ -1,0 +1,41 @@
+package dge
+
+import "github.com/tpbsim/tpbsim/isa"
+
+// Backend is a DGE backend of the selector (seed 003 §7: Pool | RTL | software | NO-BACKEND).
+type Backend uint8
+
+const (
+	BackendNone     Backend = iota // NO-BACKEND
+	BackendPool                    // the POOL (Q7) software DGE: "S: DGE: Select backend Pool"
+	BackendRTL                     // the hardware DGE (HWDGE)
+	BackendSoftware                // the Q7 SWDGE
+)
+
+func (b Backend) String() string {
+	switch b {
+	case BackendPool:
+		return "Pool"
+	case BackendRTL:
+		return "RTL"
+	case BackendSoftware:
+		return "software"
+	}
+	return "NO-BACKEND"
+}
+
+// SelectBackendLine is the selector's one recovered log line (seed 003 §7, MP NX DRAM VA 0x83197).
+const SelectBackendLine = "S: DGE: Select backend Pool"
+
+// selectBackend models the backend selector: the Pool backend is the first the selector tests
+// (backend[Pool].available) and the one every DGE request tpbsim models runs on (gather_xpose.h:
+// "uses the SW-DGE backend with Q7 processors in the Gpsimd engine"), so from CAYMAN it is
+// selected and logged; SUNDA has no DGE setup, backend or emitter (seed 003 §6.1): NO-BACKEND,
+// and tpbsim's own lowering, without a log line (Provenance dge.backend_select).
+func selectBackend(g isa.Generation, lg *logger) Backend {
+	if g == isa.SUNDA {
+		return BackendNone
+	}
+	lg.add(SelectBackendLine)
+	return BackendPool
+}
