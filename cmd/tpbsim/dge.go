@@ -30,6 +30,7 @@ type dgeFlags struct {
 	dmaCfg, carveoutCfg                                    string
 	request                                                string
 	json                                                   bool
+	indirect, gatherXpose, indexAddr                       string
 	// changed reports whether a flag was given on the command line (nil: none was).
 	changed func(name string) bool
 	// run only
@@ -212,6 +213,9 @@ func addDgeFlags(c *cobra.Command, f *dgeFlags) {
 	fl.StringVar(&f.carveoutCfg, "carveout-cfg", "", "MEMCOPY_CARVEOUT_CFG (high 16 bits = max descriptors: the ring depth)")
 	fl.StringVar(&f.request, "request", "", "read the request from a JSON file instead of flags (only --gen may be combined with it)")
 	fl.BoolVar(&f.json, "json", false, "print JSON for machines")
+	fl.StringVar(&f.indirect, "indirect", "", "IDX.npy: gather rows of the --src table (--shape R,C) by these indices into --dst (a DMA_INDIRECT1D)")
+	fl.StringVar(&f.gatherXpose, "gather-xpose", "", "IDX.npy of shape (P,K): NKI's gather-transpose of the --src table into SBUF (a DMA_GATHER_TRANSPOSE)")
+	fl.StringVar(&f.indexAddr, "index-addr", "", "where the indices go: sbuf:0:OFF (default: the end of each partition's active area)")
 }
 
 // parseInts reads --shape / --perm: integers separated by ',' (or 'x', or spaces). An empty
@@ -625,6 +629,9 @@ func planToJSON(p *dge.Plan) planJSON {
 }
 
 func dgePlan(f *dgeFlags, stdout io.Writer) error {
+	if f.indirect != "" || f.gatherXpose != "" {
+		return dgeIndexPlan(f, stdout)
+	}
 	req, _, err := buildRequest(f)
 	if err != nil {
 		return requestErr(err)
@@ -667,6 +674,9 @@ type runJSON struct {
 }
 
 func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
+	if f.indirect != "" || f.gatherXpose != "" {
+		return dgeIndexRun(f, stdout, stderr)
+	}
 	req, _, err := buildRequest(f)
 	if err != nil {
 		return requestErr(err)
@@ -776,16 +786,9 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 			mismatch = fmt.Errorf("verify: destination element %d differs from the reference: got %x, want %x", i/es, got[i/es*es:i/es*es+es], want[i/es*es:i/es*es+es])
 		}
 	}
-	var outs []output
-	for _, d := range dumps {
-		data, err := d.render(m)
-		if err != nil {
-			return ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
-		}
-		outs = append(outs, output{path: d.file, data: data})
-	}
-	if f.trace != "" {
-		outs = append(outs, output{path: f.trace, data: chromeTrace(res, g)})
+	outs, err := dgeOutputs(m, dumps, f.trace, res, g)
+	if err != nil {
+		return err
 	}
 	outs = append(outs, f.tf.files(sum)...)
 	if mismatch == nil && len(outs) > 0 {
@@ -836,6 +839,22 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return ruleErr(mismatch)
 	}
 	return nil
+}
+
+// dgeOutputs renders dge run's --dump files and --trace after the run.
+func dgeOutputs(m *sim.Machine, dumps []dumpSpec, tracePath string, res *dma.Result, g isa.Generation) ([]output, error) {
+	var outs []output
+	for _, d := range dumps {
+		data, err := d.render(m)
+		if err != nil {
+			return nil, ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
+		}
+		outs = append(outs, output{path: d.file, data: data})
+	}
+	if tracePath != "" {
+		outs = append(outs, output{path: tracePath, data: chromeTrace(res, g)})
+	}
+	return outs, nil
 }
 
 // chromeTrace renders the descriptors as Chrome trace events: one track (tid) per DMA engine,
