@@ -1,0 +1,86 @@
+package kernel
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/isa"
+)
+
+// The NKI rule sets differ by release (NKI.md §2-§3): the same call is accepted by one release
+// and refused by another, with the rule id naming why.
+func TestRulesByRelease(t *testing.T) {
+	reduce := func(axis []int, dshape []int) *kb {
+		b := newKB()
+		a := b.tensor("a", []int{32, 4, 8}, "float32", BufHBM, true)
+		x := b.tensor("x", []int{32, 4, 8}, "float32", BufSBUF, false)
+		y := b.tensor("y", dshape, "float32", BufSBUF, false)
+		o := b.tensor("o", dshape, "float32", BufSharedHBM, false)
+		b.call(Call{Op: OpDMACopy, Call: "nl.load", Dst: full(x, []int{32, 4, 8}), Src: full(a, []int{32, 4, 8})})
+		b.call(Call{Op: OpTensorReduce, Call: "nisa.tensor_reduce", Dst: full(y, dshape), Data: full(x, []int{32, 4, 8}), ReduceOp: "add", Axis: axis})
+		b.call(Call{Op: OpDMACopy, Call: "nl.store", Dst: full(o, dshape), Src: full(y, dshape)})
+		b.k.Outputs = []int{o}
+		return b
+	}
+	xpose := func(shape []int, dtype string) *kb {
+		b := newKB()
+		a := b.tensor("a", shape, dtype, BufHBM, true)
+		perm := transposePerm(len(shape))
+		ds := make([]int, len(shape))
+		for i, p := range perm {
+			ds[i] = shape[p]
+		}
+		y := b.tensor("y", ds, dtype, BufSBUF, false)
+		b.call(Call{Op: OpDMATranspose, Call: "nisa.dma_transpose", Dst: full(y, ds), Src: full(a, shape)})
+		return b
+	}
+	shuffle := func(srcP, dstP int) *kb {
+		b := newKB()
+		x := b.tensor("x", []int{srcP, 16}, "float32", BufSBUF, false)
+		y := b.tensor("y", []int{dstP, 16}, "float32", BufSBUF, false)
+		zero := Number(0)
+		b.call(Call{Op: OpMemset, Call: "nisa.memset", Dst: full(x, []int{srcP, 16}), Value: &zero})
+		b.call(Call{Op: OpStreamShuffle, Call: "nisa.nc_stream_shuffle", Dst: full(y, []int{dstP, 16}), Src: full(x, []int{srcP, 16}), ShuffleMask: make([]int, 32)})
+		return b
+	}
+	for _, tc := range []struct {
+		name    string
+		b       *kb
+		version string
+		rule    string // "" = accepted
+	}{
+		{"reduce last axis 2.32", reduce([]int{2}, []int{32, 4}), "2.32", ""},
+		{"reduce axis 1 of 3-D 2.32", reduce([]int{1}, []int{32, 8}), "2.32", "nki.tensor_reduce.axes_last"},
+		{"reduce axis 1 of 3-D 2.28", reduce([]int{1}, []int{32, 8}), "2.28", ""},
+		{"reduce last axis 2.28", reduce([]int{2}, []int{32, 4}), "2.28", "nki.tensor_reduce.axes_from_1"},
+		{"reduce both 2.28", reduce([]int{1, 2}, []int{32, 1}), "2.28", ""},
+		{"dma_transpose [16,128] bf16 2.27", xpose([]int{16, 128}, "bfloat16"), "2.27", ""},
+		{"dma_transpose [16,40] bf16 2.27", xpose([]int{16, 40}, "bfloat16"), "2.27", "nki.dma_transpose.src_cols"},
+		{"dma_transpose [16,40] bf16 2.32", xpose([]int{16, 40}, "bfloat16"), "2.32", ""},
+		{"dma_transpose [8,128] bf16 2.27", xpose([]int{8, 128}, "bfloat16"), "2.27", "nki.dma_transpose.src_rows"},
+		{"dma_transpose [16,128] fp32 2.32", xpose([]int{16, 128}, "float32"), "2.32", "nki.dma_transpose.dtype_2byte"},
+		{"dma_transpose [16,128] fp32 2.26", xpose([]int{16, 128}, "float32"), "2.26", ""},
+		{"dma_transpose 3-D 2.32", xpose([]int{2, 8, 16}, "bfloat16"), "2.32", ""},
+		{"dma_transpose 3-D 2.31", xpose([]int{2, 8, 128}, "bfloat16"), "2.31", "nki.dma_transpose.src_rows"},
+		{"shuffle 1 -> 32 2.32", shuffle(1, 32), "2.32", ""},
+		{"shuffle 1 -> 32 2.22", shuffle(1, 32), "2.22", "nki.nc_stream_shuffle.partitions"},
+		{"shuffle 32 -> 32 2.22", shuffle(32, 32), "2.22", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Lower(&tc.b.k, Options{Gen: isa.CAYMAN, NKIVersion: tc.version})
+			if tc.rule == "" {
+				if err != nil {
+					t.Fatalf("NKI %s refused: %v", tc.version, err)
+				}
+				return
+			}
+			var ke *Error
+			if !errors.As(err, &ke) || ke.Rule != tc.rule || !errors.Is(err, ErrRule) {
+				t.Fatalf("NKI %s: err = %v, want rule %s", tc.version, err, tc.rule)
+			}
+		})
+	}
+	if _, err := rulesFor("3.0"); !errors.Is(err, ErrForm) {
+		t.Fatalf("unknown release: %v", err)
+	}
+}
