@@ -28,13 +28,16 @@ func needPythonNumpy(t *testing.T) {
 	t.Setenv("TPBSIM_PYTHON", "/usr/bin/python3")
 }
 
-// Every example under examples/nki runs unchanged and checks itself against numpy.
+// Every example under examples/nki runs unchanged and checks itself against numpy, and so does
+// testdata/nki/test_calls.py (every supported call, special values, oob modes, refusals).
 func TestNKIExamples(t *testing.T) {
 	needPythonNumpy(t)
 	files, _ := filepath.Glob("../../examples/nki/*.py")
 	if len(files) < 4 {
 		t.Fatalf("examples/nki has %d scripts", len(files))
 	}
+	more, _ := filepath.Glob("../../testdata/nki/*.py")
+	files = append(files, more...)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			code, out, errs := simCLI("nki", "run", f)
