@@ -282,3 +282,29 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestStridedBoxes(t *testing.T) {
+	// rows of 64 bytes, 256 apart: [0,64) [256,320) [512,576) ...
+	a := box{space: 0, p1: 1, lo: 0, hi: 3*256 + 64, run: 64, stride: 256, n: 4}
+	b := a
+	b.lo, b.hi = 64, 64+3*256+64 // the next column block: never meets a
+	for _, tc := range []struct {
+		x, y box
+		want bool
+	}{
+		{a, b, false},
+		{a, box{p1: 1, lo: 300, hi: 301}, true},
+		{a, box{p1: 1, lo: 320, hi: 512}, false},
+		{a, box{p1: 1, lo: 319, hi: 512}, true},
+		{a, box{p1: 1, lo: 832, hi: 900}, false},
+		{b, box{p1: 1, lo: 0, hi: 64}, false},
+		{b, box{p1: 1, lo: 0, hi: 65}, true},
+	} {
+		if got := tc.x.overlaps(tc.y); got != tc.want {
+			t.Errorf("%+v overlaps %+v = %v, want %v", tc.x, tc.y, got, tc.want)
+		}
+		if got := tc.y.overlaps(tc.x); got != tc.want {
+			t.Errorf("%+v overlaps %+v = %v, want %v (reversed)", tc.y, tc.x, got, tc.want)
+		}
+	}
+}

@@ -95,15 +95,63 @@ func (x *Inst) done() know {
 }
 
 // box is a rectangle of bytes: on-chip partitions [p0, p1) x partition offsets [lo, hi), or HBM
-// addresses [lo, hi) (space 0).
+// addresses [lo, hi) (space 0). An HBM box may be strided (n > 1): only the n runs
+// [lo + k*stride, lo + k*stride + run) of [lo, hi) are touched, so the column blocks of a
+// row-major tensor that a tiled kernel stores one by one do not depend on each other.
 type box struct {
 	space  int
 	p0, p1 int
 	lo, hi uint64
+	run    uint64
+	stride uint64
+	n      uint64
 }
 
 func (a box) overlaps(b box) bool {
-	return a.space == b.space && a.p0 < b.p1 && b.p0 < a.p1 && a.lo < b.hi && b.lo < a.hi
+	if !(a.space == b.space && a.p0 < b.p1 && b.p0 < a.p1 && a.lo < b.hi && b.lo < a.hi) {
+		return false
+	}
+	switch {
+	case a.n <= 1 && b.n <= 1:
+		return true
+	case a.n <= 1:
+		return b.hits(a.lo, a.hi)
+	case b.n <= 1:
+		return a.hits(b.lo, b.hi)
+	}
+	if a.n > b.n {
+		a, b = b, a
+	}
+	if a.n > 4096 {
+		return true // conservative
+	}
+	for k := uint64(0); k < a.n; k++ {
+		lo := a.lo + k*a.stride
+		if b.hits(lo, lo+a.run) {
+			return true
+		}
+	}
+	return false
+}
+
+// hits reports whether one of the strided box's runs meets [lo, hi).
+func (a box) hits(lo, hi uint64) bool {
+	if a.n <= 1 {
+		return a.lo < hi && lo < a.hi
+	}
+	// runs k with a.lo + k*stride < hi and lo < a.lo + k*stride + run
+	var kmin uint64
+	if lo+1 > a.lo+a.run {
+		kmin = (lo + 1 - a.lo - a.run + a.stride - 1) / a.stride
+	}
+	if hi <= a.lo {
+		return false
+	}
+	kmax := (hi - a.lo - 1) / a.stride
+	if kmax > a.n-1 {
+		kmax = a.n - 1
+	}
+	return kmin <= kmax
 }
 
 // access is one box an instruction reads or writes.
@@ -434,7 +482,26 @@ func (l *lowerer) devBox(base uint64, es int64, dims []dim) box {
 		}
 	}
 	if base < isa.DMALocalBase {
-		return box{space: 0, p0: 0, p1: 1, lo: uint64(int64(base) + lo), hi: uint64(int64(base) + hi + es)}
+		b := box{space: 0, p0: 0, p1: 1, lo: uint64(int64(base) + lo), hi: uint64(int64(base) + hi + es)}
+		// a contiguous run repeated at a positive stride that leaves gaps: keep the runs
+		var inner, outer []dim
+		for _, d := range dims {
+			if d.n > 1 {
+				if len(inner) == 0 && (d.step == es) {
+					inner = append(inner, d)
+				} else {
+					outer = append(outer, d)
+				}
+			}
+		}
+		run := es
+		if len(inner) == 1 {
+			run = inner[0].n * es
+		}
+		if len(outer) == 1 && outer[0].step > run && lo == 0 {
+			b.run, b.stride, b.n = uint64(run), uint64(outer[0].step), uint64(outer[0].n)
+		}
+		return b
 	}
 	// On chip: split the byte span into partitions.
 	a0 := int64(base-isa.DMALocalBase) + lo
