@@ -156,7 +156,7 @@ def store(rec, call, loc, dst, value):
     if not isinstance(value, View):
         v = number(value, call, "value", loc)
         value = fresh(rec, call, dst.shape, dst.tensor.dtype, loc)
-        rec.call("memset", call, loc, dst=value, value=v)
+        rec.call("memset", call, loc, dst=value, value=v, engine=None)
     rec.call("dma_copy", call, loc, dst=dst, src=value, dst_rmw_op=None, oob_mode="error", dge_mode=None, engine=None)
 
 
@@ -259,8 +259,9 @@ def reciprocal(rec, call, loc, dst, data):
     rec.call("reciprocal", call, loc, dst=tile(dst, call, "dst", loc), data=tile(data, call, "data", loc))
 
 
-def memset(rec, call, loc, dst, value):
-    rec.call("memset", call, loc, dst=tile(dst, call, "dst", loc), value=number(value, call, "value", loc))
+def memset(rec, call, loc, dst, value, eng=UNSET):
+    rec.call("memset", call, loc, dst=tile(dst, call, "dst", loc), value=number(value, call, "value", loc),
+             engine=enum_name(eng, engine, call, "engine", loc))
 
 
 def cast_into(rec, call, loc, v, dtype):

@@ -82,11 +82,7 @@ def reciprocal(dst, data, name=None):
 
 @api("nisa.memset")
 def memset(dst, value, engine=UNSET, name=None):
-    # The kernel form's memset has no engine (the lowering picks the Vector Engine): an engine the
-    # kernel names is checked for type and otherwise not recorded.
-    loc = user_loc(2)
-    _ops.enum_name(engine, _ops.engine, "nisa.memset", "engine", loc)
-    _ops.memset(current("nisa.memset"), "nisa.memset", loc, dst, value)
+    _ops.memset(current("nisa.memset"), "nisa.memset", user_loc(2), dst, value, engine)
 
 
 __all__ = ["NkiValidationError", "dge_mode", "dma_copy", "dma_transpose", "engine", "get_nc_sub_version",

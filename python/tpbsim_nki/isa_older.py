@@ -92,13 +92,12 @@ def reciprocal(data, dtype=None, mask=None):
 def memset(shape, value, dtype, mask=None, engine=UNSET):
     call = "nisa.memset"
     rec, loc = _ops.begin(call, mask)
-    _ops.enum_name(engine, _ops.engine, call, "engine", loc)
     from ._views import _shape
     dt = _ops.dtype_arg(dtype, call, loc, None)
     if dt is None:
         raise _ops.misuse(call, "dtype is required", loc)
     dst = _ops.fresh(rec, call, _shape(shape, call), dt, loc)
-    _ops.memset(rec, call, loc, dst, value)
+    _ops.memset(rec, call, loc, dst, value, engine)
     return dst
 
 
