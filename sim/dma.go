@@ -106,11 +106,11 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 	var read int64
 	for _, rec := range res.Records {
 		s, t := rec.Start*1000, rec.End*1000
-		pred, via := self, "issue"
+		pred, via := self, viaIssue
 		if p := r.tm.dmaLast[rec.Engine]; p >= 0 && rec.Start > rec.Ready {
-			pred, via = p, "queue"
+			pred, via = p, viaQueue
 		}
-		nd := r.tm.add(node{kind: nodeDescriptor, engine: fmt.Sprintf("DMA%d", rec.Engine), index: rec.Index, label: fmt.Sprintf("%v %d B", rec.Kind, rec.Bytes),
+		nd := r.tm.add(node{kind: nodeDescriptor, dmaEng: rec.Engine, index: rec.Index, dkind: rec.Kind, bytes: rec.Bytes,
 			start: s, occEnd: t, end: t, pred: pred, via: via})
 		r.tm.dmaLast[rec.Engine] = nd
 		if t > end || last == self {

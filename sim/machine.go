@@ -109,6 +109,9 @@ type Machine struct {
 	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
 	dma     *dmaState
 	tt      timing.Table // cfg.Timing, or the generation's default
+	// timingOff (benchmarks only) replaces the cost formulas by a constant and records no
+	// timeline: the functional run the timing model's cost is measured against.
+	timingOff bool
 	// perturb, when set (tests), replaces a compute instruction's cost: the property test of
 	// race-free programs runs them under random costs.
 	perturb func(in isa.Inst, readPS, totalPS int64) (int64, int64)
@@ -336,6 +339,10 @@ const (
 // statistics) comes with it.
 func (m *Machine) Run(p *Program) (*Result, error) {
 	r := &run{m: m, prog: p, res: &Result{}, tm: newRunTiming(&m.tt, m.geo.DMAEngineCount)}
+	r.tm.off = m.timingOff
+	if !r.tm.off {
+		r.tm.nodes = make([]node, 0, p.Len()+64)
+	}
 	if err := m.check(p); err != nil {
 		return nil, err
 	}
@@ -579,7 +586,7 @@ func (r *run) issue(e *engine, slot int) error {
 	self := len(r.tm.nodes)
 	if isDMA(op) {
 		occPS = dmaIssuePS(&r.m.tt, e.kind)
-		r.tm.add(node{kind: nodeDMAIssue, engine: e.name, index: in.Index, label: op.String(), start: start, occEnd: start + occPS, end: start + occPS, pred: pred, via: via, viaLatency: vlat})
+		r.tm.add(node{kind: nodeDMAIssue, queue: e.name, index: in.Index, op: op, start: start, occEnd: start + occPS, end: start + occPS, pred: pred, via: via, sem: ev.WaitIdx, viaLatency: vlat})
 		d, err := r.issueDMA(e, in, occPS, self)
 		if err != nil {
 			r.tm.nodes = r.tm.nodes[:self]
@@ -594,13 +601,13 @@ func (r *run) issue(e *engine, slot int) error {
 		if err != nil {
 			return r.execErr(e, in, err)
 		}
-		readPS, totalPS = computeCost(&r.m.tt, e.kind, in.Inst, ev.WaitMode != isa.WaitNone)
+		readPS, totalPS = r.tm.cost(e.kind, in.Inst, ev.WaitMode != isa.WaitNone)
 		if r.m.perturb != nil {
 			readPS, totalPS = r.m.perturb(in.Inst, readPS, totalPS)
 		}
 		occPS = readPS
 		r.hb.compute(slot, &e.queue[e.pc], &eff, start, start+occPS)
-		src, lat = r.tm.add(node{kind: nodeCompute, engine: e.name, index: in.Index, label: op.String(), start: start, occEnd: start + occPS, end: start + totalPS, pred: pred, via: via, viaLatency: vlat}), r.tm.semLatencyPS(false)
+		src, lat = r.tm.add(node{kind: nodeCompute, queue: e.name, index: in.Index, op: op, start: start, occEnd: start + occPS, end: start + totalPS, pred: pred, via: via, sem: ev.WaitIdx, viaLatency: vlat}), r.tm.semLatencyPS(false)
 		r.annotate(e, op, args)
 		for k, v := range eff.Notes {
 			args[k] = v

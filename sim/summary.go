@@ -191,11 +191,11 @@ func (rt *runTiming) criticalPath() ([]PathStep, map[string]float64) {
 			share["latency"] += nsOf(n.start)
 		}
 		work := min(n.end, segEnd) - n.start
-		if n.via == "queue" && k > 0 {
+		if n.via == viaQueue && k > 0 {
 			// a queue successor starts when the queue is free, not at completion
 			work = min(n.occEnd, segEnd) - n.start
 		}
-		if k+1 < len(chain) && rt.nodes[chain[k+1]].via == "queue" {
+		if k+1 < len(chain) && rt.nodes[chain[k+1]].via == viaQueue {
 			work = min(n.occEnd, segEnd) - n.start
 		}
 		work = max(work, 0)
@@ -203,21 +203,18 @@ func (rt *runTiming) criticalPath() ([]PathStep, map[string]float64) {
 		if gap := segEnd - n.start - work; gap > 0 {
 			share["latency"] += nsOf(gap)
 		}
-		via := n.via
-		if via == "" {
-			via = "start"
-		}
+		via := n.viaString()
 		if len(steps) > 0 && via == "queue" && n.kind == nodeCompute {
 			p := &steps[len(steps)-1]
-			if p.Engine == n.engine && p.Via != "" && rt.nodes[chain[k-1]].kind == nodeCompute {
+			if p.Engine == n.queue && p.Via != "" && rt.nodes[chain[k-1]].kind == nodeCompute {
 				p.Last, p.Count, p.EndNs = n.index, p.Count+1, nsOf(n.end)
-				if !strings.Contains(p.What, n.label) {
-					p.What += ", " + n.label
+				if l := n.label(); !strings.Contains(p.What, l) {
+					p.What += ", " + l
 				}
 				continue
 			}
 		}
-		steps = append(steps, PathStep{Engine: n.engine, What: n.label, First: n.index, Last: n.index, Count: 1,
+		steps = append(steps, PathStep{Engine: n.name(), What: n.label(), First: n.index, Last: n.index, Count: 1,
 			StartNs: nsOf(n.start), EndNs: nsOf(n.end), Via: via, LatencyNs: nsOf(n.viaLatency)})
 	}
 	for k, v := range share {
@@ -236,7 +233,7 @@ func category(n *node) string {
 	case nodeDMAIssue:
 		return "DGE issue"
 	}
-	return n.engine
+	return n.queue
 }
 
 // bottleneck names the largest share of the critical path.

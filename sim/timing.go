@@ -101,14 +101,25 @@ func twoByteClass(t *timing.Table, d isa.DType) bool {
 	return false
 }
 
+// psumOffset is each generation's PSUM start (0: no PSUM), computed once: the cost formula
+// asks for every COPY and CAST.
+var psumOffset = func() map[isa.Generation]uint32 {
+	m := map[isa.Generation]uint32{}
+	for _, g := range isa.Generations {
+		if geo := g.Geometry(); geo.PSUMSize > 0 {
+			m[g] = geo.PSUMOffset
+		}
+	}
+	return m
+}()
+
 // inSBUF reports whether an immediate ADDR4 start address lies in SBUF (not PSUM, not a register).
 func inSBUF(g isa.Generation, a isa.Addr4) bool {
-	geo := g.Geometry()
 	if a.IsAddrReg() {
 		return false
 	}
-	b := a.ByteAddr()
-	return geo.PSUMSize == 0 || b < geo.PSUMOffset
+	off, ok := psumOffset[g]
+	return !ok || a.ByteAddr() < off
 }
 
 // computeCost returns, relative to its issue, how long an instruction holds its queue (its

@@ -33,12 +33,11 @@ func (m *Machine) RunDMAPlan(p *dge.Plan) (*dma.Result, *Summary, error) {
 	var end int64
 	for _, rec := range res.Records {
 		s, t := rec.Start*1000, rec.End*1000
-		pred, via := -1, ""
+		pred, via := -1, viaStart
 		if p := rt.dmaLast[rec.Engine]; p >= 0 && rec.Start > rec.Ready {
-			pred, via = p, "queue"
+			pred, via = p, viaQueue
 		}
-		rt.dmaLast[rec.Engine] = rt.add(node{kind: nodeDescriptor, engine: fmt.Sprintf("DMA%d", rec.Engine), index: rec.Index,
-			label: fmt.Sprintf("%v %d B", rec.Kind, rec.Bytes), start: s, occEnd: t, end: t, pred: pred, via: via})
+		rt.dmaLast[rec.Engine] = rt.add(node{kind: nodeDescriptor, dmaEng: rec.Engine, index: rec.Index, dkind: rec.Kind, bytes: rec.Bytes, start: s, occEnd: t, end: t, pred: pred, via: via})
 		d := &placed.Queues[rec.Engine][rec.Index]
 		e := &st[rec.Engine]
 		e.Engine = fmt.Sprintf("DMA%d", rec.Engine)

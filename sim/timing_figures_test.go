@@ -237,14 +237,22 @@ func TestFigureDGEIssueAndSemToStart(t *testing.T) {
 	tr := s4(isa.OpSTREAM_TRANSPOSE, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x4000), 32, waitGE(3, 1))
 	res := runTimed(t, Config{Gen: g}, prog(q(isa.EngineTPB_SP, ld, ld2), q(isa.EngineDVE, tr)))
 	var sp []int64
-	var dveStart int64 = -1
+	var dveStart, dveDur int64 = -1, -1
 	for _, e := range res.Trace.Events() {
+		if e.Args["opcode"] == nil {
+			continue // wait slices, markers
+		}
 		switch e.Cat {
 		case "SP":
 			sp = append(sp, e.TsPS, e.DurPS)
 		case "DVE":
-			dveStart = e.TsPS
+			dveStart, dveDur = e.TsPS, e.DurPS
 		}
+	}
+	// the trace's times are the model's: the transpose's slice is its formula (a dependent
+	// 32-element transpose: MIN_II + the static overhead) at CAYMAN's 0.96 GHz
+	if tt := timing.Default(g); dveDur != tt.CyclesPS(isa.EngineDVE, 164) {
+		t.Errorf("DVE slice %d ps, want %d", dveDur, tt.CyclesPS(isa.EngineDVE, 164))
 	}
 	if len(sp) != 4 || sp[1] != 600_000 || sp[2] != 600_000 {
 		t.Errorf("SP slices (start, duration) %v, want two of 600 ns back to back", sp)

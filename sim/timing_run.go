@@ -21,18 +21,59 @@ const (
 	nodeDescriptor
 )
 
-// node is one instruction or descriptor on the timeline, times in ps.
+// viaKind is how a node's start was set.
+type viaKind uint8
+
+const (
+	viaStart viaKind = iota // the run's start (or nothing recorded)
+	viaQueue                // its queue or engine freed
+	viaIssue                // its DMA instruction issued it
+	viaSem                  // a semaphore update released it
+)
+
+func (n *node) viaString() string {
+	switch n.via {
+	case viaQueue:
+		return "queue"
+	case viaIssue:
+		return "issue"
+	case viaSem:
+		return fmt.Sprintf("sem[%d]", n.sem)
+	}
+	return "start"
+}
+
+// node is one instruction or descriptor on the timeline, times in ps. Names are made only
+// when the summary asks (name, label): a run records a node per instruction and descriptor.
 type node struct {
 	kind       nodeKind
-	engine     string
+	queue      string // the engine queue (compute, DMA issue)
+	dmaEng     int    // the DMA engine (descriptor)
 	index      int    // instruction index in its queue, or descriptor index in its DMA engine's queue
-	label      string // opcode, or the descriptor's kind and bytes
+	op         isa.Opcode
+	dkind      dma.Kind
+	bytes      uint64
 	start      int64
 	occEnd     int64 // the queue or engine is free again
 	end        int64 // complete (its semaphore update leaves)
 	pred       int   // node that set the start, -1 none
-	via        string
+	via        viaKind
+	sem        uint8 // the semaphore of viaSem
 	viaLatency int64 // the semaphore latency between pred's end and this start, ps
+}
+
+func (n *node) name() string {
+	if n.kind == nodeDescriptor {
+		return fmt.Sprintf("DMA%d", n.dmaEng)
+	}
+	return n.queue
+}
+
+func (n *node) label() string {
+	if n.kind == nodeDescriptor {
+		return fmt.Sprintf("%v %d B", n.dkind, n.bytes)
+	}
+	return n.op.String()
 }
 
 // runTiming is the timing state of one run.
@@ -42,11 +83,11 @@ type runTiming struct {
 	semSrc  [NumSemaphores]int32 // node of the last update applied to each semaphore, -1 none
 	semLat  [NumSemaphores]int64 // the latency that update carried
 	dmaLast []int                // last descriptor node on each DMA engine, -1 none
-	record  bool                 // keep nodes (the summary's critical path)
+	off     bool                 // Machine.timingOff: constant costs, no nodes
 }
 
 func newRunTiming(t *timing.Table, dmaEngines int) *runTiming {
-	rt := &runTiming{t: t, dmaLast: make([]int, dmaEngines), record: true}
+	rt := &runTiming{t: t, dmaLast: make([]int, dmaEngines)}
 	for i := range rt.semSrc {
 		rt.semSrc[i] = -1
 	}
@@ -57,23 +98,34 @@ func newRunTiming(t *timing.Table, dmaEngines int) *runTiming {
 }
 
 func (rt *runTiming) add(n node) int {
+	if rt.off {
+		return -1
+	}
 	rt.nodes = append(rt.nodes, n)
 	return len(rt.nodes) - 1
+}
+
+// cost is computeCost on the run's table (a constant 1 ns with timing off).
+func (rt *runTiming) cost(eng isa.Engine, in isa.Inst, waited bool) (readPS, totalPS int64) {
+	if rt.off {
+		return 1000, 1000
+	}
+	return computeCost(rt.t, eng, in, waited)
 }
 
 // predOf is the node that set the start of an instruction issued at start on a queue whose last
 // node was prev: the releasing semaphore update's producer when it waited, else prev when it
 // issued as prev freed the queue.
-func (rt *runTiming) predOf(start int64, prev int, waited bool, idx uint8) (int, string, int64) {
+func (rt *runTiming) predOf(start int64, prev int, waited bool, idx uint8) (int, viaKind, int64) {
 	if waited {
 		if s := rt.semSrc[idx]; s >= 0 {
-			return int(s), fmt.Sprintf("sem[%d]", idx), rt.semLat[idx]
+			return int(s), viaSem, rt.semLat[idx]
 		}
 	}
-	if prev >= 0 && rt.nodes[prev].occEnd == start {
-		return prev, "queue", 0
+	if prev >= 0 && prev < len(rt.nodes) && rt.nodes[prev].occEnd == start {
+		return prev, viaQueue, 0
 	}
-	return -1, "", 0
+	return -1, viaStart, 0
 }
 
 // semLatencyPS is how long a semaphore update takes to reach a waiting engine: from a DMA's
