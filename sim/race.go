@@ -733,13 +733,20 @@ func spanBoxes(out []box, s mem.Span, in isa.Inst, write bool) []box {
 	}
 	p0, p1 := int32(s.FirstPartition), int32(s.FirstPartition+s.NumPartitions)
 	whole := append(out, box{region: reg, p0: p0, p1: p1, lo: uint64(s.Lo), hi: uint64(s.Hi)})
-	x, ok := in.(*isa.S4D4TR)
-	if !ok {
+	var (
+		t  isa.Tensor4D
+		es int
+	)
+	switch x := in.(type) {
+	case *isa.S4D4TR:
+		t, es = x.SrcMemPattern, x.InDtype.Size()
+		if write {
+			t, es = x.DstMemPattern, x.OutDtype.Size()
+		}
+	case *isa.Memset:
+		t, es = x.DstMemPattern, x.Dtype.Size()
+	default:
 		return whole
-	}
-	t, es := x.SrcMemPattern, x.InDtype.Size()
-	if write {
-		t, es = x.DstMemPattern, x.OutDtype.Size()
 	}
 	runs, ok := patternRuns(t, es, maxPatternRuns)
 	if !ok || len(runs) <= 1 {

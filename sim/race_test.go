@@ -31,6 +31,19 @@ var (
 	wrImm = func(s uint8, v uint32) isa.Events { return evs(0, 0, isa.SemWrImmComplete, s, v) }
 )
 
+// memsetEven fills the even fp32 elements of 32 x 32 from off in 32 partitions.
+func memsetEven(off uint32) *isa.Memset {
+	return &isa.Memset{Header: isa.Header{Opcode: isa.OpMEMSET, InstWordLen: 16}, Dtype: isa.DTypeFP32, NumActiveChannels: 32, SetValue: 7,
+		DstElementCount: 32, DstMemPattern: isa.Tensor4D{StartAddr: sbufAddr(isa.CAYMAN, 0, off), StepElem: [4]int16{2, 1, 1, 1}, NumElem: [4]uint16{32, 1, 1, 1}}}
+}
+
+// oddCopy copies 32 fp32 elements into every other element from off (the odd ones of memsetEven).
+func oddCopy(off uint32) *isa.S4D4TR {
+	x := cp(0, off, none)
+	x.DstMemPattern.StepElem[0] = 2
+	return x
+}
+
 // raceMachine is a CAYMAN machine with every SBUF byte written (so reads are defined).
 func raceMachine(t testing.TB, mode RaceMode) *Machine {
 	t.Helper()
@@ -84,6 +97,9 @@ func TestRaceClasses(t *testing.T) {
 			nil, []want{{"SP", "DVE", "write-read"}}},
 		{"DMA then reader, waits its update", prog(q(isa.EngineTPB_SP, dmaEv(incC(2))), q(isa.EngineDVE, cp(0, 0x100, ge(2, 1)))), nil, nil},
 		{"DMA then reader, waits its completion semaphore", prog(q(isa.EngineTPB_SP, dmaEv(none)), q(isa.EngineDVE, cp(0, 0x100, ge(7, 1)))), nil, nil},
+		{"MEMSET interleaved with a COPY", prog(q(isa.EngineDVE, memsetEven(0x1000)), q(isa.EnginePOOL, cp(0, 0x1000, none))),
+			nil, []want{{"DVE", "POOL", "write-write"}}},
+		{"MEMSET of even elements beside odd ones", prog(q(isa.EngineDVE, memsetEven(0x1000)), q(isa.EnginePOOL, oddCopy(0x1004))), nil, nil},
 		{"DMA not ordered before its own queue", prog(q(isa.EngineACT, dmaEv(none), cp(0, 0x100, none))),
 			nil, []want{{"ACT", "ACT", "write-read"}}},
 	}
