@@ -214,7 +214,17 @@ func TestDMATranspose(t *testing.T) {
 			for i := 0; i < n; i++ {
 				in[2*i], in[2*i+1] = byte(i), byte(i>>8)
 			}
-			_, res := runKernel(t, &b.k, map[int][]byte{a: in})
+			lw, res := runKernel(t, &b.k, map[int][]byte{a: in})
+			xbar := 0
+			for _, in := range lw.Insts {
+				if in.Inst.Hdr().Opcode == isa.OpDMA_TRANSPOSE {
+					xbar++
+				}
+			}
+			t.Logf("%v: %d of %d words on the crossbar", shape, xbar, len(lw.Insts))
+			if shape[0] == 16 && xbar == 0 {
+				t.Errorf("a [16, %d] bf16 transpose did not use the crossbar:\n%s", shape[1], lw.Text())
+			}
 			got := res.Outputs[0].Data
 			// dst[idx permuted] = src[idx]
 			idx := make([]int, len(shape))

@@ -1,7 +1,11 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"fmt"
+
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dma"
 
 	"github.com/tpbsim/tpbsim/isa"
 )
@@ -313,8 +317,97 @@ func (l *lowerer) dmaTranspose(c *Call) error {
 	if err != nil {
 		return err
 	}
-	return l.dmaMove(c, dst, &ps, dmaOpts{in: src.dtype, out: dst.dtype, eng: eng, note: "transpose"})
+	if words, accs := l.xbarWords(src, dst); words != nil {
+		for i, w := range words {
+			l.emit(eng, w, accs[i], "crossbar transpose")
+		}
+		return nil
+	}
+	return l.dmaMove(c, dst, &ps, dmaOpts{in: src.dtype, out: dst.dtype, eng: eng, note: "element-strided transpose"})
 }
+
+// xbarWords lowers a transpose by the rank's fixed permutation onto DMA_TRANSPOSE (0xBD) words,
+// one per 16-row x (128 / 64)-column crossbar tile of each 2-D slice [rows, cols] -> [cols,
+// rows] (the middle axes stay in place in (2,1,0) and (3,1,2,0)), when the dtype, the generation
+// and the placement let the crossbar run them: every word is planned by the DGE first, and nil
+// means "use the element-strided walk" (Provenance kernel.dma_transpose_lowering).
+func (l *lowerer) xbarWords(src, dst *side) ([]isa.Inst, [][]access) {
+	es := int64(src.es)
+	cols := dma.XbarColsFor(src.es)
+	rank := len(src.dims)
+	if cols == 0 || l.g == isa.SUNDA || src.dtype != dst.dtype || dst.pl.Space != isa.SpaceSBUF || rank < 2 || len(dst.dims) != rank {
+		return nil, nil
+	}
+	if src.dims[rank-1].step != es && src.dims[rank-1].n > 1 || dst.dims[rank-1].step != es && dst.dims[rank-1].n > 1 {
+		return nil, nil
+	}
+	stride := int64(l.geo.StateBufPartitionSize)
+	if dst.nparts != int(src.dims[rank-1].n) || (dst.nparts > 1 && dst.dims[0].step != stride) {
+		return nil, nil
+	}
+	rows, ncols := src.dims[0].n, src.dims[rank-1].n
+	rs := src.dims[0].step / es
+	if src.dims[0].step%es != 0 || rs < 0 || rs > 1<<31-1 {
+		return nil, nil
+	}
+	mid := src.dims[1 : rank-1]
+	dmid := dst.dims[1 : rank-1]
+	count := int64(1)
+	for i, d := range mid {
+		if dmid[i].n != d.n {
+			return nil, nil
+		}
+		count *= d.n
+	}
+	var words []isa.Inst
+	var accs [][]access
+	idx := make([]int64, len(mid))
+	for k := int64(0); k < count; k++ {
+		so, do := int64(0), int64(0)
+		for i := range mid {
+			so += idx[i] * mid[i].step
+			do += idx[i] * dmid[i].step
+		}
+		for r0 := int64(0); r0 < rows; r0 += dma.XbarRows {
+			nr := min(int64(dma.XbarRows), rows-r0)
+			for c0 := int64(0); c0 < ncols; c0 += int64(cols) {
+				nc := min(int64(cols), ncols-c0)
+				sa := uint64(int64(src.base) + so + r0*src.dims[0].step + c0*es)
+				da := uint64(int64(dst.base) + do + c0*stride + r0*es)
+				w := &isa.DMADirect2DXpose{Header: isa.Header{Opcode: isa.OpDMA_TRANSPOSE, InstWordLen: isa.InstWordLen},
+					InDtype: src.dtype, OutDtype: dst.dtype, TileSrcRowStep: int32(rs), TileSrcRows: uint8(nr), TileSrcCols: uint8(nc)}
+				binary.LittleEndian.PutUint64(w.Raw[xposeSrcOff:], sa)
+				binary.LittleEndian.PutUint64(w.Raw[xposeDstOff:], da)
+				if _, err := dge.PlanInst(l.g, w, dge.Config{}, dge.Options{Quiet: true}); err != nil {
+					return nil, nil
+				}
+				words = append(words, w)
+				accs = append(accs, []access{
+					{b: l.devBox(sa, es, []dim{{n: nr, step: src.dims[0].step}, {n: nc, step: es}})},
+					{b: l.devBox(da, es, []dim{{n: nc, step: stride}, {n: nr, step: es}}), write: true}})
+				if len(words) > maxInstsPerCall {
+					return nil, nil
+				}
+			}
+		}
+		for i := range idx {
+			idx[i]++
+			if idx[i] < mid[i].n {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return words, accs
+}
+
+// The DMA_TRANSPOSE (0xBD) layout is partial (FACTS §C.5): tpbsim reads the source and
+// destination ADDR8s at bytes 16 and 40 (dge.direct2d_xpose_layout); the destination row step at
+// byte 48 is left 0, the partition stride.
+const (
+	xposeSrcOff = 16
+	xposeDstOff = 40
+)
 
 // transposePerm is the permutation NKI's dma_transpose applies by rank: 2-D (1,0), 3-D
 // (2,1,0), 4-D (3,1,2,0).

@@ -300,5 +300,11 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	if dd.elems() != n*F {
 		return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("[%d, %d] (the gathered rows transposed)", F, n), "dst %v", dd.shape)
 	}
+	if words, accs := l.xbarWords(ts, dd); words != nil {
+		for i, w := range words {
+			l.emit(isa.EnginePOOL, w, accs[i], "crossbar transpose of the gathered rows")
+		}
+		return nil
+	}
 	return l.dmaMove(c, dd, &ps, dmaOpts{in: d, out: dd.dtype, eng: isa.EnginePOOL, note: "transpose of the gathered rows"})
 }
