@@ -351,12 +351,17 @@ func TestRaceFreeIndependentOfTiming(t *testing.T) {
 		programs = 8
 	}
 	racyRuns := 0
+	ms := make([]*Machine, 2*timings) // Reset between programs: a new machine costs more than the run
+	for i := range ms {
+		ms[i] = perturbed(t, uint64(2000+i))
+	}
 	for pi := 0; pi < programs; pi++ {
 		r := rand.New(rand.NewPCG(uint64(pi), 99))
 		p := raceFreeProgram(r, isa.CAYMAN)
 		var want []byte
 		for ti := 0; ti < timings; ti++ {
-			m := perturbed(t, uint64(pi*100+ti))
+			m := ms[ti]
+			m.Reset()
 			fillSBUFAndHBM(t, m)
 			res, err := m.Run(p)
 			if err != nil {
@@ -379,7 +384,8 @@ func TestRaceFreeIndependentOfTiming(t *testing.T) {
 			continue
 		}
 		for ti := 0; ti < timings; ti++ {
-			m := perturbed(t, uint64(pi*100+ti+50))
+			m := ms[timings+ti]
+			m.Reset()
 			fillSBUFAndHBM(t, m)
 			res, err := m.Run(racy.p)
 			if err != nil {
@@ -465,4 +471,107 @@ func dropBarrier(p *Program) *racyProgram {
 		}
 	}
 	return nil
+}
+
+// randomSyncProgram draws a valid program with random synchronisation over a few shared
+// buffers: compute copies on DVE, POOL and ACT, DMA loads on SP, random waits and updates. Many
+// deadlock or race; some are race-free.
+func randomSyncProgram(r *rand.Rand) *Program {
+	g := isa.CAYMAN
+	nbuf := 4 + r.IntN(28) // few buffers: many conflicts; many: few
+	buf := func() uint32 { return uint32(0x200 * r.IntN(nbuf)) }
+	sem := func() uint8 { return uint8(1 + r.IntN(3)) }
+	randEv := func() isa.Events {
+		var ev isa.Events
+		if r.IntN(3) == 0 {
+			ev.WaitMode, ev.WaitIdx, ev.SemaphoreValue = isa.WaitForSemGEImm, sem(), uint32(1+r.IntN(2))
+		}
+		if r.IntN(5) < 4 {
+			ev.UpdateMode, ev.UpdateIdx = isa.SemIncComplete, sem()
+			if r.IntN(3) == 0 {
+				ev.UpdateMode = isa.SemIncRead
+			}
+		}
+		return ev
+	}
+	var qs []Queue
+	for _, e := range []isa.Engine{isa.EngineDVE, isa.EnginePOOL, isa.EngineACT, isa.EngineTPB_SP} {
+		q := Queue{Engine: e}
+		for k, n := 0, 1+r.IntN(2); k < n; k++ {
+			ev := randEv()
+			var in isa.Inst
+			if e == isa.EngineTPB_SP {
+				d := dmaLoad(g, 0x10000+uint64(r.IntN(4))*0x1000, 32, 32, 4, ev)
+				d.SemIncrement = uint8(r.IntN(2))
+				d.DstStartAddr = isa.LocalAddr8(buf())
+				in = d
+			} else {
+				op := isa.OpCOPY
+				if e == isa.EngineACT || r.IntN(3) == 0 {
+					op = isa.OpCAST
+				}
+				x := s4(op, isa.DTypeFP32, 32, sbufAddr(g, 0, buf()), sbufAddr(g, 0, buf()), 32, ev)
+				if op == isa.OpCAST {
+					x.OutDtype = isa.DTypeBFLOAT16
+				}
+				in = x
+			}
+			q.Insts = append(q.Insts, Instr{Inst: in})
+		}
+		qs = append(qs, q)
+	}
+	return prog(qs...)
+}
+
+// TestNoRaceMeansSameBytes is the detector's soundness under timing: a random program that
+// finishes without a reported race in every one of several random timings leaves the same bytes
+// in all of them (a program whose bytes differ was reported racy in at least one).
+func TestNoRaceMeansSameBytes(t *testing.T) {
+	programs, timings := 300, 4
+	if testing.Short() {
+		programs = 50
+	}
+	var clean, differing, stops int
+	ms := make([]*Machine, timings) // one per timing, Reset between programs (a new one costs more than the run)
+	for ti := range ms {
+		ms[ti] = perturbed(t, uint64(1000+ti))
+	}
+	for pi := 0; pi < programs; pi++ {
+		p := randomSyncProgram(rand.New(rand.NewPCG(uint64(pi), 5)))
+		var snaps [][]byte
+		racy, stopped := false, false
+		for ti := 0; ti < timings; ti++ {
+			m := ms[ti]
+			m.Reset()
+			fillSBUFAndHBM(t, m)
+			res, err := m.Run(p)
+			if err != nil {
+				stopped = true // a deadlock in some timing: the bytes may differ with the stop
+				break
+			}
+			racy = racy || len(res.Races) > 0
+			snaps = append(snaps, raceSnapshot(t, m))
+		}
+		if stopped {
+			stops++
+			continue
+		}
+		same := true
+		for _, s := range snaps[1:] {
+			same = same && bytes.Equal(s, snaps[0])
+		}
+		if !same {
+			differing++
+			if !racy {
+				t.Fatalf("program %d: the bytes depend on the timing, and no timing reported a race", pi)
+			}
+		}
+		if !racy {
+			clean++
+		}
+	}
+	if clean == 0 || differing == 0 {
+		t.Fatalf("%d race-free programs, %d whose bytes differ: the draw checks nothing", clean, differing)
+	}
+	t.Logf("%d programs: %d stopped, %d race-free in every timing (same bytes), %d with timing-dependent bytes (all reported)", programs, stops, clean, differing)
 }
