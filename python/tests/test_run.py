@@ -44,7 +44,7 @@ class TestRun(unittest.TestCase):
         self.tmp = tempfile.mkdtemp()
         os.environ["TPBSIM_BIN"] = os.path.join(HERE, "fake_tpbsim.py")
         os.environ["FAKE_ARGV"] = os.path.join(self.tmp, "argv.json")
-        for v in ("TPBSIM_KERNEL_ARGS", "TPBSIM_KEEP", "TPBSIM_RAW_BITS", "FAKE_EXIT"):
+        for v in ("TPBSIM_KERNEL_ARGS", "TPBSIM_KEEP", "TPBSIM_RAW_BITS", "TPBSIM_VERBOSE", "FAKE_EXIT"):
             os.environ.pop(v, None)
 
     def tearDown(self):
@@ -75,6 +75,7 @@ class TestRun(unittest.TestCase):
         self.assertTrue(argv[2].endswith("kernel.json"))
         self.assertEqual(argv[3], "--out-dir")
         self.assertNotIn("--raw-bits", argv)
+        self.assertEqual(argv[5:], ["--quiet"])  # library use without TPBSIM_KERNEL_ARGS
         self.assertEqual(set(glob.glob(os.path.join(tempfile.gettempdir(), "tpbsim-nki-*"))), before)
 
     def test_calling_the_kernel_runs_it(self):

@@ -55,6 +55,8 @@ def run(kernel, args, kwargs, raw_bits=None):
         kjson = form.write(os.path.join(d, "kernel.json"))
         out = os.path.join(d, "out")
         cmd = [tpbsim_bin(), "kernel", "run", kjson, "--out-dir", out] + kernel_args()
+        if "TPBSIM_KERNEL_ARGS" not in os.environ and os.environ.get("TPBSIM_VERBOSE", "") in ("", "0"):
+            cmd.append("--quiet")  # library use: no machine summary per run (tpbsim nki run decides itself)
         if raw:
             cmd.append("--raw-bits")
         try:
