@@ -44,6 +44,12 @@ func oddCopy(off uint32) *isa.S4D4TR {
 	return x
 }
 
+// toHBM points a DMA load's destination at HBM 0x200000, row-major.
+func toHBM(d *isa.DMADirect2D) *isa.DMADirect2D {
+	d.DstStartAddr, d.DstStepElem[1] = isa.Addr8(0x200000), int32(d.DstNumElem[0])
+	return d
+}
+
 // raceMachine is a CAYMAN machine with every SBUF byte written (so reads are defined).
 func raceMachine(t testing.TB, mode RaceMode) *Machine {
 	t.Helper()
@@ -100,7 +106,10 @@ func TestRaceClasses(t *testing.T) {
 		{"MEMSET interleaved with a COPY", prog(q(isa.EngineDVE, memsetEven(0x1000)), q(isa.EnginePOOL, cp(0, 0x1000, none))),
 			nil, []want{{"DVE", "POOL", "write-write"}}},
 		{"MEMSET of even elements beside odd ones", prog(q(isa.EngineDVE, memsetEven(0x1000)), q(isa.EnginePOOL, oddCopy(0x1004))), nil, nil},
-		{"DMA not ordered before its own queue", prog(q(isa.EngineACT, dmaEv(none), cp(0, 0x100, none))),
+		{"two DMAs into the same HBM", prog(q(isa.EngineTPB_SP, toHBM(dmaEv(none))), q(isa.EngineACT, toHBM(dmaEv(none)))),
+			nil, []want{{"ACT", "SP", "write-write"}}},
+		{"two DMAs into the same HBM, ordered", prog(q(isa.EngineTPB_SP, toHBM(dmaEv(ge(7, 1)))), q(isa.EngineACT, toHBM(dmaEv(none)))), nil, nil},
+				{"DMA not ordered before its own queue", prog(q(isa.EngineACT, dmaEv(none), cp(0, 0x100, none))),
 			nil, []want{{"ACT", "ACT", "write-read"}}},
 	}
 	for _, c := range cases {
