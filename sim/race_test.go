@@ -109,7 +109,7 @@ func TestRaceClasses(t *testing.T) {
 		{"two DMAs into the same HBM", prog(q(isa.EngineTPB_SP, toHBM(dmaEv(none))), q(isa.EngineACT, toHBM(dmaEv(none)))),
 			nil, []want{{"ACT", "SP", "write-write"}}},
 		{"two DMAs into the same HBM, ordered", prog(q(isa.EngineTPB_SP, toHBM(dmaEv(ge(7, 1)))), q(isa.EngineACT, toHBM(dmaEv(none)))), nil, nil},
-				{"DMA not ordered before its own queue", prog(q(isa.EngineACT, dmaEv(none), cp(0, 0x100, none))),
+		{"DMA not ordered before its own queue", prog(q(isa.EngineACT, dmaEv(none), cp(0, 0x100, none))),
 			nil, []want{{"ACT", "ACT", "write-read"}}},
 	}
 	for _, c := range cases {
