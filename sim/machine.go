@@ -224,6 +224,8 @@ type Result struct {
 	// Races lists the data races found (Config.Races), one per pair of instructions, in the
 	// order they were found.
 	Races []Race
+	// RacesDropped counts the racing pairs found past the first 1000, not listed in Races.
+	RacesDropped int
 	// State is every queue engine's state where the run ended, in scheduling order (what
 	// `tpbsim run --state` writes): its next instruction and status.
 	State []EngineState
@@ -429,7 +431,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	}
 	res := r.finish()
 	if len(res.Races) > 0 && m.cfg.Races == RacesError {
-		return res, &RaceError{Races: res.Races}
+		return res, &RaceError{Races: res.Races, More: res.RacesDropped}
 	}
 	return res, nil
 }
@@ -461,7 +463,7 @@ func (r *run) finish() *Result {
 	res.timeline = r.tm
 	res.gen = r.m.gen
 	res.Semaphores = r.m.sems
-	res.Races = r.hb.finish()
+	res.Races, res.RacesDropped = r.hb.finish(), r.hb.dropped
 	for _, e := range r.engines {
 		res.State = append(res.State, r.state(e))
 	}

@@ -73,10 +73,16 @@ var ErrRace = errors.New("data race")
 // RaceError is the error of a run that finished with data races under RacesError.
 type RaceError struct {
 	Races []Race
+	// More counts the pairs found past the first maxRaces (1000), not listed.
+	More int
 }
 
 func (e *RaceError) Error() string {
-	return headedList(fmt.Sprintf("%d data race(s): accesses to common bytes, at least one a write, that nothing orders (tpbsim explain sim.race_model)", len(e.Races)), e.Races)
+	more := ""
+	if e.More > 0 {
+		more = fmt.Sprintf(" (and %d more pair(s) not listed)", e.More)
+	}
+	return headedList(fmt.Sprintf("%d data race(s)%s: accesses to common bytes, at least one a write, that nothing orders (tpbsim explain sim.race_model)", len(e.Races), more), e.Races)
 }
 
 func (e *RaceError) Unwrap() error { return ErrRace }
@@ -908,7 +914,8 @@ func raceProvenance() []isa.Provenance {
 			Text: "A satisfied wait is ordered after the shortest prefix, in the order the updates were applied, of the semaphore's " +
 				"updates after which its compare held continuously up to the wait, taken from the last SEM_WR_IMM within it (or the " +
 				"run's start): a wait for >= 1 of two increments is ordered after the first only, one for >= 2 after both; an EQ or " +
-				"LT/LE wait after the update that last made its compare true and those before it; a value set before the run " +
+				"LT/LE wait after the update that last made its compare true and those before it; decrements count against the prefix " +
+				"(after +1, +1, -1 a wait for >= 1 held from the first increment on: it is ordered after that one only); a value set before the run " +
 				"(Machine.SetSemaphore) that satisfies the wait orders nothing. Updates after that prefix are not ordered before the wait.",
 			Source: "issue 12 (counts respected)", Confidence: isa.Invented,
 			Reason: "a counting wait could have been released by the first updates alone, whichever ran first; ordering it after " +
