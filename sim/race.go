@@ -94,6 +94,7 @@ type RaceSide struct {
 	Index  int    // instruction index in its queue
 	Line   int    // source line, 0 unknown
 	File   string
+	Origin string // the Instr's Origin, e.g. the NKI call it was lowered from
 	Opcode isa.Opcode
 	// DMAEngines: for a DMA instruction, the DMA engines whose descriptors made the racing
 	// accesses (ascending); nil for a compute instruction's own accesses.
@@ -121,6 +122,9 @@ func (s RaceSide) String() string {
 		fmt.Fprintf(&b, " (%s:%d)", s.File, s.Line)
 	case s.Line > 0:
 		fmt.Fprintf(&b, " (line %d)", s.Line)
+	}
+	if s.Origin != "" {
+		fmt.Fprintf(&b, " from %s", s.Origin)
 	}
 	fmt.Fprintf(&b, " %v", s.Opcode)
 	if s.Write {
@@ -607,7 +611,7 @@ func (d *raceDetector) report(prev int32, prevWrite bool, b box) {
 
 func (d *raceDetector) side(a int32, write bool) RaceSide {
 	x := &d.actors[a]
-	return RaceSide{Engine: queueEngines[x.slot].String(), Index: x.in.Index, Line: x.in.Line, File: d.r.prog.File,
+	return RaceSide{Engine: queueEngines[x.slot].String(), Index: x.in.Index, Line: x.in.Line, File: d.r.prog.File, Origin: x.in.Origin,
 		Opcode: opcodeOf(x.in.Inst), Write: write, StartPS: x.t0}
 }
 

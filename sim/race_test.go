@@ -173,7 +173,13 @@ func TestRaceRanges(t *testing.T) {
 	if s := (RaceRange{Region: mem.HBM, Lo: 0x1000, Hi: 0x1100}).String(); s != "hbm:0x1000..0x10ff" {
 		t.Errorf("hbm range prints %q", s)
 	}
-	// interleaved walks that share no byte do not race: even elements and odd elements
+	// a lowered instruction's origin (the NKI call) reaches the report
+	p := prog(q(isa.EngineDVE, cp(0, 0x100, none)), q(isa.EnginePOOL, cp(0x800, 0x100, none)))
+	p.Queues[1].Insts[0].Origin = "k.py:7 nl.store"
+	if res, _ := raceMachine(t, RacesWarn).Run(p); len(res.Races) != 1 || res.Races[0].Second.Origin != "k.py:7 nl.store" || res.Races[0].First.Origin != "" {
+		t.Errorf("origins: %+v", res.Races)
+	}
+		// interleaved walks that share no byte do not race: even elements and odd elements
 	even := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 32, none)
 	even.DstMemPattern.StepElem[0] = 2
 	odd := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1004), 32, none)
