@@ -36,6 +36,39 @@ class TestMore(unittest.TestCase):
         self.assertEqual(got["strided_free"].form(), view(1, 1, [[64, 32], [2, 32]]))
         self.assertEqual(got["psum3"].form(), view(2, 10, [[32, 32], [1, 4]]))
 
+    def test_store_from_psum_copies_to_sbuf(self):
+        @nki.jit
+        def k(a):
+            p = nl.ndarray((4, 4), dtype=nl.float32, buffer=nl.psum)
+            nisa.memset(p, 1.0)
+            nl.store(a, p)
+
+        f = tpbsim_nki.trace(k, f32(4, 4))
+        cs = calls(f)
+        self.assertEqual([(c["op"], c["call"]) for c in cs],
+                         [("memset", "nisa.memset"), ("tensor_copy", "nl.store"), ("dma_copy", "nl.store")])
+        self.assertEqual(f["tensors"][cs[1]["dst"]["tensor"]]["buffer"], "sbuf")
+        self.assertEqual(cs[2]["src"], cs[1]["dst"])
+
+    def test_reshape(self):
+        got = {}
+
+        @nki.jit
+        def k(a):
+            got["flat"] = a.reshape((-1,))
+            got["ones"] = a.reshape((1, 8, 1, 8))
+            got["cols"] = a[:, 0:4].reshape((2, 4, 4))
+            try:
+                a[:, 0:4].reshape((32,))
+            except tpbsim_nki.UnsupportedError as e:
+                got["refused"] = str(e)
+
+        tpbsim_nki.trace(k, f32(8, 8))
+        self.assertEqual(got["flat"].form(), view(0, 0, [[1, 64]]))
+        self.assertEqual(got["ones"].form(), view(0, 0, [[0, 1], [8, 8], [0, 1], [1, 8]]))
+        self.assertEqual(got["cols"].form(), view(0, 0, [[32, 2], [8, 4], [1, 4]]))
+        self.assertIn("non-contiguous", got["refused"])
+
     def test_non_finite_values_and_json(self):
         @nki.jit
         def k(a):

@@ -157,6 +157,11 @@ def store(rec, call, loc, dst, value):
         v = number(value, call, "value", loc)
         value = fresh(rec, call, dst.shape, dst.tensor.dtype, loc)
         rec.call("memset", call, loc, dst=value, value=v, engine=None)
+    elif value.tensor.buffer == "psum":
+        # nl.store of a PSUM tile copies it to SBUF first (NKI's documented behaviour)
+        staged = fresh(rec, call, value.shape, value.tensor.dtype, loc)
+        rec.call("tensor_copy", call, loc, dst=staged, src=value, engine=None)
+        value = staged
     rec.call("dma_copy", call, loc, dst=dst, src=value, dst_rmw_op=None, oob_mode="error", dge_mode=None, engine=None)
 
 
