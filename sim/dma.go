@@ -110,8 +110,8 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 		if p := r.tm.dmaLast[rec.Engine]; p >= 0 && rec.Start > rec.Ready {
 			pred, via = p, viaQueue
 		}
-		nd := r.tm.add(node{kind: nodeDescriptor, dmaEng: rec.Engine, index: rec.Index, dkind: rec.Kind, bytes: rec.Bytes,
-			start: s, occEnd: t, end: t, pred: pred, via: via})
+		nd := r.tm.add(node{kind: nodeDescriptor, dmaEng: int32(rec.Engine), index: int32(rec.Index), dkind: rec.Kind, bytes: rec.Bytes,
+			start: s, occEnd: t, end: t, pred: int32(pred), via: via})
 		r.tm.dmaLast[rec.Engine] = nd
 		if t > end || last == self {
 			last = nd

@@ -109,9 +109,9 @@ type Machine struct {
 	newUnit func(eng isa.Engine) unit // the DVE-family executor of each queue; tests may replace it
 	dma     *dmaState
 	tt      timing.Table // cfg.Timing, or the generation's default
-	// timingOff (benchmarks only) replaces the cost formulas by a constant and records no
-	// timeline: the functional run the timing model's cost is measured against.
-	timingOff bool
+	// timelineOff (benchmarks only) records no timeline: the run the timing model's
+	// bookkeeping (the summary's critical path) is measured against, with the same schedule.
+	timelineOff bool
 	// perturb, when set (tests), replaces a compute instruction's cost: the property test of
 	// race-free programs runs them under random costs.
 	perturb func(in isa.Inst, readPS, totalPS int64) (int64, int64)
@@ -341,9 +341,9 @@ const (
 // statistics) comes with it.
 func (m *Machine) Run(p *Program) (*Result, error) {
 	r := &run{m: m, prog: p, res: &Result{}, tm: newRunTiming(&m.tt, m.geo.DMAEngineCount)}
-	r.tm.off = m.timingOff
+	r.tm.off = m.timelineOff
 	if !r.tm.off {
-		r.tm.nodes = make([]node, 0, p.Len()+64)
+		r.tm.nodes = make([]node, 0, timelineCap(p))
 	}
 	if err := m.check(p); err != nil {
 		return nil, err
@@ -588,7 +588,7 @@ func (r *run) issue(e *engine, slot int) error {
 	self := len(r.tm.nodes)
 	if isDMA(op) {
 		occPS = dmaIssuePS(&r.m.tt, e.kind)
-		r.tm.add(node{kind: nodeDMAIssue, queue: e.name, index: in.Index, op: op, start: start, occEnd: start + occPS, end: start + occPS, pred: pred, via: via, sem: ev.WaitIdx, viaLatency: vlat})
+		r.tm.add(node{kind: nodeDMAIssue, queue: e.kind, index: int32(in.Index), op: op, start: start, occEnd: start + occPS, end: start + occPS, pred: int32(pred), via: via, sem: ev.WaitIdx, viaLatency: vlat})
 		d, err := r.issueDMA(e, in, occPS, self)
 		if err != nil {
 			r.tm.nodes = r.tm.nodes[:self]
@@ -609,7 +609,7 @@ func (r *run) issue(e *engine, slot int) error {
 		}
 		occPS = readPS
 		r.hb.compute(slot, &e.queue[e.pc], &eff, start, start+occPS)
-		src, lat = r.tm.add(node{kind: nodeCompute, queue: e.name, index: in.Index, op: op, start: start, occEnd: start + occPS, end: start + totalPS, pred: pred, via: via, sem: ev.WaitIdx, viaLatency: vlat}), r.tm.semLatencyPS(false)
+		src, lat = r.tm.add(node{kind: nodeCompute, queue: e.kind, index: int32(in.Index), op: op, start: start, occEnd: start + occPS, end: start + totalPS, pred: int32(pred), via: via, sem: ev.WaitIdx, viaLatency: vlat}), r.tm.semLatencyPS(false)
 		r.annotate(e, op, args)
 		for k, v := range eff.Notes {
 			args[k] = v

@@ -173,7 +173,7 @@ func (rt *runTiming) criticalPath() ([]PathStep, map[string]float64) {
 		return nil, share
 	}
 	var chain []int
-	for i, guard := last, 0; i >= 0 && guard <= len(rt.nodes); i, guard = rt.nodes[i].pred, guard+1 {
+	for i, guard := last, 0; i >= 0 && guard <= len(rt.nodes); i, guard = int(rt.nodes[i].pred), guard+1 {
 		chain = append(chain, i)
 	}
 	for l, r := 0, len(chain)-1; l < r; l, r = l+1, r-1 {
@@ -206,15 +206,15 @@ func (rt *runTiming) criticalPath() ([]PathStep, map[string]float64) {
 		via := n.viaString()
 		if len(steps) > 0 && via == "queue" && n.kind == nodeCompute {
 			p := &steps[len(steps)-1]
-			if p.Engine == n.queue && p.Via != "" && rt.nodes[chain[k-1]].kind == nodeCompute {
-				p.Last, p.Count, p.EndNs = n.index, p.Count+1, nsOf(n.end)
+			if p.Engine == n.queue.String() && p.Via != "" && rt.nodes[chain[k-1]].kind == nodeCompute {
+				p.Last, p.Count, p.EndNs = int(n.index), p.Count+1, nsOf(n.end)
 				if l := n.label(); !strings.Contains(p.What, l) {
 					p.What += ", " + l
 				}
 				continue
 			}
 		}
-		steps = append(steps, PathStep{Engine: n.name(), What: n.label(), First: n.index, Last: n.index, Count: 1,
+		steps = append(steps, PathStep{Engine: n.name(), What: n.label(), First: int(n.index), Last: int(n.index), Count: 1,
 			StartNs: nsOf(n.start), EndNs: nsOf(n.end), Via: via, LatencyNs: nsOf(n.viaLatency)})
 	}
 	for k, v := range share {
@@ -233,7 +233,7 @@ func category(n *node) string {
 	case nodeDMAIssue:
 		return "DGE issue"
 	}
-	return n.queue
+	return n.queue.String()
 }
 
 // bottleneck names the largest share of the critical path.

@@ -37,7 +37,7 @@ func (m *Machine) RunDMAPlan(p *dge.Plan) (*dma.Result, *Summary, error) {
 		if p := rt.dmaLast[rec.Engine]; p >= 0 && rec.Start > rec.Ready {
 			pred, via = p, viaQueue
 		}
-		rt.dmaLast[rec.Engine] = rt.add(node{kind: nodeDescriptor, dmaEng: rec.Engine, index: rec.Index, dkind: rec.Kind, bytes: rec.Bytes, start: s, occEnd: t, end: t, pred: pred, via: via})
+		rt.dmaLast[rec.Engine] = rt.add(node{kind: nodeDescriptor, dmaEng: int32(rec.Engine), index: int32(rec.Index), dkind: rec.Kind, bytes: rec.Bytes, start: s, occEnd: t, end: t, pred: int32(pred), via: via})
 		d := &placed.Queues[rec.Engine][rec.Index]
 		e := &st[rec.Engine]
 		e.Engine = fmt.Sprintf("DMA%d", rec.Engine)

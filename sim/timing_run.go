@@ -47,18 +47,18 @@ func (n *node) viaString() string {
 // when the summary asks (name, label): a run records a node per instruction and descriptor.
 type node struct {
 	kind       nodeKind
-	queue      string // the engine queue (compute, DMA issue)
-	dmaEng     int    // the DMA engine (descriptor)
-	index      int    // instruction index in its queue, or descriptor index in its DMA engine's queue
-	op         isa.Opcode
-	dkind      dma.Kind
+	via        viaKind
+	sem        uint8      // the semaphore of viaSem
+	op         isa.Opcode // compute, DMA issue
+	queue      isa.Engine // the engine queue (compute, DMA issue)
+	dkind      dma.Kind   // descriptor
+	dmaEng     int32      // the DMA engine (descriptor)
+	index      int32      // instruction index in its queue, or descriptor index in its DMA engine's queue
+	pred       int32      // node that set the start, -1 none
 	bytes      uint64
 	start      int64
 	occEnd     int64 // the queue or engine is free again
 	end        int64 // complete (its semaphore update leaves)
-	pred       int   // node that set the start, -1 none
-	via        viaKind
-	sem        uint8 // the semaphore of viaSem
 	viaLatency int64 // the semaphore latency between pred's end and this start, ps
 }
 
@@ -66,7 +66,7 @@ func (n *node) name() string {
 	if n.kind == nodeDescriptor {
 		return fmt.Sprintf("DMA%d", n.dmaEng)
 	}
-	return n.queue
+	return n.queue.String()
 }
 
 func (n *node) label() string {
@@ -83,7 +83,22 @@ type runTiming struct {
 	semSrc  [NumSemaphores]int32 // node of the last update applied to each semaphore, -1 none
 	semLat  [NumSemaphores]int64 // the latency that update carried
 	dmaLast []int                // last descriptor node on each DMA engine, -1 none
-	off     bool                 // Machine.timingOff: constant costs, no nodes
+	off     bool                 // Machine.timelineOff: no nodes
+}
+
+// timelineCap is the node count a run of p starts with room for: one per instruction, and a
+// DMA instruction's usual few descriptors.
+func timelineCap(p *Program) int {
+	n := 64
+	for _, q := range p.Queues {
+		for _, in := range q.Insts {
+			n++
+			if isDMA(opcodeOf(in.Inst)) {
+				n += 2
+			}
+		}
+	}
+	return n
 }
 
 func newRunTiming(t *timing.Table, dmaEngines int) *runTiming {
@@ -105,11 +120,8 @@ func (rt *runTiming) add(n node) int {
 	return len(rt.nodes) - 1
 }
 
-// cost is computeCost on the run's table (a constant 1 ns with timing off).
+// cost is computeCost on the run's table.
 func (rt *runTiming) cost(eng isa.Engine, in isa.Inst, waited bool) (readPS, totalPS int64) {
-	if rt.off {
-		return 1000, 1000
-	}
 	return computeCost(rt.t, eng, in, waited)
 }
 

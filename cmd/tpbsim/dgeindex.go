@@ -292,12 +292,19 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err := cfg.CheckPlan(p, "tpbsim dge run --max-elements N"); err != nil {
 		return ruleErr(err)
 	}
+	if cfg.Timing, err = f.tf.table(r.gen); err != nil {
+		return err
+	}
+	sumOut, err := f.tf.toStdout(f.trace)
+	if err != nil {
+		return err
+	}
 	m, err := sim.New(cfg)
 	if err != nil {
 		return ioErr(err)
 	}
 	mm := m.Memory()
-	dumps, err := parseDumps(m, r.gen, f.dumps, f.trace, "")
+	dumps, err := parseDumps(m, r.gen, f.dumps, f.trace, "", f.tf.outFlags()...)
 	if err != nil {
 		return err
 	}
@@ -336,10 +343,7 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ruleErr(err)
 	}
-	eng := dma.New(r.gen)
-	_, eng.MaxJobBytes = cfg.Limits()
-	eng.SerialSharedDst = true
-	res, err := eng.Run(mm, &p.Job)
+	res, sum, err := m.RunDMAPlan(p) // timed and placed as in tpbsim dge run
 	if err != nil {
 		return ruleErr(err)
 	}
@@ -357,10 +361,14 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	outs = append(outs, f.tf.files(sum)...)
 	if err := writeOutputs(outs, stdout); err != nil {
 		return ioErr(err)
 	}
-	if toStdout(outs) {
+	if err := f.tf.writeStdout(sum, stdout); err != nil {
+		return err
+	}
+	if toStdout(outs) || sumOut {
 		stdout = stderr
 	}
 	if f.json {
