@@ -149,3 +149,25 @@ func TestKernelLowerThenRun(t *testing.T) {
 		t.Fatalf("tpbsim run of the lowered program and kernel run differ (%d vs %d bytes)", len(a), len(b))
 	}
 }
+
+// The trace's slices are named by the NKI call each instruction came from, and --summary
+// writes the timing summary's keys.
+func TestKernelTraceNamesCalls(t *testing.T) {
+	dir := t.TempDir()
+	tr, sum := filepath.Join(dir, "t.json"), filepath.Join(dir, "s.json")
+	if code, _, errs := simCLI("kernel", "run", "../../testdata/kernel/ve_transpose_partial.json", "--trace", tr, "--summary", sum, "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(tr)
+	for _, want := range []string{`"STREAM_TRANSPOSE x.py:6 nisa.nc_transpose"`, `"origin":"x.py:5 nl.load"`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("trace lacks %s", want)
+		}
+	}
+	s, _ := os.ReadFile(sum)
+	for _, want := range []string{`"end_ns"`, `"engines"`, `"busy_ns"`, `"wait_ns"`} {
+		if !bytes.Contains(s, []byte(want)) {
+			t.Errorf("summary lacks %s", want)
+		}
+	}
+}
