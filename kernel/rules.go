@@ -50,8 +50,10 @@ func tag(lo, hi int) string {
 }
 
 func (r *ruleSet) fail(c *Call, arg, rule string, lo, hi int, legal, format string, a ...any) error {
-	e := callErr(c, ErrRule, arg, rule, legal+" ("+tag(lo, hi)+")", format, a...)
-	return e
+	if lo > 0 || hi > 0 {
+		legal += " (" + tag(lo, hi) + ")"
+	}
+	return callErr(c, ErrRule, arg, rule, legal, format, a...)
 }
 
 // check applies the release's rules for call c.
