@@ -25,18 +25,6 @@ func (b *kb) tensor(name string, shape []int, dtype, buffer string, input bool) 
 	return len(b.k.Tensors) - 1
 }
 
-// full is the row-major view of a whole tensor of the given shape.
-func full(t int, shape []int) *View {
-	v := &View{Tensor: t}
-	step := int64(1)
-	v.Pattern = make([][2]int64, len(shape))
-	for i := len(shape) - 1; i >= 0; i-- {
-		v.Pattern[i] = [2]int64{step, int64(shape[i])}
-		step *= int64(shape[i])
-	}
-	return v
-}
-
 func (b *kb) call(c Call) {
 	if c.Loc == "" {
 		c.Loc = "t.py:" + itoa(len(b.k.Calls)+10)

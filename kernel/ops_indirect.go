@@ -234,11 +234,16 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 		}
 		pat = append(pat, p)
 	}
-	if len(pat) != 2 || dimIdx != 0 {
-		return callErr(c, ErrUnsupported, "src", "kernel.gather_transpose_shape", "an indirect src of [rows, row] (other axes of size 1), indexed on its first axis",
+	if len(pat) < 2 || len(pat) > 3 || dimIdx != 0 {
+		return callErr(c, ErrUnsupported, "src", "kernel.gather_transpose_shape", "an indirect src of [rows, row] or [rows, a, b] (other axes of size 1), indexed on its first axis",
 			"src %v indexed on axis %d", sv.Shape(), ind.Dim)
 	}
-	n, F := pat[0][1], pat[1][1]
+	n, F := pat[0][1], int64(1)
+	rest := []int{}
+	for _, p := range pat[1:] {
+		F *= p[1]
+		rest = append(rest, int(p[1]))
+	}
 	iv := ind.Index
 	if len(iv.Pattern) != 2 {
 		return callErr(c, ErrRule, "src.vector_offset", "nki.dma_transpose.indices_2d", "a 2-D index tile [P, N]", "an index view %v", iv.Shape())
@@ -258,7 +263,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	// the HBM scratch of the gathered rows
 	d, _ := dtypeOf(st, l.g)
 	sid := len(l.tensors)
-	l.tensors = append(l.tensors, Tensor{Name: fmt.Sprintf("tpbsim.gathered%d", sid), Shape: []int{int(n), int(F)}, DType: st.DType, Buffer: BufHBM, Loc: l.origin})
+	l.tensors = append(l.tensors, Tensor{Name: fmt.Sprintf("tpbsim.gathered%d", sid), Shape: append([]int{int(n)}, rest...), DType: st.DType, Buffer: BufHBM, Loc: l.origin})
 	l.hbmNext = (l.hbmNext + 0xfff) &^ 0xfff
 	l.pls = append(l.pls, &Placement{Tensor: sid, Space: isa.SpaceHBM, Addr: l.hbmNext, RowBytes: uint64(n * F * int64(d.Size())), DType: d, ES: d.Size(),
 		FreeElems: n * F, First: l.call, Last: l.call})
@@ -266,7 +271,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	l.sbuf.tensors, l.psum.tensors = l.tensors, l.tensors
 	g := *c
 	g.Src = &View{Tensor: sv.Tensor, Offset: sv.Offset, Pattern: pat, Indirect: &Indirect{Index: kv, Dim: 0}}
-	g.Dst = &View{Tensor: sid, Pattern: [][2]int64{{F, n}, {1, F}}}
+	g.Dst = full(sid, l.tensors[sid].Shape)
 	dst, err := l.resolve(&g, "dst", g.Dst)
 	if err != nil {
 		return err
@@ -281,8 +286,9 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	}
 	// the transpose of the scratch into dst
 	t := *c
-	t.Src = &View{Tensor: sid, Pattern: [][2]int64{{F, n}, {1, F}}}
-	t.Axes = []int{1, 0}
+	t.Src = full(sid, l.tensors[sid].Shape)
+	perm := transposePerm(len(pat))
+	t.Axes = perm
 	t.Engine, t.DGEMode = nil, nil
 	sw := "swdge"
 	t.DGEMode = &sw
@@ -295,10 +301,13 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 		return err
 	}
 	ps := *ts
-	ps.dims = []dim{ts.dims[1], ts.dims[0]}
-	ps.shape = []int{int(F), int(n)}
-	if dd.elems() != n*F {
-		return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("[%d, %d] (the gathered rows transposed)", F, n), "dst %v", dd.shape)
+	ps.dims, ps.shape = nil, nil
+	for _, p := range perm {
+		ps.dims = append(ps.dims, ts.dims[p])
+		ps.shape = append(ps.shape, ts.shape[p])
+	}
+	if !sameInts(squeeze(dd.shape), squeeze(ps.shape)) {
+		return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", ps.shape), "dst %v", dd.shape)
 	}
 	if words, accs := l.xbarWords(ts, dd); words != nil {
 		for i, w := range words {
@@ -307,4 +316,26 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 		return nil
 	}
 	return l.dmaMove(c, dd, &ps, dmaOpts{in: d, out: dd.dtype, eng: isa.EnginePOOL, note: "transpose of the gathered rows"})
+}
+
+// squeeze drops the 1-extents of a shape.
+func squeeze(s []int) []int {
+	var out []int
+	for _, d := range s {
+		if d != 1 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// full is the row-major view of a whole tensor of the given shape.
+func full(t int, shape []int) *View {
+	v := &View{Tensor: t, Pattern: make([][2]int64, len(shape))}
+	step := int64(1)
+	for i := len(shape) - 1; i >= 0; i-- {
+		v.Pattern[i] = [2]int64{step, int64(shape[i])}
+		step *= int64(shape[i])
+	}
+	return v
 }

@@ -32,6 +32,10 @@ func Provenance() []isa.Provenance {
 			"(64 for 4-byte dtypes) crossbar tile of each 2-D [rows, cols] slice (the middle axes of (2,1,0) and (3,1,2,0) stay in place), when the generation has the crossbar (not SUNDA) and the DGE plans every word "+
 			"(32-byte aligned destinations); otherwise, and for other placements, an element-strided DIRECT2D walk of the permuted source. The gather transpose's second step takes the same route.",
 			"NKI.md §2, §3; FACTS §C.5 (DIRECT2D_XPOSE layout partial); dge.direct2d_xpose_layout", isa.Invented, "the crossbar is what the hardware DGE transposes with (TIMING.md's ~90% / ~50%); DMA_TRANSPOSE's layout is partial, so a word the DGE would not plan falls back to the strided walk, which moves the same bytes"),
+		b("kernel.dma_transpose_default_path", "The direct dma_transpose shape and dtype rules of NKI 2.27 on (src.shape[0], src.shape[-1], 2-byte dtype) are checked when dge_mode is hwdge; with dge_mode unknown (the default) they are not, "+
+			"and a transpose the crossbar cannot run takes the element-strided walk.",
+			"NKI.md §3 (the rules name hwdge/unknown; the SDK's own test transposes fp32 [2048, 128] on the default path)", isa.LowInferred,
+			"the sources conflict: the stub's rules cover the unknown mode, the SDK's test breaks them there; tpbsim follows the test, where the compiler is free to choose the path, and keeps the rules where the user names the hardware DGE"),
 		b("kernel.gather_transpose_lowering", "dma_transpose with an indirect src is two software-DGE DMAs: an INDIRECT1D gather of the rows flat = indices.T.flatten()[:n] into an HBM scratch tensor, then the transposing walk into dst.",
 			"NKI.md §2 (0xF1 semantics); dma.gather_xpose.mapping", isa.Invented, "DMA_GATHER_XPOSE bounds an index only through the bound-check registers, which a program cannot set yet, so oob_mode error/skip would not hold; INDIRECT1D bounds by src_num_elem"),
 		b("kernel.indirect_index_staging", "An index tile not already laid out as consecutive uint32 in SBUF partition 0 (e.g. [n, 1], one index per partition) is first copied there by an SBUF-to-SBUF DMA on the issuing queue.",

@@ -31,7 +31,8 @@ func TestRulesByRelease(t *testing.T) {
 			ds[i] = shape[p]
 		}
 		y := b.tensor("y", ds, dtype, BufSBUF, false)
-		b.call(Call{Op: OpDMATranspose, Call: "nisa.dma_transpose", Dst: full(y, ds), Src: full(a, shape)})
+		hw := "hwdge"
+		b.call(Call{Op: OpDMATranspose, Call: "nisa.dma_transpose", Dst: full(y, ds), Src: full(a, shape), DGEMode: &hw})
 		return b
 	}
 	shuffle := func(srcP, dstP int) *kb {
@@ -62,6 +63,7 @@ func TestRulesByRelease(t *testing.T) {
 		{"dma_transpose [16,128] fp32 2.26", xpose([]int{16, 128}, "float32"), "2.26", ""},
 		{"dma_transpose 3-D 2.32", xpose([]int{2, 8, 16}, "bfloat16"), "2.32", ""},
 		{"dma_transpose 3-D 2.31", xpose([]int{2, 8, 128}, "bfloat16"), "2.31", "nki.dma_transpose.src_rows"},
+		{"dma_transpose fp32 [2048,128] default path 2.32", func() *kb { b := xpose([]int{2048, 128}, "float32"); b.k.Calls[0].DGEMode = nil; return b }(), "2.32", ""},
 		{"shuffle 1 -> 32 2.32", shuffle(1, 32), "2.32", ""},
 		{"shuffle 1 -> 32 2.22", shuffle(1, 32), "2.22", "nki.nc_stream_shuffle.partitions"},
 		{"shuffle 32 -> 32 2.22", shuffle(32, 32), "2.22", ""},

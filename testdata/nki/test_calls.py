@@ -121,7 +121,39 @@ def gather_kernel_for(mode):
     return gather_kernel
 
 
+@nki.jit
+def gather4d_kernel(tokens, idx_hbm):
+    T = idx_hbm.shape[0]
+    idx = nl.load(idx_hbm)
+    out = nl.ndarray((64, 1, 2, T), dtype=tokens.dtype, buffer=nl.shared_hbm)
+    dst = nl.ndarray((64, 1, 2, T), dtype=tokens.dtype, buffer=nl.sbuf)
+    src = tokens.ap(pattern=[[128, T], [128, 1], [64, 2], [1, 64]], vector_offset=idx, indirect_dim=0)
+    nisa.dma_transpose(dst, src, axes=(3, 1, 2, 0))
+    nisa.dma_copy(out, dst)
+    return out
+
+
+@nki.jit
+def transpose_fp32_kernel(a):
+    out = nl.ndarray((a.shape[1], a.shape[0]), dtype=a.dtype, buffer=nl.shared_hbm)
+    d = nl.ndarray((a.shape[1], a.shape[0]), dtype=a.dtype, buffer=nl.sbuf)
+    nisa.dma_transpose(d, a)
+    nl.store(out, d)
+    return out
+
+
 class TestCalls(unittest.TestCase):
+    def test_gather_transpose_4d(self):
+        rng = np.random.default_rng(5)
+        tokens = rng.standard_normal((100, 1, 2, 64)).astype(np.float16)
+        idx = rng.integers(0, 100, size=(32, 1), dtype=np.uint32)
+        want = np.transpose(tokens[idx.T.flatten()], (3, 1, 2, 0))
+        np.testing.assert_array_equal(nki.simulate(gather4d_kernel)(tokens, idx), want)
+
+    def test_dma_transpose_fp32_default_path(self):
+        a = np.random.default_rng(6).standard_normal((2048, 128)).astype(np.float32)
+        np.testing.assert_array_equal(nki.simulate(transpose_fp32_kernel)(a), a.T)
+
     def test_casts_special_values(self):
         a = np.tile(SPECIAL, (8, 1))
         f16, bf, i8, dmaf16 = nki.simulate(cast_kernel)(a)
