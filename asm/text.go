@@ -57,6 +57,11 @@ type Program struct {
 	Items   []Item
 	Queues  map[isa.Engine][]Item
 	Engines []isa.Engine // in order of first appearance
+	// BoundRegs are the bound-check registers (0..63, 32-bit) the program sets before it runs:
+	// `.bound_reg N VALUE` in text, {"bound_regs": {"N": VALUE}} in JSON. BoundRegLine names
+	// the line that set each.
+	BoundRegs    map[int]uint32
+	BoundRegLine map[int]int
 }
 
 // Words returns the instruction words in file order.
@@ -160,6 +165,16 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				cur = e
 				continue
+			case ".bound_reg":
+				if len(fields) != 3 {
+					return nil, &Error{File: name, Line: line, Msg: ".bound_reg takes a register number 0..63 and a 32-bit value (.bound_reg 5 0x1000)"}
+				}
+				if err := prog.setBoundReg(fields[1], fields[2], line); err != nil {
+					e := err.(*Error)
+					e.File, e.Line = name, line
+					return nil, e
+				}
+				continue
 			case ".word":
 				hx := strings.Join(fields[1:], "")
 				b, err := hex.DecodeString(hx)
@@ -173,7 +188,7 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				continue
 			}
-			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("unknown directive %s (want .gen, .engine or .word)", fields[0])}
+			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("unknown directive %s (want .gen, .engine, .bound_reg or .word)", fields[0])}
 		}
 		w, err := ParseLine(text, prog.Gen)
 		if err != nil {

@@ -109,7 +109,11 @@ var registry = []Provenance{
 	Rule("has_valid_bound_check_reg", "A BOUND_CHECK_REG with bc_enabled clear is all zero; in wide-offset mode (ADDR8 marker 0x04) bc_reg < 63 so bc_reg+1 exists.",
 		"FACTS §C.6", LowInferred, flds("src_bound_reg", "dst_bound_reg"), "Body not found; these are the only constraints the field layout implies."),
 	Rule("has_valid_idx_bound_check_reg", "As has_valid_bound_check_reg, for the index bounds of DMA_INDIRECT1D.", "FACTS §C.3", LowInferred, flds("src_idx_bound_reg", "dst_idx_bound_reg"), "Body not found."),
-	Rule("has_valid_idx_bound_check_reg_no_flags", "DMA_GATHER_XPOSE index bound: as has_valid_bound_check_reg and bc_disable_oob_error_notif clear.", "FACTS §C.4", LowInferred, flds("src_idx_bound_reg"), "Reading of 'no flags'."),
+	Rule("has_valid_idx_bound_check_reg_no_flags", "DMA_GATHER_XPOSE index bound: with bc_enabled clear the byte is all zero; it is the variant without the ADDR8 marker flags "+
+		"(an index has no wide-offset mode, so bc_reg+1 is not needed). bc_disable_oob_error_notif is legal: it makes an index at or above the register skip its row (NKI oob_mode=skip).",
+		"FACTS §C.4 (\"no flags\" variant); NKI.md (oob_mode.skip with indirect indexing)", LowInferred, flds("src_idx_bound_reg"),
+		"'no flags' is read as 'no marker flags argument' (has_valid_bound_check_reg takes the ADDR8 marker's wide-offset flag, the index's ADDR4 has none); "+
+			"the earlier reading, bc_disable_oob_error_notif must be clear, made NKI's oob_mode=skip unreachable for gather-transposes, which NKI documents (tpbsim explain conflicts)"),
 	Rule("is_valid_dge_compute_op", "compute_op is NONE, ADD, MULTIPLY, MAX or MIN (0..4).", "FACTS §C.6", HighObserved, flds("compute_op"), ""),
 	Rule("is_valid_dma_configs", "dma_configs: priority_class 0..4, reserved bits zero.", "FACTS §C.2, §C.6", HighObserved, flds("dma_configs"), ""),
 	Rule("is_valid_dma_memcpy_direct_without_cce", "Plain copy (in == out, compute_op NONE): src_num_elem[0]*[1]*src_elem_size == the same product for dst (elem_size 0 = 64 KiB).",

@@ -153,14 +153,16 @@ var (
 
 // validBoundReg is the INFERRED body of has_valid_bound_check_reg / has_valid_idx_bound_check_reg:
 // a disabled bound carries no register or flag; in wide-offset mode bc_reg+1 must exist.
+// validBoundReg checks a BOUND_CHECK_REG. noFlags is the "_no_flags" variant of the GATHER_XPOSE
+// index bound: no ADDR8 marker flags come with it, so wide is false; its
+// bc_disable_oob_error_notif stays legal (it selects skipping an out-of-bounds index, NKI's
+// oob_mode=skip; Provenance dma.gather_xpose and the rule's text).
 func validBoundReg(v *vctx, p *boundPaths, b BoundCheckReg, wide, noFlags bool) {
+	_ = noFlags
 	field := p.field
 	if !b.Enabled() && b != 0 {
 		v.failT(field, v.hex(uint64(b)), lit("0 when bc_enabled is clear"))
 		return
-	}
-	if noFlags && b.DisableOOBErrorNotif() {
-		v.fail(p.notif, "1", "0 (the index bound takes no flags)")
 	}
 	if wide && b.Enabled() && int(b.Reg()) >= v.geo.NumAddrRegisters-1 {
 		v.failT(p.reg, lit(decStrings[b.Reg()]), v.num("< ", int64(v.geo.NumAddrRegisters-1), " (bc_reg+1 holds the high word in wide-offset mode)"))

@@ -246,7 +246,7 @@ var mutations = []mutation{
 		i.DstStepElem1, i.DstNumElem[1] = 33, 2
 	}},
 	{"check_dma_indirect_indices", CAYMAN, "gx", func(x Inst) { x.(*DMAGatherXpose).IdxNumActiveChannels = 0 }},
-	{"has_valid_idx_bound_check_reg_no_flags", CAYMAN, "gx", func(x Inst) { x.(*DMAGatherXpose).SrcIdxBoundReg = 0xC1 }},
+	{"has_valid_idx_bound_check_reg_no_flags", CAYMAN, "gx", func(x Inst) { x.(*DMAGatherXpose).SrcIdxBoundReg = 0x41 }}, // notif set, bc_enabled clear
 	{"has_valid_bound_check_reg", CAYMAN, "gx", func(x Inst) {
 		i := x.(*DMAGatherXpose)
 		i.DstBoundReg = 0x80 | 63

@@ -82,6 +82,13 @@ func (m *Machine) Check(p *Program) error { return m.check(p) }
 // check runs every check that needs no machine state on every instruction of p.
 func (m *Machine) check(p *Program) error {
 	var errs []*InstError
+	for k := range p.BoundRegs {
+		if k < 0 || k >= len(m.dma.engines.Regs) {
+			errs = append(errs, &InstError{Kind: ErrInvalid, Index: -1, Offset: -1, File: p.File, Rule: RuleBoundRegIndex,
+				Fields: []Field{{Path: "bound_regs", Value: fmt.Sprint(k), Legal: "0..63"}},
+				Msg:    "the bound-check register file has 64 registers"})
+		}
+	}
 	for _, q := range p.Queues {
 		name := q.Engine.String()
 		if queueSlot(q.Engine) < 0 {

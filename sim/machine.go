@@ -348,6 +348,9 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	if err := m.check(p); err != nil {
 		return nil, err
 	}
+	for k, v := range p.BoundRegs {
+		m.dma.engines.Regs[k] = v // indices checked by m.check
+	}
 	r.hb = newRaceDetector(r)
 	if m.cfg.Trace {
 		r.tr = trace.New()

@@ -30,6 +30,10 @@ type Queue struct {
 type Program struct {
 	File   string // for messages; may be empty
 	Queues []Queue
+	// BoundRegs sets bound-check registers (index 0..63 -> value) before the run: the register
+	// file the BOUND_CHECK_REG fields of DMA instructions name (bc_reg; FACTS §C.6). A register
+	// not named here is 0 (or what Machine.SetBoundReg set). See Provenance sim.bound_regs.
+	BoundRegs map[int]uint32
 }
 
 // QueueEngines are the instruction queues the machine runs, in scheduling order (Provenance

@@ -28,7 +28,7 @@ const (
 // (isa.Registry), and those of the executor, the DGE, the DMA engines and the memory.
 func RuleIDs() []string {
 	out := []string{RuleOpcodeLegalOnEngine, RuleHasValidNeuronHeader, RuleHasValidNeuronEvents, RuleGpSimdCannotAccessPSUM,
-		RuleMaxElements, RuleMaxStreamBytes, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable}
+		RuleMaxElements, RuleMaxStreamBytes, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable, RuleBoundRegIndex}
 	for _, p := range isa.Registry() {
 		if p.Kind == "rule" {
 			out = append(out, p.ID)
@@ -43,7 +43,7 @@ func RuleIDs() []string {
 // Provenance lists the machine's modelled behaviours and the choices it made where the seeds and
 // FACTS are silent (INVENTED) or only suggestive (INFERRED).
 func Provenance() []isa.Provenance {
-	return append(raceProvenance(), []isa.Provenance{
+	return append(append(raceProvenance(), regsProvenance()...), []isa.Provenance{
 		{ID: "sim.cost_model", Kind: "behaviour",
 			Text: "An S4D4_TR instruction (or MEMSET) holds its queue for its Vector Engine cost formula at the queue's clock: max(ve.min_ii_cycles, N) " +
 				"(reciprocal 8N on the DVE, N on ACT; reduce N, N/2 for bf16 add/max), divided by the perf mode (COPY/CAST, SBUF, contiguous) or by the " +

@@ -67,7 +67,13 @@ opcode tpbsim names but does not model are reported as unsupported (header and e
 					}
 				}
 				dmaWhy := ""
-				if len(vs) == 0 {
+				if len(vs) == 0 && sup {
+					if rule, why := sim.Unmodelled(inst, g); rule != "" {
+						dmaWhy = "rule " + rule + ": " + why
+						sup = false
+					}
+				}
+				if len(vs) == 0 && dmaWhy == "" {
 					var dv *isa.Violation
 					if dv, dmaWhy = dmaPlanCheck(inst, g); dv != nil {
 						vs = append(vs, *dv)

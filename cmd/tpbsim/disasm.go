@@ -47,6 +47,17 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			if !asJSON && g != isa.DefaultGeneration {
 				fmt.Fprintf(bw, ".gen %v\n", g)
 			}
+			// A source's bound-check register settings (.bound_reg / "bound_regs") print first,
+			// so both outputs run like the source.
+			if f.src != nil && len(f.src.BoundRegs) > 0 {
+				if asJSON {
+					fmt.Fprintln(bw, boundRegsJSON(f.src.BoundRegs))
+				} else {
+					for _, l := range asm.BoundRegLines(f.src.BoundRegs) {
+						fmt.Fprintln(bw, l)
+					}
+				}
+			}
 			section := isa.EngineNone // the queue of the last .engine line printed
 			for k := 0; k < f.Len(); k++ {
 				w, eng := f.Word(k), f.Engine(k)

@@ -205,7 +205,7 @@ func (f *programFile) simProgram() (*sim.Program, error) {
 
 // fromAsm turns an assembled program into machine queues, keeping each instruction's line.
 func fromAsm(path string, ap *asm.Program) *sim.Program {
-	p := &sim.Program{File: path}
+	p := &sim.Program{File: path, BoundRegs: ap.BoundRegs}
 	for _, e := range ap.Engines {
 		q := sim.Queue{Engine: e}
 		for i, it := range ap.Queues[e] {

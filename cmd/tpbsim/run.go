@@ -26,6 +26,7 @@ type runFlags struct {
 	loads       []string
 	dumps       []string
 	expects     []string
+	boundRegs   []string
 	trace       string
 	checkUninit bool
 	tables      string
@@ -91,6 +92,7 @@ a work limit of --max-elements, deadlock, data race, an --expect not met); 2 usa
 	fl.StringVar(&f.gen, "gen", isa.DefaultGeneration.String(), "hardware generation: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS or MAVERICK")
 	fl.StringArrayVar(&f.loads, "load", nil, "ADDR=FILE.npy[:DTYPE]: load an array before the run (repeatable)")
 	fl.StringArrayVar(&f.dumps, "dump", nil, "ADDR=SHAPE:DTYPE:FILE.npy[:float32]: write memory to a .npy after the run, :float32 as float32 values (repeatable)")
+	fl.StringArrayVar(&f.boundRegs, "bound-reg", nil, "N=VALUE: set bound-check register N (0..63) before the run, as .bound_reg does (repeatable)")
 	fl.StringArrayVar(&f.expects, "expect", nil, "ADDR=SHAPE:DTYPE:FILE.npy: after the run memory must equal the .npy (exit 1 naming the first differing element; repeatable)")
 	fl.StringVar(&f.trace, "trace", "", "write a Chrome/Perfetto trace-event JSON file (open in ui.perfetto.dev)")
 	fl.BoolVar(&f.checkUninit, "check-uninit", false, "report reads of never-written memory as errors")
@@ -168,6 +170,9 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	path = pf.path // "<stdin>" for "-"
 	prog, err := pf.simProgram()
 	if err != nil {
+		return err
+	}
+	if err := applyBoundRegFlags(prog, f.boundRegs); err != nil {
 		return err
 	}
 	g = pf.gen

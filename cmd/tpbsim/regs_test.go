@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/internal/npy"
+)
+
+// TestBoundRegsReachGatherSkip: a program sets bound-check register 5 (.bound_reg, the JSON
+// form, or --bound-reg) and its DMA_GATHER_TRANSPOSE with src_idx_bound_reg = enabled |
+// bc_disable_oob_error_notif | 5 skips the rows whose index is >= R[5] (NKI's oob_mode=skip),
+// leaving them untouched; without the notif bit the same index fails the run (exit 1), and a
+// register past 63 is refused.
+func TestBoundRegsReachGatherSkip(t *testing.T) {
+	dir := t.TempDir()
+	j := func(n string) string { return filepath.Join(dir, n) }
+	u16 := func(name string, shape []int, vals []uint16) string {
+		b := make([]byte, 2*len(vals))
+		for i, v := range vals {
+			binary.LittleEndian.PutUint16(b[2*i:], v)
+		}
+		var buf bytes.Buffer
+		npy.Write(&buf, &npy.Array{Dtype: "u2", Shape: shape, Data: b})
+		os.WriteFile(j(name), buf.Bytes(), 0o644)
+		return j(name)
+	}
+	const rows, cols, bound = 128, 16, 100
+	table := make([]uint16, rows*cols)
+	for i := range table {
+		table[i] = uint16(i + 1)
+	}
+	idx := make([]byte, 4*128)
+	for p := 0; p < 128; p++ {
+		binary.LittleEndian.PutUint32(idx[4*p:], uint32(p)) // rows 100..127 are past R[5]
+	}
+	var ib bytes.Buffer
+	npy.Write(&ib, &npy.Array{Dtype: "u4", Shape: []int{128, 1}, Data: idx})
+	os.WriteFile(j("idx.npy"), ib.Bytes(), 0o644)
+	want := make([]uint16, cols*128) // dst[f][j] = table[j][f] for j < bound, else untouched (0)
+	for f := 0; f < cols; f++ {
+		for jj := 0; jj < bound; jj++ {
+			want[f*128+jj] = table[jj*cols+f]
+		}
+	}
+	tbl, exp := u16("table.npy", []int{rows * cols}, table), u16("want.npy", []int{cols, 128}, want)
+	inst := func(bc string) string {
+		return "DMA_GATHER_TRANSPOSE semaphore=1 idx_num_active_channels=128 src_idx_bound_reg=" + bc +
+			" src_start_addr=hbm:0x1000 src_step_elem=[1,16] src_num_elem=[16,128] src_idx_start_addr=sbuf:0:0x100" +
+			" dst_start_addr=sbuf:0:0x8000 dst_step_elem_1=131072 dst_num_elem=[128,16] elem_size=32" +
+			" dtype.dtype_lo=BFLOAT16 dtype.dtype_hi=BFLOAT16 flags.gather_dim=Y\n"
+	}
+	write := func(name, body string) string { os.WriteFile(j(name), []byte(body), 0o644); return j(name) }
+	args := func(prog string, extra ...string) []string {
+		return append([]string{"run", prog, "--quiet", "--load", "hbm:0x1000=" + tbl, "--load", "sbuf:0:0x100=" + j("idx.npy"),
+			"--expect", "sbuf:0:0x8000=16x128:bf16:" + exp}, extra...)
+	}
+	for _, c := range []struct {
+		name string
+		argv []string
+		code int
+		want string
+	}{
+		{"directive, skip", args(write("a.tpb", ".bound_reg 5 100\n.engine POOL\n"+inst("0xc5"))), 0, ""},
+		{"JSON form, skip", args(write("b.json", `{"bound_regs": {"5": 100}}`+"\n"+`{"opcode":"DMA_GATHER_TRANSPOSE","engine":"POOL","semaphore":1,"idx_num_active_channels":128,"src_idx_bound_reg":"0xc5","src_start_addr":"hbm:0x1000","src_step_elem":[1,16],"src_num_elem":[16,128],"src_idx_start_addr":"sbuf:0:0x100","dst_start_addr":"sbuf:0:0x8000","dst_step_elem_1":131072,"dst_num_elem":[128,16],"elem_size":32,"dtype":{"dtype_lo":"BFLOAT16","dtype_hi":"BFLOAT16"},"flags":{"gather_dim":"Y"}}`+"\n")), 0, ""},
+		{"--bound-reg flag, skip", args(write("c.tpb", ".engine POOL\n"+inst("0xc5")), "--bound-reg", "5=100"), 0, ""},
+		{"no notif bit: fails", args(write("d.tpb", ".bound_reg 5 100\n.engine POOL\n"+inst("0x85"))), 1, "dma_index_in_bound"},
+		{"flag contradicts directive", args(j("a.tpb"), "--bound-reg", "5=7"), 2, "bound_reg 5"},
+		{"register 64", args(write("e.tpb", ".bound_reg 64 1\n.engine POOL\n"+inst("0xc5"))), 2, "0..63"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errb := simCLI(c.argv...)
+			if code != c.code || !strings.Contains(out+errb, c.want) {
+				t.Fatalf("exit %d (want %d, %q)\n%s%s", code, c.code, c.want, out, errb)
+			}
+		})
+	}
+}
+
+// TestCheckSaysUnmodelled: check reports what run refuses as unmodelled (a register wait form)
+// as unsupported, naming the rule.
+func TestCheckSaysUnmodelled(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "w.s")
+	os.WriteFile(p, []byte("COPY in=BF16 out=BF16 nac=32 src=sbuf:0:0x0[64@1] dst=sbuf:0:0x1000[64@1] wait_mode=WAIT_FOR_SEM_EQ_REG\n"), 0o644)
+	code, out, _ := simCLI("check", p)
+	if code != 0 || !strings.Contains(out, "unsupported: rule sim.executable_wait_mode") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if code, _, errb := simCLI("run", p); code != 1 || !strings.Contains(errb, "sim.executable_wait_mode") {
+		t.Fatalf("run: exit %d %s", code, errb)
+	}
+}
