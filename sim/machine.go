@@ -432,6 +432,10 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			return res, &DeadlockError{TimePS: r.now, Engines: all}
 		}
 	}
+	// Every queue finished: the run ends when the last instruction or descriptor completes.
+	// Events after that are semaphore updates still on their way (dma.sem_to_start_ns) to a
+	// waiter that no longer exists: applied, but not time the run took.
+	r.now = min(r.now, r.end)
 	res := r.finish()
 	if len(res.Races) > 0 && m.cfg.Races == RacesError {
 		return res, &RaceError{Races: res.Races, More: res.RacesDropped}

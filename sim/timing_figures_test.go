@@ -348,3 +348,42 @@ func TestTimingNeverChangesResults(t *testing.T) {
 func jsonOf(key string, v float64) *strings.Reader {
 	return strings.NewReader(fmt.Sprintf("{%q: %v}", key, v))
 }
+
+// The bottleneck line names what the critical path spends its time on.
+func TestSummaryBottleneck(t *testing.T) {
+	g := isa.CAYMAN
+	var sp []isa.Inst
+	for i := 0; i < 8; i++ {
+		ld := loadRows(g, 128, 2048, 4, isa.DTypeFP32, 1, 16, isa.Events{})
+		ld.DstStartAddr = isa.LocalAddr8(uint32(i * 0x2000))
+		sp = append(sp, ld)
+	}
+	var dve []isa.Inst
+	for i := 0; i < 8; i++ {
+		dve = append(dve, s4(isa.OpRECIPROCAL, isa.DTypeFP32, 128, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x8000), 4096, isa.Events{}))
+	}
+	for _, c := range []struct {
+		name string
+		p    *Program
+		want string
+	}{
+		{"DMA", prog(q(isa.EngineTPB_SP, sp...)), "DMA-bound: the DMA engines are busy"},
+		{"DVE", prog(q(isa.EngineDVE, dve...)), "DVE-bound: the DVE is busy 100% of the run"},
+		{"latency", prog(q(isa.EngineTPB_SP, loadRows(g, 4, 16, 4, isa.DTypeFP32, 1, 1, isa.Events{})),
+			q(isa.EngineDVE, s4(isa.OpCOPY, isa.DTypeFP32, 4, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x100), 16, waitGE(1, 1)))), "latency-bound"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := runTimed(t, Config{Gen: g}, c.p).Summary()
+			if !strings.HasPrefix(s.Bottleneck, c.want) {
+				t.Errorf("bottleneck %q, want %q...; path share %v", s.Bottleneck, c.want, s.PathShare)
+			}
+			var total float64
+			for _, v := range s.PathShare {
+				total += v
+			}
+			if math.Abs(total-s.EndNs) > 1 {
+				t.Errorf("the critical path's shares add to %v ns, the run ends at %v", total, s.EndNs)
+			}
+		})
+	}
+}

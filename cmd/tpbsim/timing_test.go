@@ -151,3 +151,31 @@ func TestExplainTiming(t *testing.T) {
 		t.Errorf("explain rules --json: exit %d, want 2", code)
 	}
 }
+
+// A run that stops (here a deadlock) still writes its summary, up to the stop.
+func TestRunStoppedWritesSummary(t *testing.T) {
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "s.json")
+	prog := filepath.Join(dir, "p.tpb")
+	os.WriteFile(prog, []byte(`.engine DVE
+COPY src_mem_pattern=sbuf:0:0x0[512@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x1000[512@1]
+.engine ACT
+COPY wait_mode=WAIT_FOR_SEM_GE_IMM wait_idx=2 semaphore_value=1 src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x200[32@1]
+`), 0o644)
+	code, _, errb := simCLI("run", prog, "--summary", sum)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (deadlock): %s", code, errb)
+	}
+	data, err := os.ReadFile(sum)
+	if err != nil {
+		t.Fatalf("no summary after the stop: %v", err)
+	}
+	s := summaryOf(t, data)
+	var waited float64
+	for _, e := range s["engines"].([]any) {
+		waited += e.(map[string]any)["wait_ns"].(float64)
+	}
+	if waited == 0 {
+		t.Errorf("a deadlocked run's summary shows no waiting: %s", data)
+	}
+}
