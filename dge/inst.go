@@ -1,7 +1,6 @@
 package dge
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -272,23 +271,23 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 }
 
 // DIRECT2D_XPOSE (0xBD) is only partly known (FACTS §C.5). tpbsim reads the source and
-// destination ADDR8s at bytes 16 and 40 and the destination row step (int32, elements) at byte 48
-// of the raw word: INVENTED offsets (Provenance "dge.direct2d_xpose_layout").
+// destination ADDR8s at bytes 16 and 40 and the destination row step (int32, elements) at byte 48:
+// the isa struct's SrcStartAddr, DstStartAddr and DstRowStep, INFERRED offsets (Provenance
+// "dge.direct2d_xpose_layout"). The byte offsets, for callers that fill the struct's Raw:
 const (
 	xposeSrcOff     = 16
 	xposeDstOff     = 40
 	xposeDstStepOff = 48
 )
-
 func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
 	if g == isa.SUNDA {
 		return nil, unsupErr(RuleOpcodeOnGeneration, "DMA_TRANSPOSE (0xBD) is not in the SUNDA ISA: SUNDA has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)")
 	}
-	src, err := immAddr8(isa.Addr8(binary.LittleEndian.Uint64(in.Raw[xposeSrcOff:])), "src_start_addr (INVENTED offset 16)")
+	src, err := immAddr8(in.Src(), "src_start_addr (INFERRED offset 16)")
 	if err != nil {
 		return nil, err
 	}
-	dst, err := immAddr8(isa.Addr8(binary.LittleEndian.Uint64(in.Raw[xposeDstOff:])), "dst_start_addr (INVENTED offset 40)")
+	dst, err := immAddr8(in.Dst(), "dst_start_addr (INFERRED offset 40)")
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +299,7 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 	if rows < 1 || rows > dma.XbarRows || cols < 1 || cols > dma.XbarColsFor(es) {
 		return nil, reqErr(RuleXposeTile, "DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", rows, cols, dma.XbarColsFor(es))
 	}
-	dstStep := int64(int32(binary.LittleEndian.Uint32(in.Raw[xposeDstStepOff:])))
+	dstStep := int64(in.RowStep())
 	if dstStep == 0 {
 		dstStep = int64(g.Geometry().StateBufPartitionSize) / int64(es)
 	}
@@ -317,6 +316,6 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 		// it asks for (a request may fall back, an instruction the crossbar cannot run is invalid).
 		return nil, reqErr(RuleXposePlacement, "DMA_TRANSPOSE: %s", strings.TrimSuffix(strings.Join(p.Notes, "; "), ": element-strided DIRECT2D fallback"))
 	}
-	p.Notes = append(p.Notes, "DMA_TRANSPOSE (0xBD) layout is partial: src/dst ADDR8 at bytes 16/40 and the dst row step at byte 48 are tpbsim's INVENTED offsets")
+	p.Notes = append(p.Notes, "DMA_TRANSPOSE (0xBD) layout is partial: src_start_addr (16), dst_start_addr (40) and dst_row_step (48) are tpbsim's INFERRED offsets (dge.direct2d_xpose_layout)")
 	return p, nil
 }

@@ -68,8 +68,11 @@ func Provenance() []isa.Provenance {
 		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
 		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
 			"seed 003 §6.1", isa.HighObserved, ""),
-		b("dge.direct2d_xpose_layout", "DMA_TRANSPOSE (0xBD): src ADDR8 at byte 16, dst ADDR8 at 40, dst row step (int32, elements; 0 = one SBUF partition) at 48; one tile of tile_src_rows x tile_src_cols.",
-			"FACTS §C.5 (partial layout)", isa.Invented, "the offsets are not captured; these mirror DIRECT2D"),
+		b("dge.direct2d_xpose_layout", "DMA_TRANSPOSE (0xBD): src_start_addr (ADDR8) at byte 16, dst_start_addr (ADDR8) at 40, dst_row_step (int32, elements; 0 = one SBUF partition) at 48; "+
+			"one tile of tile_src_rows x tile_src_cols. asm, disasm, disasm --json and explain name these three fields (the isa layout), run executes them, and check makes run's DGE checks on them "+
+			"(so a word run refuses, e.g. for overlapping src and dst, is invalid in check too).",
+			"FACTS §C.5 (partial layout: bytes 16..35 and 40..59 undescribed); FACTS §C.2 (DIRECT2D: src ADDR8 at 16, dst ADDR8 at 40, dst_step_elem at 48)", isa.LowInferred,
+			"the offsets are not captured; the DMA structs of one family put src ADDR8 at 16 and dst ADDR8 at 40 (DIRECT2D, GATHER_XPOSE), and DIRECT2D's dst step at 48"),
 		b("dge.direct2d_units", "A DIRECT2D whose src and dst elem_size differ without a cast is lowered in units of gcd(src_elem_size, dst_elem_size) bytes (only total bytes must match).",
 			"FACTS §C.2 (src_num*src_elem == dst_num*dst_elem)", isa.MedInferred, "the validator checks byte totals only"),
 		b("dge.gather_xpose_semaphore", "GATHER_XPOSE and DMA_TRANSPOSE have no sem_increment field: completion adds 1 to their semaphore.", "FACTS §C.4, §C.5", isa.LowInferred, "one completion event per instruction"),

@@ -515,7 +515,10 @@ func decodeDMADirect2DXpose(w *[InstNBytes]byte, i *DMADirect2DXpose) {
 	i.Events = getEvents(w)
 	i.InDtype = DType(w[14])
 	i.OutDtype = DType(w[15])
+	i.SrcStartAddr = Addr8(le.Uint64(w[16:24]))
 	i.TileSrcRowStep = int32(le.Uint32(w[36:40]))
+	i.DstStartAddr = Addr8(le.Uint64(w[40:48]))
+	i.DstRowStep = int32(le.Uint32(w[48:52]))
 	i.TileSrcRows = w[60]
 	i.TileSrcCols = w[61]
 	i.Semaphore = w[62]
@@ -524,12 +527,17 @@ func decodeDMADirect2DXpose(w *[InstNBytes]byte, i *DMADirect2DXpose) {
 }
 
 func encodeDMADirect2DXpose(w *[InstNBytes]byte, i *DMADirect2DXpose) {
-	*w = i.Raw // the unknown bytes 12..13, 16..35, 40..59 travel unchanged
+	*w = i.Raw // the unknown bytes 12..13, 24..35, 52..59 travel unchanged
 	putHeader(w, i.Header)
 	putEvents(w, i.Events)
 	w[14] = byte(i.InDtype)
 	w[15] = byte(i.OutDtype)
+	// The INFERRED fields override Raw when set; a struct filled through Raw alone keeps it.
+	src, dst, step := i.Src(), i.Dst(), i.RowStep()
+	le.PutUint64(w[16:24], uint64(src))
 	le.PutUint32(w[36:40], uint32(i.TileSrcRowStep))
+	le.PutUint64(w[40:48], uint64(dst))
+	le.PutUint32(w[48:52], uint32(step))
 	w[60] = i.TileSrcRows
 	w[61] = i.TileSrcCols
 	w[62] = i.Semaphore

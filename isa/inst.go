@@ -185,17 +185,47 @@ func (i *DMAGatherXpose) Evt() Events { return i.Events }
 //
 //	known: in_dtype@14 out_dtype@15 tile_src_row_step@36 (i32) tile_src_rows@60 (== 16)
 //	       tile_src_cols@61 semaphore@62 dma_configs@63; bytes 12..13, 16..35, 40..59 unknown
+//	tpbsim's INFERRED reading of the unknown bytes (Provenance dge.direct2d_xpose_layout), which
+//	the model executes: src_start_addr@16 (ADDR8), dst_start_addr@40 (ADDR8), dst_row_step@48 (i32)
 type DMADirect2DXpose struct {
 	Header         Header
 	Events         Events
 	InDtype        DType
 	OutDtype       DType
+	SrcStartAddr   Addr8 // INFERRED offset
 	TileSrcRowStep int32
+	DstStartAddr   Addr8 // INFERRED offset
+	DstRowStep     int32 // INFERRED offset; elements, 0 = one SBUF partition
 	TileSrcRows    uint8
 	TileSrcCols    uint8
 	Semaphore      uint8
 	DMAConfigs     DMAConfigs
 	Raw            [64]byte // the whole word as read; known fields above override their bytes on encode
+}
+
+// Src is src_start_addr: the field, or, when it is zero, bytes 16..23 of Raw (callers that fill
+// the partly known struct through Raw read the same).
+func (i *DMADirect2DXpose) Src() Addr8 {
+	if i.SrcStartAddr != 0 {
+		return i.SrcStartAddr
+	}
+	return Addr8(le.Uint64(i.Raw[16:24]))
+}
+
+// Dst is dst_start_addr, the field or bytes 40..47 of Raw as Src.
+func (i *DMADirect2DXpose) Dst() Addr8 {
+	if i.DstStartAddr != 0 {
+		return i.DstStartAddr
+	}
+	return Addr8(le.Uint64(i.Raw[40:48]))
+}
+
+// RowStep is dst_row_step, the field or bytes 48..51 of Raw as Src.
+func (i *DMADirect2DXpose) RowStep() int32 {
+	if i.DstRowStep != 0 {
+		return i.DstRowStep
+	}
+	return int32(le.Uint32(i.Raw[48:52]))
 }
 
 func (i *DMADirect2DXpose) Hdr() Header { return i.Header }

@@ -285,10 +285,13 @@ var layouts = func() map[StructKind]*StructLayout {
 				bits("flags.gather_dim", 63, 0, 2, KIndirectDim), bits("flags.reserved", 63, 2, 6, KUint)})},
 		StructDMA_DIRECT2D_XPOSE: {CName: "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT", Fields: cat(headerEvents(),
 			[]Field{blob("unknown12", 12, 2), enum("in_dtype", 14, KDType), enum("out_dtype", 15, KDType),
-				blob("unknown16", 16, 20), i32("tile_src_row_step", 36, 1), blob("unknown40", 40, 20),
+				addr8("src_start_addr", 16), blob("unknown24", 24, 12), i32("tile_src_row_step", 36, 1),
+				addr8("dst_start_addr", 40), i32("dst_row_step", 48, 1), blob("unknown52", 52, 8),
 				u8("tile_src_rows", 60), u8("tile_src_cols", 61), u8("semaphore", 62)},
 			dmaConfigs("dma_configs", 63)),
-			Partial: "bytes 12..13, 16..35 and 40..59 are not described by the sources (kept raw)"},
+			Partial: "bytes 12..13, 16..35 and 40..59 are not described by the sources: src_start_addr (16), dst_start_addr (40) and dst_row_step (48, " +
+				"int32 elements; 0 = one SBUF partition) are tpbsim's INFERRED reading, which run executes (tpbsim explain dge.direct2d_xpose_layout); " +
+				"bytes 12..13, 24..35 and 52..59 are kept raw"},
 		StructNone: {CName: "(no modelled struct)", Fields: cat(headerEvents(), []Field{blob("payload", 12, 52)}),
 			Partial: "tpbsim models no struct for this opcode: bytes 12..63 are kept raw"},
 	}

@@ -49,8 +49,8 @@
     X(S, "dst_bound_reg", dst_bound_reg) X(S, "dst_step_elem_1", dst_step_elem_1) XA(S, "dst_num_elem", dst_num_elem, 2) \
     X(S, "elem_size", elem_size) X(S, "dtype", dtype) X(S, "flags", flags)
 #define DMA_DIRECT2D_XPOSE_FIELDS(X, XA, S) HDR_EV(X, XA, S) XA(S, "unknown12", unknown12, 2) X(S, "in_dtype", in_dtype) \
-    X(S, "out_dtype", out_dtype) XA(S, "unknown16", unknown16, 20) X(S, "tile_src_row_step", tile_src_row_step) \
-    XA(S, "unknown40", unknown40, 20) X(S, "tile_src_rows", tile_src_rows) X(S, "tile_src_cols", tile_src_cols) \
+    X(S, "out_dtype", out_dtype) X(S, "src_start_addr", src_start_addr) XA(S, "unknown24", unknown24, 12) X(S, "tile_src_row_step", tile_src_row_step) \
+    X(S, "dst_start_addr", dst_start_addr) X(S, "dst_row_step", dst_row_step) XA(S, "unknown52", unknown52, 8) X(S, "tile_src_rows", tile_src_rows) X(S, "tile_src_cols", tile_src_cols) \
     X(S, "semaphore", semaphore) X(S, "dma_configs", dma_configs)
 
 #define L_X(S, name, m) printf("%s %s %zu %zu\n", sname, name, offsetof(S, m), sizeof(((S *)0)->m));

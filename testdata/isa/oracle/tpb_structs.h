@@ -156,16 +156,20 @@ typedef struct PACKED NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT {
     NEURON_ISA_TPB_GATHER_TRANSPOSE_FLAGS flags;/* 63 */
 } NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT;
 
-/* FACTS §C.5: DMA_TRANSPOSE 0xbd, partial: unknownNN bytes are not described by the sources */
+/* FACTS §C.5: DMA_TRANSPOSE 0xbd, partial: unknownNN bytes are not described by the sources; the three
+   fields marked INFERRED are tpbsim's reading (Provenance dge.direct2d_xpose_layout), not the header's */
 typedef struct PACKED NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT {
     NEURON_ISA_TPB_HEADER header;
     NEURON_ISA_TPB_EVENTS events;
     uint8_t unknown12[2];                       /* 12 */
     NEURON_ISA_TPB_DTYPE in_dtype;              /* 14 */
     NEURON_ISA_TPB_DTYPE out_dtype;             /* 15 */
-    uint8_t unknown16[20];                      /* 16 */
+    NEURON_ISA_TPB_ADDR8 src_start_addr;        /* 16: tpbsim's INFERRED reading */
+    uint8_t unknown24[12];                      /* 24 */
     int32_t tile_src_row_step;                  /* 36 */
-    uint8_t unknown40[20];                      /* 40 */
+    NEURON_ISA_TPB_ADDR8 dst_start_addr;        /* 40: tpbsim's INFERRED reading */
+    int32_t dst_row_step;                       /* 48: tpbsim's INFERRED reading */
+    uint8_t unknown52[8];                       /* 52 */
     uint8_t tile_src_rows;                      /* 60 */
     uint8_t tile_src_cols;                      /* 61 */
     uint8_t semaphore;                          /* 62 */
