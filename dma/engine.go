@@ -110,6 +110,9 @@ type Job struct {
 	// Sem is the completion semaphore (-1 for none) and SemIncrement its total bump.
 	Sem          int
 	SemIncrement int
+	// Reporters are the engines that report the job's completion: those among them that carry
+	// no data write only their update, at the start (nil: only the engines with data report).
+	Reporters []int
 }
 
 // Ref names one descriptor of a job: engine and position in that engine's queue.
@@ -350,9 +353,10 @@ func (e *Engines) Schedule(job *Job) *Result {
 	return res
 }
 
-// semUpdates delivers the job's completion increment: each engine that worked adds 1 when its
-// last descriptor completes and the last engine to finish adds the rest, so the total is always
-// SemIncrement (Provenance "dma.sem_increment").
+// semUpdates delivers the job's completion increment: each Reporter without data adds 1 at the
+// job's start (its 4-byte update), each engine that worked adds 1 when its last descriptor
+// completes, and the last engine to finish adds the rest, so the total is always SemIncrement
+// (Provenance "dma.sem_increment").
 func semUpdates(job *Job, last []int64, used []bool) []SemUpdate {
 	if job.Sem < 0 || job.SemIncrement <= 0 {
 		return nil
@@ -369,9 +373,18 @@ func semUpdates(job *Job, last []int64, used []bool) []SemUpdate {
 	sort.SliceStable(engs, func(i, j int) bool { return last[engs[i]] < last[engs[j]] })
 	var ups []SemUpdate
 	left := job.SemIncrement
-	if len(engs) > job.SemIncrement { // more engines than the increment: one bump at the end
+	seen := map[int]bool{}
+	for _, q := range job.Reporters {
+		if q < 0 || q >= len(used) || used[q] || seen[q] || left <= len(engs) {
+			continue
+		}
+		seen[q] = true
+		ups = append(ups, SemUpdate{Sem: job.Sem, Delta: 1, Time: job.Start, Engine: q})
+		left--
+	}
+	if len(engs) > left { // more engines than the increment: one bump at the end
 		q := engs[len(engs)-1]
-		return []SemUpdate{{Sem: job.Sem, Delta: uint32(left), Time: last[q], Engine: q}}
+		return append(ups, SemUpdate{Sem: job.Sem, Delta: uint32(left), Time: last[q], Engine: q})
 	}
 	for i, q := range engs {
 		dlt := 1

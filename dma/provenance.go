@@ -38,9 +38,10 @@ func Provenance() []isa.Provenance {
 			"shared/spec/TIMING.md (see the timing.* entries)", isa.MedInferred, "the public per-engine bandwidth, saturation curve and transpose ratios; descriptor overheads are INVENTED (timing.dma.descriptor_ns)"),
 		b("dma.credits", "wait_for_credit: each engine has a descriptor ring of RingDepth slots (MEMCOPY_CARVEOUT_CFG high 16 bits); the producer blocks while the ring of the next descriptor's engine holds RingDepth "+
 			"descriptors not yet completed, and a completion returns one credit.", "seed 003 §6.4; FACTS §C.7", isa.LowInferred, "the seed names wait_for_credit and the ring; the counter mechanics are LOW on the wiki"),
-		b("dma.sem_increment", "On completion of a job each engine that worked adds 1 to the job's semaphore when its last descriptor ends, and the last engine to finish adds the rest, so the total is always sem_increment "+
-			"(the planner never uses more engines than sem_increment when it is non-zero).", "FACTS §C.2 (sem_increment \"bounds # DMAs used\")", isa.LowInferred,
-			"a waiter can rely on the instruction's own sem_increment whatever the fan-out"),
+		b("dma.sem_increment", "On completion of a job each of its Reporters that carried no data adds 1 to the job's semaphore at the job's start (its 4-byte update), each engine that worked adds 1 when its last descriptor ends, "+
+			"and the last engine to finish adds the rest, so the total is always sem_increment (the planner never uses more engines than sem_increment when it is non-zero; the machine's reporters are the first sem_increment engines the DGE could use).",
+			"FACTS §C.2 (sem_increment \"bounds # DMAs used\"); TIMING.md (every engine of a transfer reports, 4 bytes without data)", isa.LowInferred,
+			"a waiter can rely on the instruction's own sem_increment whatever the fan-out, and only on all of it"),
 		b("dma.xbar_4byte", "The crossbar also transposes 4-byte elements in 16x64 tiles (DIRECT2D_XPOSE tile_src_cols 1..64 for 4-byte dtypes); 1-byte elements have no xbar path.",
 			"FACTS §C.5", isa.MedInferred, "the DIRECT2D_XPOSE field limits"),
 

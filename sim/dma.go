@@ -93,6 +93,7 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 	if placed == nil {
 		placed = &job
 	}
+	placed.Reporters = reporters(placed, plan.EngMask)
 	fps := r.hb.footprints(placed)
 	res, err := m.dma.engines.RunPlaced(m.newDMAMem(), &job, placed)
 	if err != nil {

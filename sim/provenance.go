@@ -58,8 +58,8 @@ func Provenance() []isa.Provenance {
 				"partitions (8 of 128 with 16 engines) on the engine serving that group: group g on the g-th of the engines the DGE could use, at most " +
 				"sem_increment of them. Descriptors spanning several groups, HBM-only ones, transposes and gathers keep the DGE's engine. The bytes " +
 				"move as the DGE planned them (dma.Engines.RunPlaced): only the timing, the trace's DMA tracks and the completion updates follow " +
-				"the placement. An engine that carries no data of a transfer writes no update of its own: the engines that worked add sem_increment " +
-				"in total (dma.sem_increment), so the waiter sees the same count at the same time.",
+				"the placement. The first sem_increment of the engines the DGE could use report the completion (dma.Job.Reporters): one that carried no data writes its 4-byte update at the start, " +
+				"as the guide has every engine of a transfer report; the engines that worked add the rest of sem_increment (dma.sem_increment), so a waiter needs all of it.",
 			Source:     "shared/spec/TIMING.md (DMA: engines serve 8 partitions each; the [4, 4096] bf16 load carried by one engine); FACTS §C.2 (sem_increment bounds the DMAs used)",
 			Confidence: isa.MedInferred,
 			Reason:     "the DGE planner spreads bytes evenly over min(engines, sem_increment, bytes/512) engines, which would put a 4-partition load on 4 engines where the hardware measurement shows one; placing by partition reproduces the measurement and keeps the plan (and the results) as they are"},

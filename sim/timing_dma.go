@@ -21,6 +21,7 @@ func (m *Machine) RunDMAPlan(p *dge.Plan) (*dma.Result, *Summary, error) {
 	if placed == nil {
 		placed = &job
 	}
+	placed.Reporters = reporters(placed, p.EngMask)
 	for i := range m.dma.engines.Free {
 		m.dma.engines.Free[i] = 0
 	}

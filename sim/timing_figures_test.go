@@ -75,6 +75,25 @@ func TestFigureLoad4x4096OneEngine(t *testing.T) {
 	if res.Semaphores[1] != 16 {
 		t.Errorf("sem[1] = %d after the load, want the 16 increments of the 16 engines", res.Semaphores[1])
 	}
+	// The 15 engines without data write their update at once; a consumer must wait for all 16:
+	// waiting for 15 (on bytes the load does not touch) starts before the data is in.
+	for _, c := range []struct {
+		count    uint32
+		afterEnd bool
+	}{{16, true}, {15, false}} {
+		cp := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0x10000), sbufAddr(g, 0, 0x11000), 32, waitGE(1, c.count))
+		res := runTimed(t, Config{Gen: g}, prog(q(isa.EngineTPB_SP, ld), q(isa.EngineDVE, cp)))
+		_, last, _ := dmaSpan(res)
+		var start int64
+		for _, e := range res.Trace.Events() {
+			if e.Cat == "DVE" && e.Args["opcode"] != nil {
+				start = e.TsPS
+			}
+		}
+		if got := start >= last+1_300_000; got != c.afterEnd {
+			t.Errorf("a wait for %d increments starts at %d ps; the load's data ends at %d ps", c.count, start, last)
+		}
+	}
 }
 
 // Achieved DMA bandwidth by bytes per partition: < 256 B a small fraction of peak, rising, and

@@ -225,6 +225,22 @@ func (m *Machine) placeByPartition(job *dma.Job, mask uint32, per int) *dma.Job 
 	return &out
 }
 
+// reporters are the engines that report a DMA's completion (dma.Job.Reporters): the first
+// sem_increment of those the DGE could use (mask), as the DMA guide has every engine of a
+// transfer write its completion update, 4 bytes when it carried no data.
+func reporters(job *dma.Job, mask uint32) []int {
+	if job.Sem < 0 || job.SemIncrement <= 0 {
+		return nil
+	}
+	var out []int
+	for e := 0; e < len(job.Queues) && len(out) < job.SemIncrement; e++ {
+		if mask&(1<<e) != 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // partitionRange is the first and last on-chip partition a descriptor side touches.
 func (m *Machine) partitionRange(s dma.Side, num [dma.MaxLevels]uint32) (lo, hi int, ok bool) {
 	var minOff, maxOff int64

@@ -78,7 +78,7 @@ var Keys = []Key{
 	{"sync.engine_sem_ns", "ns", "from a compute instruction's semaphore update to the waiting engine", srcISA, isa.Invented,
 		"no public figure; a dependent instruction pays ve.static_cycles instead", func(t *Table) *float64 { return &t.EngineSemNs }},
 	{"dma.completion_bytes", "B", "the completion update each engine of a transfer writes; an engine with no data writes only this", srcDMA, isa.HighObserved,
-		"\"engines with no data write only a 4-byte update\"; tpbsim folds those updates into the last data engine's (dma.sem_increment): the total and its time are the same", func(t *Table) *float64 { return &t.DMACompletionBytes }},
+		"\"engines with no data write only a 4-byte update\"; at 4 B the update takes no modelled time: it is written at the transfer's start (dma.sem_increment)", func(t *Table) *float64 { return &t.DMACompletionBytes }},
 }
 
 // Lookup finds a key by name.
