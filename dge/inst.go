@@ -279,6 +279,7 @@ const (
 	xposeDstOff     = 40
 	xposeDstStepOff = 48
 )
+
 func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
 	if g == isa.SUNDA {
 		return nil, unsupErr(RuleOpcodeOnGeneration, "DMA_TRANSPOSE (0xBD) is not in the SUNDA ISA: SUNDA has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)")

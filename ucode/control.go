@@ -44,9 +44,9 @@ func ParseControlRowHex(s string) (ControlRow, error) {
 
 // RowField is one named part of a control row.
 type RowField struct {
-	Name  string // e.g. "lane_mode", "issue_marker", "raw"
-	Bytes string // byte range, e.g. "[0:2]"
-	Value string // rendered value
+	Name  string `json:"name"`  // e.g. "lane_mode", "issue_marker", "raw"
+	Bytes string `json:"bytes"` // byte range, e.g. "[0:2]"
+	Value string `json:"value"` // rendered value
 }
 
 // RowFields names the known fields of a row of table t in generation g (FACTS §E.3, STRONG;

@@ -175,6 +175,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding
 th{background:#f0f0f0}.mono{font-family:ui-monospace,monospace;font-size:12px}
 #wrap{display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap}
 #map{flex:none}
+#map text.op{text-anchor:end;font-size:9px}
 #panel{flex:1 1 24em;min-width:24em;max-width:60em;overflow-x:auto}
 svg rect{cursor:pointer}svg rect.sel{stroke:#000;stroke-width:4px;stroke-dasharray:none}
 svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font-size:11px}
@@ -217,10 +218,23 @@ svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font
 		if d != nil && d.ChangedBlocksA[i] {
 			changed = " (changed)"
 		}
-		fmt.Fprintf(&b, `<rect data-b="%d" tabindex="0" x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s" stroke-width="%d"%s><title>block %d: %s k=%d%s</title></rect>`,
-			i, x, y, cw-2, ch-2, blockColour(in), stroke, sw, dash, i, in.Class, in.Depth, changed)
+		ops := ""
+		if len(blocks[i].Ops) > 0 {
+			ops = "; opcodes " + strings.Join(blocks[i].Ops, ", ")
+		}
+		fmt.Fprintf(&b, `<rect data-b="%d" tabindex="0" id="block-%d" x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="%s" stroke-width="%d"%s><title>block %d: %s k=%d%s%s</title></rect>`,
+			i, i, x, y, cw-2, ch-2, blockColour(in), stroke, sw, dash, i, in.Class, in.Depth, changed, esc(ops))
 		lc := labelColour(in)
 		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s">%d</text><text x="%d" y="%d" fill="%s">k%d</text>`, x+3, y+11, lc, i, x+3, y+23, lc, in.Depth)
+		if len(blocks[i].Ops) > 0 {
+			// The first opcode on the block's row, by number (the title lists them all).
+			first, _, _ := strings.Cut(blocks[i].Ops[0], " ")
+			more := ""
+			if len(blocks[i].Ops) > 1 {
+				more = "+"
+			}
+			fmt.Fprintf(&b, `<text class="op" x="%d" y="%d" fill="%s">%s%s</text>`, x+cw-4, y+23, lc, first, more)
+		}
 		if changed != "" {
 			// A shape cue besides the outline colour, which deep red blocks and red-green colour
 			// blindness both weaken.
@@ -228,7 +242,7 @@ svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(`</svg><div id="panel" aria-live="polite"><p>Hover over, click or tab to a block to see its lanes; a click (or Enter) pins it.</p></div></div>` + "\n")
+	b.WriteString(`</svg><div id="panel" aria-live="polite"><p>Hover over, click or tab to a block to see its lanes; a click (or Enter) pins it, and the page address (#block-N) then links to it. The number at a block's lower right is the first opcode on its row (+: more; its title lists them).</p></div></div>` + "\n")
 	// Census.
 	b.WriteString("<h2>Census</h2>\n<table>")
 	row := func(k string, v any) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(fmt.Sprint(v))) }
@@ -329,7 +343,9 @@ b.lanes.forEach(function(l,L){h+='<tr'+(l.other?' class="changed"':'')+'><td>'+L
 if(l.other)h+='<tr class="changed"><td></td>'+set(D.b)+'<td>'+esc(l.other)+'</td><td></td><td>'+esc(l.otherFields)+'</td></tr>';});
 panel.innerHTML=h+'</table>';
 if(shown>=0)rect(shown).classList.remove('sel');shown=i;rect(i).classList.add('sel');}
-function pin(i){pinned=(pinned===i)?-1:i;show(i);}
+function pin(i){pinned=(pinned===i)?-1:i;show(i);history.replaceState(null,'',pinned>=0?'#block-'+pinned:location.pathname+location.search);}
+function fromHash(){var m=/^#block-(\d+)$/.exec(location.hash);if(m&&B[+m[1]]){pinned=+m[1];show(pinned);}}
+window.addEventListener('hashchange',fromHash);fromHash();
 document.addEventListener('keydown',function(e){if(e.key==='Escape'&&pinned>=0){var i=pinned;pinned=-1;show(i);}});
 document.querySelectorAll('#map rect').forEach(function(r){var i=+r.getAttribute('data-b');
 r.addEventListener('mouseenter',function(){if(pinned<0)show(i);});

@@ -190,3 +190,22 @@ func TestProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOpcodeLabelsAndLinks: each block of the map names the opcodes on its row (title and
+// label) and a pinned block is linkable as #block-N (issue 15 item 8).
+func TestReportOpcodeLabelsAndLinks(t *testing.T) {
+	s, err := Load([]string{"../testdata/ucode/dve_bin_gen3"}, "", GenUnknown)
+	if err != nil {
+		t.Skip(err)
+	}
+	var b strings.Builder
+	if err := WriteReport(&b, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{`id="block-8"`, "opcodes 65 TensorTensorArithOp", `class="op"`, "'#block-'+pinned", "fromHash"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}

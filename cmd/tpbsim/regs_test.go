@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -122,5 +123,19 @@ func TestDMATransposeFieldsNamed(t *testing.T) {
 				t.Fatalf("check exit %d, run exit %d (want %d, rule %q)\n%s%s", ccode, rcode, c.code, c.rule, cout, rerr)
 			}
 		})
+	}
+}
+
+// TestDtableDumpJSONSnakeCase: every key of dtable dump --json is snake_case (control rows'
+// fields used Name / Bytes / Value).
+func TestDtableDumpJSONSnakeCase(t *testing.T) {
+	code, out, errb := simCLI("dtable", "dump", filepath.Join("..", "..", "testdata", "ucode", "dve_bin_gen3"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errb)
+	}
+	for _, k := range regexp.MustCompile(`"([A-Za-z_0-9]+)":`).FindAllStringSubmatch(out, -1) {
+		if k[1] != strings.ToLower(k[1]) {
+			t.Fatalf("key %q is not snake_case", k[1])
+		}
 	}
 }
