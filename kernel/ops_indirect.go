@@ -280,6 +280,27 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	if err != nil {
 		return err
 	}
+	perm := transposePerm(len(pat))
+	if c.OOBMode == "skip" {
+		// A skipped row leaves its dst column as it was: the scratch starts as dst walked back
+		// (these permutations are their own inverses).
+		dd, err := l.resolve(c, "dst", c.Dst)
+		if err != nil {
+			return err
+		}
+		if !sameInts(squeeze(dd.shape), squeeze(permShape(dst.shape, perm))) {
+			return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", permShape(dst.shape, perm)), "dst %v", dd.shape)
+		}
+		back := *dd
+		back.dims = nil
+		ddims := nonUnit(dd.dims, dd.shape)
+		for _, p := range perm {
+			back.dims = append(back.dims, ddims[p])
+		}
+		if err := l.dmaMove(c, dst, &back, dmaOpts{in: dd.dtype, out: d, eng: isa.EnginePOOL, note: "oob_mode=skip: the scratch starts as dst"}); err != nil {
+			return err
+		}
+	}
 	l.staged = &stagedIndex{addr: addr, b: ib}
 	if err := l.dmaIndirect(&g, dst, src, isa.DGEComputeNONE); err != nil {
 		return err
@@ -287,7 +308,6 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	// the transpose of the scratch into dst
 	t := *c
 	t.Src = full(sid, l.tensors[sid].Shape)
-	perm := transposePerm(len(pat))
 	t.Axes = perm
 	t.Engine, t.DGEMode = nil, nil
 	sw := "swdge"
@@ -338,4 +358,27 @@ func full(t int, shape []int) *View {
 		step *= int64(shape[i])
 	}
 	return v
+}
+
+func permShape(s []int, perm []int) []int {
+	out := make([]int, len(perm))
+	for i, p := range perm {
+		out[i] = s[p]
+	}
+	return out
+}
+
+// nonUnit returns the dims of a side that resolve kept: one per axis of more than one position
+// (resolve drops 1-extents), padded so that axes line up with the squeezed shape.
+func nonUnit(dims []dim, shape []int) []dim {
+	var out []dim
+	k := 0
+	for _, n := range shape {
+		if n == 1 {
+			continue
+		}
+		out = append(out, dims[k])
+		k++
+	}
+	return out
 }

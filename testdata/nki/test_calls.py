@@ -134,6 +134,19 @@ def gather4d_kernel(tokens, idx_hbm):
 
 
 @nki.jit
+def gather_transpose_skip_kernel(tok, idx_hbm):
+    n = idx_hbm.shape[0]
+    out = nl.ndarray((tok.shape[1], n), dtype=tok.dtype, buffer=nl.shared_hbm)
+    idx = nl.load(idx_hbm)
+    d = nl.ndarray((tok.shape[1], n), dtype=tok.dtype, buffer=nl.sbuf)
+    nisa.memset(d, 7.0)
+    nisa.dma_transpose(d, tok.ap(pattern=[[tok.shape[1], n], [1, tok.shape[1]]], vector_offset=idx, indirect_dim=0),
+                       oob_mode=nisa.oob_mode.skip)
+    nl.store(out, d)
+    return out
+
+
+@nki.jit
 def transpose_fp32_kernel(a):
     out = nl.ndarray((a.shape[1], a.shape[0]), dtype=a.dtype, buffer=nl.shared_hbm)
     d = nl.ndarray((a.shape[1], a.shape[0]), dtype=a.dtype, buffer=nl.sbuf)
@@ -149,6 +162,15 @@ class TestCalls(unittest.TestCase):
         idx = rng.integers(0, 100, size=(32, 1), dtype=np.uint32)
         want = np.transpose(tokens[idx.T.flatten()], (3, 1, 2, 0))
         np.testing.assert_array_equal(nki.simulate(gather4d_kernel)(tokens, idx), want)
+
+    def test_gather_transpose_skip(self):
+        tok = (np.arange(64 * 32) % 100).astype(np.float16).reshape(64, 32)
+        idx = np.r_[np.arange(15), 999].astype(np.uint32).reshape(16, 1)
+        want = np.full((32, 16), 7, np.float16)
+        for j, v in enumerate(idx[:, 0]):
+            if v < 64:
+                want[:, j] = tok[v]
+        np.testing.assert_array_equal(nki.simulate(gather_transpose_skip_kernel)(tok, idx), want)  # skipped column untouched
 
     def test_dma_transpose_fp32_default_path(self):
         a = np.random.default_rng(6).standard_normal((2048, 128)).astype(np.float32)
