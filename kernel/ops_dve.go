@@ -29,6 +29,33 @@ func freeDims(s *side) []dim {
 	return out
 }
 
+// splitLong splits free dims of more than 65535 elements (TENSOR4D counts are uint16) into two
+// levels, for the elementwise ops, where the walk's shape does not matter, only its order.
+func splitLong(ds []dim, es int) []dim {
+	var out []dim
+	for _, d := range ds {
+		if d.n <= math.MaxUint16 {
+			out = append(out, d)
+			continue
+		}
+		// the inner level f as small as lets the outer one's count fit, its step f elements
+		// apart fitting int16
+		f := int64(0)
+		for c := (d.n + math.MaxUint16 - 1) / math.MaxUint16; c <= math.MaxUint16; c++ {
+			if d.n%c == 0 && abs64(d.step/int64(es))*c <= math.MaxInt16 {
+				f = c
+				break
+			}
+		}
+		if f == 0 {
+			out = append(out, d) // t4d names it
+			continue
+		}
+		out = append(out, dim{n: f, step: d.step}, dim{n: d.n / f, step: d.step * f})
+	}
+	return out
+}
+
 // t4d builds the TENSOR4D of side s with the given free dims (innermost first, bytes).
 func (l *lowerer) t4d(c *Call, arg string, s *side, ds []dim) (isa.Tensor4D, error) {
 	t := isa.Tensor4D{StartAddr: isa.Addr4(l.chipAddr(s, s.part0, s.off0)), StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{1, 1, 1, 1}}
@@ -44,7 +71,7 @@ func (l *lowerer) t4d(c *Call, arg string, s *side, ds []dim) (isa.Tensor4D, err
 		}
 		if d.n > math.MaxUint16 {
 			return t, callErr(c, ErrRule, arg, "nki.access_pattern_size", "sizes of at most 65535 (uint16)",
-				"a free dim of %d elements in the view %v of %q", d.n, s.shape, s.t.Name)
+				"a free dim of %d elements in the view %v of %q (tile the free axis, e.g. with nl.affine_range over nl.ds slices)", d.n, s.shape, s.t.Name)
 		}
 		t.StepElem[i], t.NumElem[i] = int16(d.step/es), uint16(d.n)
 	}
@@ -167,11 +194,11 @@ func (l *lowerer) tensorCopy(c *Call) error {
 
 // vectorOp emits one elementwise S4D4_TR word src -> dst.
 func (l *lowerer) vectorOp(c *Call, eng isa.Engine, op isa.Opcode, dst, src *side, negate uint8) error {
-	st, err := l.t4d(c, "src", src, freeDims(src))
+	st, err := l.t4d(c, "src", src, splitLong(freeDims(src), src.es))
 	if err != nil {
 		return err
 	}
-	dt, err := l.t4d(c, "dst", dst, freeDims(dst))
+	dt, err := l.t4d(c, "dst", dst, splitLong(freeDims(dst), dst.es))
 	if err != nil {
 		return err
 	}
@@ -237,7 +264,7 @@ func (l *lowerer) memset(c *Call) error {
 	if err != nil {
 		return err
 	}
-	return l.emitMemset(c, dst, freeDims(dst), bitsV)
+	return l.emitMemset(c, dst, splitLong(freeDims(dst), dst.es), bitsV)
 }
 
 func (l *lowerer) emitMemset(c *Call, dst *side, ds []dim, value uint32) error {
@@ -368,4 +395,11 @@ func (l *lowerer) tensorReduce(c *Call) error {
 	}
 	l.emit(isa.EngineDVE, in, l.vectorAcc(in, src.es, dst.es, src.nparts), "")
 	return nil
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -23,6 +23,12 @@ type ruleSet struct {
 	minor   int // 2.x
 }
 
+// CheckNKIVersion reports whether tpbsim knows release v ("" = the newest).
+func CheckNKIVersion(v string) error {
+	_, err := rulesFor(v)
+	return err
+}
+
 func rulesFor(v string) (*ruleSet, error) {
 	if v == "" {
 		v = NewestNKIVersion

@@ -130,8 +130,9 @@ func (l *lowerer) resolve(c *Call, arg string, v *View) (*side, error) {
 		return nil, callErr(c, ErrRule, arg, "kernel.view_inside_partition", "free axes that stay inside one partition row",
 			"a free axis of the view of %q %v crosses a partition boundary (row elements %d..%d of %d)", t.Name, s.shape, flo, fhi, F)
 	}
-	if s.pstep < 0 || s.part0+(s.nparts-1)*s.pstep >= pl.Partition+pl.Partitions {
-		return nil, callErr(c, ErrRule, arg, "kernel.view_in_tensor", "", "the view walks partitions past the tensor's %d", pl.Partitions)
+	if lastP := s.part0 + (s.nparts-1)*s.pstep; min(s.part0, lastP) < pl.Partition || max(s.part0, lastP) >= pl.Partition+pl.Partitions {
+		return nil, callErr(c, ErrRule, arg, "kernel.view_in_tensor", fmt.Sprintf("partitions 0..%d of %q", pl.Partitions-1, t.Name),
+			"the view walks partitions %d..%d of the tensor", min(s.part0, lastP)-pl.Partition, max(s.part0, lastP)-pl.Partition)
 	}
 	s.base = isa.DMALocalBase + uint64(stride)*uint64(s.part0) + s.off0
 	if pl.Space == isa.SpacePSUM {

@@ -19,7 +19,7 @@ import (
 // sources are the front end's Python files. Explicit patterns (not directories) so that
 // __init__.py is included and no __pycache__ left by a test run in the repository is.
 //
-//go:embed tpbsim_nki/*.py nki/*.py neuronxcc/*.py neuronxcc/nki/*.py neuronxcc/nki/isa/*.py
+//go:embed README.md tpbsim_nki/*.py nki/*.py neuronxcc/*.py neuronxcc/nki/*.py neuronxcc/nki/isa/*.py
 var sources embed.FS
 
 // Files returns the embedded Python sources (paths relative to the PYTHONPATH folder).

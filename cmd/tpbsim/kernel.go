@@ -129,6 +129,16 @@ func kernelErr(err error) error {
 }
 
 func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kernel, error) {
+	if f.nkiVersion != "" {
+		if err := kernel.CheckNKIVersion(f.nkiVersion); err != nil {
+			return nil, nil, ioErr(fmt.Errorf("--nki-version %s: unknown NKI release (tpbsim knows %s)", f.nkiVersion, strings.Join(kernel.NKIVersions, ", ")))
+		}
+	}
+	if f.genSet {
+		if _, err := parseGenFlag(f.gen); err != nil {
+			return nil, nil, ioErr(fmt.Errorf("--gen: %w", err))
+		}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, ioErr(err)
@@ -175,6 +185,7 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	f.trace, f.summary = sessionNumbered(f.trace), sessionNumbered(f.summary)
 	var outs []outFlag
 	if f.trace != "" {
 		outs = append(outs, outFlag{"--trace", f.trace})
@@ -304,4 +315,41 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// sessionNumbered gives the N-th kernel run of one `tpbsim nki run` script (N >= 2) its own
+// output file, FILE-N.json: nki run names a session folder in TPBSIM_NKI_SESSION, where each
+// kernel run takes the next number.
+func sessionNumbered(path string) string {
+	dir := os.Getenv("TPBSIM_NKI_SESSION")
+	if path == "" || path == stdoutPath || dir == "" {
+		return path
+	}
+	n := sessionRun(dir)
+	if n < 2 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), n, ext)
+}
+
+// sessionRun is this kernel run's number in the session (1-based), memoised per process.
+var sessionRunN int
+
+func sessionRun(dir string) int {
+	if sessionRunN > 0 {
+		return sessionRunN
+	}
+	for n := 1; n < 1<<20; n++ {
+		fh, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("run-%d", n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			fh.Close()
+			sessionRunN = n
+			return n
+		}
+		if !os.IsExist(err) {
+			return 1
+		}
+	}
+	return 1
 }

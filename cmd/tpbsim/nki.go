@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tpbsim/tpbsim/kernel"
 	nkipy "github.com/tpbsim/tpbsim/python"
 )
 
@@ -62,8 +63,8 @@ func newNKIRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Run FILE.py with python3 (one that has numpy: $TPBSIM_PYTHON, else python3 on PATH, else
 /usr/bin/python3), tpbsim's NKI front end on PYTHONPATH. ARGS go to the script. Flags before
 FILE.py apply to every kernel the script runs: --gen and --nki-version choose the target and
-the NKI release whose rules apply; --trace / --summary write the last kernel run's trace /
-summary (the N-th run of a script writes FILE-N.json for N >= 2); --print-program prints each
+the NKI release whose rules apply; --trace / --summary write each kernel run's trace / summary
+(the first run FILE.json, the N-th FILE-N.json); --print-program prints each
 lowered program, every instruction after the NKI call it came from.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -125,6 +126,16 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 	default:
 		return ioErr(fmt.Errorf("--races %s: want error, warn or off", f.races))
 	}
+	if f.gen != "" {
+		if _, err := parseGenFlag(f.gen); err != nil {
+			return ioErr(fmt.Errorf("--gen: %w", err))
+		}
+	}
+	if f.nkiVersion != "" {
+		if err := kernel.CheckNKIVersion(f.nkiVersion); err != nil {
+			return ioErr(fmt.Errorf("--nki-version %s: unknown NKI release (tpbsim knows %s)", f.nkiVersion, strings.Join(kernel.NKIVersions, ", ")))
+		}
+	}
 	py, err := findPython(f.python)
 	if err != nil {
 		return ioErr(err)
@@ -155,6 +166,14 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 		pp += string(os.PathListSeparator) + old
 	}
 	env := append(os.Environ(), "PYTHONPATH="+pp, "TPBSIM_BIN="+self, "TPBSIM_KERNEL_ARGS="+string(ja))
+	if f.trace != "" || f.summary != "" {
+		sess, err := os.MkdirTemp("", "tpbsim-nki-session-")
+		if err != nil {
+			return ioErr(err)
+		}
+		defer os.RemoveAll(sess)
+		env = append(env, "TPBSIM_NKI_SESSION="+sess)
+	}
 	if f.rawBits {
 		env = append(env, "TPBSIM_RAW_BITS=1")
 	}

@@ -117,6 +117,40 @@ nki.simulate(k)(np.ones((4, 8), np.float32))
 	if code, _, errs := simCLI("nki", "run", filepath.Join(dir, "missing.py")); code != 2 {
 		t.Fatalf("missing file: exit %d\n%s", code, errs)
 	}
+	for _, bad := range [][]string{{"--gen", "FOO"}, {"--nki-version", "3.0"}} {
+		if code, _, errs := simCLI(append(append([]string{"nki", "run"}, bad...), failing)...); code != 2 || !strings.Contains(errs, bad[0]) {
+			t.Fatalf("%v: exit %d\n%s", bad, code, errs)
+		}
+	}
+}
+
+// Each kernel run of one script writes its own --trace / --summary: FILE.json, FILE-2.json, ...
+func TestNKIRunsNumberTheirOutputs(t *testing.T) {
+	needPythonNumpy(t)
+	dir := t.TempDir()
+	two := filepath.Join(dir, "two.py")
+	os.WriteFile(two, []byte(`import numpy as np
+import nki
+import nki.language as nl
+
+@nki.jit
+def k(a):
+    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+    nl.store(out, nl.load(a))
+    return out
+
+for i in range(3):
+    assert np.array_equal(nki.simulate(k)(np.full((4, 8), i, np.float32)), np.full((4, 8), i, np.float32))
+`), 0o644)
+	tr, sum := filepath.Join(dir, "t.json"), filepath.Join(dir, "s.json")
+	if code, _, errs := simCLI("nki", "run", "--trace", tr, "--summary", sum, two); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for _, f := range []string{"t.json", "t-2.json", "t-3.json", "s.json", "s-2.json", "s-3.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
 }
 
 // kernel lower's assembly, run by tpbsim run with the inputs loaded where its header says,

@@ -92,7 +92,8 @@ def unsupported(what, loc=None):
     if loc is None:
         loc = user_loc(2)
     return UnsupportedError("%s: %s is not modelled by tpbsim (no numpy fallback); the subset tpbsim "
-                            "runs is listed in python/README.md" % (loc, what))
+                            "runs is listed in tpbsim's README (NKI kernels: the front door) and in the README.md beside "
+                            "these packages (tpbsim nki path)" % (loc, what))
 
 
 def misuse(call, msg, loc=None):

@@ -10,7 +10,7 @@ import tempfile
 import numpy as np
 
 from . import _dtypes
-from ._errors import KernelError, KernelUsageError
+from ._errors import KernelError, KernelUsageError, TraceError, func_loc
 from ._trace import as_kernel, kernel_args, trace_call
 
 
@@ -48,6 +48,13 @@ def run(kernel, args, kwargs, raw_bits=None):
     """Trace, run on the Go side, copy written-back arguments into the caller's arrays, and return
     the kernel's return value as numpy arrays (one, a tuple, or None)."""
     form = trace_call(kernel, args, kwargs)
+    for tid in form["outputs"]:
+        t = form["tensors"][tid]
+        if t["buffer"] in ("sbuf", "psum"):
+            raise TraceError("%s: kernel %s returns %r, a tile in %s (made at %s); a kernel returns HBM tensors: "
+                             "nl.ndarray(shape, dtype, buffer=nl.shared_hbm), then nl.store the tile into it" % (
+                                 func_loc(kernel.func) if hasattr(kernel, "func") else form["source"], form["name"],
+                                 t["name"], t["buffer"], t.get("loc", "?")))
     raw = _raw_bits(raw_bits)
     keep = os.environ.get("TPBSIM_KEEP", "") not in ("", "0")
     d = tempfile.mkdtemp(prefix="tpbsim-nki-%s-" % form["name"])

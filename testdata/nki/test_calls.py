@@ -155,7 +155,35 @@ def transpose_fp32_kernel(a):
     return out
 
 
+@nki.jit
+def reversed_rows_kernel(a):
+    o = nl.ndarray((32, a.shape[1]), dtype=a.dtype, buffer=nl.shared_hbm)
+    x = nl.load(a)
+    y = nl.ndarray((32, a.shape[1]), dtype=a.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=y, src=x[31::-1, :])
+    nl.store(o, y)
+    return o
+
+
+@nki.jit
+def long_row_kernel(a):
+    o = nl.ndarray(a.shape, dtype=nl.float16, buffer=nl.shared_hbm)
+    x = nl.load(a)
+    y = nl.ndarray(a.shape, dtype=nl.float16, buffer=nl.sbuf)
+    nisa.tensor_copy(y, x)
+    nl.store(o, y)
+    return o
+
+
 class TestCalls(unittest.TestCase):
+    def test_reversed_partitions_by_dma(self):
+        a = np.arange(64 * 16, dtype=np.float32).reshape(64, 16)
+        np.testing.assert_array_equal(nki.simulate(reversed_rows_kernel)(a), a[31::-1])
+
+    def test_row_longer_than_a_tensor4d_count(self):
+        a = (np.arange(100000) % 250 - 120).astype(np.int8).reshape(1, 100000)
+        np.testing.assert_array_equal(nki.simulate(long_row_kernel)(a), a.astype(np.float16))
+
     def test_gather_transpose_4d(self):
         rng = np.random.default_rng(5)
         tokens = rng.standard_normal((100, 1, 2, 64)).astype(np.float16)
