@@ -153,6 +153,26 @@ func (l *lowerer) streamShuffle(c *Call) error {
 			return callErr(c, ErrRule, fmt.Sprintf("shuffle_mask[%d]", i), "nki.nc_stream_shuffle.mask_in_src", fmt.Sprintf("a partition below the src's %d", src.nparts), "%d", mask[i])
 		}
 	}
+	srcParts := src.nparts
+	if srcParts%32 != 0 {
+		// The instruction reads whole quadrants from the source's start: stage a partial source
+		// into a zeroed tile of whole quadrants, so no byte outside it is read.
+		rows := (srcParts + 31) / 32 * 32
+		id, err := l.stage("shuffle_in", rows, src.freeElems(), src.dtype, false)
+		if err != nil {
+			return err
+		}
+		F := src.freeElems()
+		whole, _ := l.resolve(c, "staging", &View{Tensor: id, Pattern: [][2]int64{{F, int64(rows)}, {1, F}}})
+		if err := l.emitMemset(c, whole, splitLong(freeDims(whole), whole.es), 0); err != nil {
+			return err
+		}
+		part, _ := l.resolve(c, "staging", &View{Tensor: id, Pattern: [][2]int64{{F, int64(srcParts)}, {1, F}}})
+		if err := l.vectorOp(c, isa.EngineDVE, isa.OpCOPY, part, src, 0); err != nil {
+			return err
+		}
+		src = whole
+	}
 	sd, dd := freeDims(src), freeDims(dst)
 	st, err := l.t4d(c, "src", src, sd)
 	if err != nil {
@@ -196,8 +216,8 @@ func (l *lowerer) streamShuffle(c *Call) error {
 		s, d := st, dt
 		s.StartAddr += isa.Addr4(uint32(p.first) * sstride)
 		d.StartAddr += isa.Addr4(uint32(p.first) * stride)
-		if src.nparts == 1 {
-			s.StartAddr = st.StartAddr
+		if srcParts <= 32 {
+			s.StartAddr = st.StartAddr // a source of one quadrant feeds every destination quadrant
 		}
 		in := s4(isa.OpSTREAM_SHUFFLE, src.dtype, src.dtype, p.n, s, d)
 		acc := []access{{b: l.t4dBox(s, src.es, p.n)}}

@@ -44,7 +44,8 @@ func Provenance() []isa.Provenance {
 			"read with a step-0 level repeating the row, and the result comes through a second 32x32 staging tile (COPY of F partitions x P elements) unless F = 32; mask_enable stays 0.",
 			"NKI.md §2 (VE tiles of at most [32, 32]; the SDK's [32, 2] example); dve.mask_enable_geometry", isa.Invented, "StreamTranspose needs 32 channels and a multiple of 32 elements; staging keeps every byte outside the destination tile untouched"),
 		b("kernel.shuffle_lowering", "nc_stream_shuffle is LOAD_MASK_SELECT (only when the mask register holds another mask) + STREAM_SHUFFLE with num_active = ceil(max(src, dst partitions)/32)*32; mask entries of channels past the destination are 255, "+
-			"and a partial last quadrant of a destination over 32 partitions is a second word with its own mask. The source is read over the whole quadrant(s) from its start partition.",
+			"and a partial last quadrant of a destination over 32 partitions is a second word with its own mask. A source of a partial quadrant (e.g. 1 partition) is first copied into a zeroed staging tile of whole quadrants, "+
+			"since the instruction reads num_active channels from its start; a source of at most 32 partitions feeds every destination quadrant.",
 			"NKI.md §2 (shuffle semantics, start partitions)", isa.Invented, "the executor writes every channel whose mask entry is not 255 and reads all num_active source channels"),
 		b("kernel.dtype_e4m3fn", "float8_e4m3fn (TRN3's no-Inf E4M3, max 448) shares FP8_EXP4's code; tpbsim converts it as the IEEE-like E4M3 of FP8_EXP4 (max 240, with Inf), so values above 240 differ from TRN3.",
 			"NKI.md §5", isa.LowInferred, "one ISA code, two NKI names; tpbsim's num package has the IEEE-like format only"),

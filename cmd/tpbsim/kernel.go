@@ -32,6 +32,7 @@ type kernelFlags struct {
 	quiet           bool
 	maxElements     uint64
 	races           string
+	checkUninit     bool
 	summary         string
 	timing          string
 }
@@ -79,6 +80,7 @@ func newKernelRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&f.quiet, "quiet", false, "print nothing on success")
 	fl.Uint64Var(&f.maxElements, "max-elements", sim.DefaultMaxElements, "per-instruction work limit (as tpbsim run)")
 	fl.StringVar(&f.races, "races", "error", racesHelp)
+	fl.BoolVar(&f.checkUninit, "check-uninit", false, "a read of never-written bytes (a tile stored or used before it was written) is an error with its address")
 	fl.StringVar(&f.summary, "summary", "", "write the timing summary JSON (end_ns, engines, DMA bandwidth, critical path); - for standard output")
 	fl.StringVar(&f.timing, "timing", "", "override timing-model constants from a JSON file (the form of tpbsim explain timing --json)")
 	return cmd
@@ -212,7 +214,7 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return kernelErr(err)
 	}
-	cfg := sim.Config{Trace: f.trace != "", MaxElements: f.maxElements, Races: races}
+	cfg := sim.Config{Trace: f.trace != "", MaxElements: f.maxElements, Races: races, CheckUninit: f.checkUninit}
 	if f.timing != "" {
 		t := timing.Default(lw.Gen)
 		fh, err := os.Open(f.timing)

@@ -19,7 +19,7 @@ func init() { subcommands = append(subcommands, newNKICmd) }
 
 type nkiFlags struct {
 	gen, nkiVersion, trace, summary, races, python string
-	printProgram, rawBits, keep, verbose           bool
+	printProgram, rawBits, keep, verbose, uninit   bool
 }
 
 func newNKICmd(stdout, stderr io.Writer) *cobra.Command {
@@ -80,6 +80,7 @@ lowered program, every instruction after the NKI call it came from.`,
 	fl.StringVar(&f.races, "races", "", "error (default), warn or off: what a data race between engines does")
 	fl.BoolVar(&f.printProgram, "print-program", false, "print each lowered program on stderr")
 	fl.BoolVar(&f.rawBits, "raw-bits", false, "hand back bf16/fp8 outputs as raw bits instead of float32 values")
+	fl.BoolVar(&f.uninit, "check-uninit", false, "a read of never-written bytes (a fresh tile used before it was written) fails the kernel run, naming the address")
 	fl.BoolVar(&f.verbose, "verbose", false, "print each kernel run's report (instructions, per-engine summary, critical path)")
 	fl.BoolVar(&f.keep, "keep", false, "keep each run's kernel form and data (TPBSIM_KEEP=1)")
 	fl.StringVar(&f.python, "python", "", "the python3 to run (default $TPBSIM_PYTHON, python3 with numpy, /usr/bin/python3)")
@@ -159,6 +160,9 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 	}
 	if !f.verbose {
 		kargs = append(kargs, "--quiet")
+	}
+	if f.uninit {
+		kargs = append(kargs, "--check-uninit")
 	}
 	ja, _ := json.Marshal(kargs)
 	pp := dir
