@@ -65,6 +65,19 @@ func Provenance() []isa.Provenance {
 			"`dge plan` prints the backend and `plan --json` has it under \"backend\".",
 			"seed 003 §7 (the @0xf9b0 anchor: backend[Pool].available tested first; the string at MP NX DRAM VA 0x83197), §1 (gather_xpose.h: SW-DGE backend on the Q7 processors of GpSimd), §6.1",
 			isa.MedInferred, "the availability table is run-time state (BSS); the POOL/Q7 firmware tpbsim models is the Pool backend, and the RTL and software arms have no recovered log line"),
+		b("dge.push_order", "The producer pushes descriptors round robin over the engines: descriptor 0 of every engine with work, then descriptor 1, ... (dma.RoundRobin); the micro-op streams, "+
+			"the push log lines and wait_for_credit follow that order.", "seed 003 §4.6-§4.7 (pushes per DMA[d]; the order is not shown)", isa.Invented,
+			"spreads the first descriptors over every engine before any engine gets a second, so all engines start at once"),
+		b("dge.ring_ndesc_unbounded", "\"Generating %i descriptors; ring_ndesc = %i\" prints, per engine with work, its descriptor count and the ring depth; without a ring (every generation but "+
+			"MARIANA_PLUS) ring_ndesc is the engine's own descriptor count.", "FACTS §C.7 (the format)", isa.Invented, "without credits the whole queue is one ring's worth"),
+		b("dge.generate_sem", "GENERATE RD carries sem_num -1 (no semaphore); GENERATE WR names the request's semaphore only on the last descriptor of each engine, so each engine adds its share once.",
+			"FACTS §C.7 (GENERATE ... sem_num=%i); seed 003 §7 ($S[%i]+=%i@dmacomplete)", isa.Invented, "a read completing signals nothing; the write of the last descriptor marks the engine's share done"),
+		b("dge.do_indirection", "gen_spray_info prints do_indirection=0 for every reshape request (a pair of tensor views has no index tensor); INDIRECT and GATHER TRANSPOSE instructions take their own path "+
+			"and print no gen_spray_info lines.", "seed 003 §4.7 (the do_indirection input and the 'applying indirection reshape' arm)", isa.Invented,
+			"tpbsim's index lowering does not go through the reshape spray, so the indirection arm is never taken"),
+		b("dge.gather_xpose_dst_step", "The DGE's crossbar placement check reads the destination row step in bytes (a multiple of 32 bytes, one xbar beat), while the ISA rule gather_xpose_dst_step keeps FACTS' "+
+			"literal dst_step_elem_1 % 32 == 0 in elements: a request may therefore use a row step the instruction rule would refuse (relaxed), an instruction may not.",
+			"FACTS §C.4; seed 003 §3.3 (32-byte beats)", isa.MedInferred, "the hardware reason is the beat; the literal field rule is kept where the field exists (tpbsim explain conflicts)"),
 		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
 		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
 			"seed 003 §6.1", isa.HighObserved, ""),

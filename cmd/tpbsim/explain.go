@@ -105,6 +105,11 @@ func explain(w io.Writer, what string) error {
 			}
 		}
 		return nil
+	case "conflicts":
+		for _, c := range isa.Conflicts() {
+			fmt.Fprintf(w, "%s\n  between: %s\n  what:    %s\n  choice:  %s\n  see:     tpbsim explain %s\n", c.ID, c.Between, c.What, c.Choice, c.See)
+		}
+		return nil
 	case "opcodes":
 		for _, op := range isa.AllOpcodes {
 			in, _ := op.Info()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tpbsim/tpbsim/internal/npy"
+	"github.com/tpbsim/tpbsim/isa"
 )
 
 // TestBoundRegsReachGatherSkip: a program sets bound-check register 5 (.bound_reg, the JSON
@@ -136,6 +137,25 @@ func TestDtableDumpJSONSnakeCase(t *testing.T) {
 	for _, k := range regexp.MustCompile(`"([A-Za-z_0-9]+)":`).FindAllStringSubmatch(out, -1) {
 		if k[1] != strings.ToLower(k[1]) {
 			t.Fatalf("key %q is not snake_case", k[1])
+		}
+	}
+}
+
+// TestExplainConflicts: explain conflicts lists every conflict, and every registry entry a
+// conflict points to exists (tpbsim explain ID exits 0).
+func TestExplainConflicts(t *testing.T) {
+	code, out, _ := simCLI("explain", "conflicts")
+	if code != 0 || len(isa.Conflicts()) == 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, c := range isa.Conflicts() {
+		if !strings.Contains(out, c.ID) {
+			t.Errorf("%s not listed", c.ID)
+		}
+		for _, id := range strings.Split(c.See, ", ") {
+			if code, _, errb := simCLI("explain", id); code != 0 {
+				t.Errorf("%s: see %s: exit %d %s", c.ID, id, code, errb)
+			}
 		}
 	}
 }

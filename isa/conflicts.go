@@ -1,0 +1,51 @@
+package isa
+
+// Conflict is a place where two sources (the seeds, FACTS, NKI.md, the ISA header's predicate
+// names) disagree or where one reading of a source contradicts another part of the model, with
+// what tpbsim does and the registry entry that holds the choice. `tpbsim explain conflicts`
+// prints them all.
+type Conflict struct {
+	ID      string // short name
+	Between string // the sources in conflict
+	What    string // what disagrees
+	Choice  string // what tpbsim does
+	See     string // the registry entries (tpbsim explain ID)
+}
+
+// Conflicts lists every known conflict between sources, in one place.
+func Conflicts() []Conflict {
+	return []Conflict{
+		{"gather_xpose_oob_skip", "FACTS §C.4 (has_valid_idx_bound_check_reg_no_flags) vs NKI.md (oob_mode.skip with indirect indexing)",
+			"reading 'no flags' as 'bc_disable_oob_error_notif must be clear' makes NKI's oob_mode=skip unreachable for a gather-transpose, whose DMA model skips on that bit",
+			"'no flags' is read as the variant without the ADDR8 marker's wide-offset flag; the notif bit is legal and skips the row",
+			"has_valid_idx_bound_check_reg_no_flags, dma.gather_xpose.mapping, sim.bound_regs"},
+		{"gather_xpose_dst_step_unit", "FACTS §C.4 (dst_step_elem_1 % 32 == 0, in elements) vs seed 003 §3.3 (the xbar writes 32-byte beats)",
+			"the literal rule counts elements; the hardware reason (each transposed row starts on a 32-byte beat) counts bytes, which for 2-byte elements is half the requirement",
+			"the ISA validator keeps FACTS' element rule for the instruction; the DGE's crossbar placement for requests checks bytes",
+			"gather_xpose_dst_step, dge.gather_xpose_dst_step, dge.xbar_eligibility"},
+		{"gather_xpose_index_partitions", "FACTS §C.3/§C.4 (check_dma_indirect_indices: idx_num_active_channels == 128) vs the DGE planner (16..128 index partitions, multiples of 16)",
+			"the planner can lower fewer index partitions than the ISA word may name",
+			"instructions must say 128 (check and run refuse others); the planner's wider range serves only library callers of dge.PlanInst that skip validation",
+			"check_dma_indirect_indices, dge_gather_xpose_shape"},
+		{"dma_transpose_layout", "FACTS §C.5 (bytes 16..35 and 40..59 undescribed) vs what a DMA_TRANSPOSE must carry (src and dst addresses, a row step)",
+			"the sources give no offsets for the fields the instruction needs to run",
+			"src_start_addr@16, dst_start_addr@40, dst_row_step@48, mirroring DIRECT2D; named in every tool and marked INFERRED",
+			"dge.direct2d_xpose_layout"},
+		{"s4d4_tr_opcode_count", "seed 000 (eleven opcodes share the S4D4_TR struct) vs FACTS §D.2 (SUNDA has 13: also 0x8C/0x8D BF16 reduces)",
+			"SUNDA's two BF16 reduces use the struct but are not among the seed's eleven",
+			"0x8C/0x8D decode as S4D4_TR on SUNDA only, with FACTS §D.2's four constraints; CAYMAN+ has the eleven",
+			"isa.sunda_bf16_reduce, bf16_reduce_in_dtype"},
+		{"working_state_widths", "seed 003 §4.5 (dge_reshape_state: uint16 elem_size, uint16 num_elem[4], int32 steps) vs the ISA structs (32-bit steps, elem_size 0 = 64 KiB) and 2^40-element requests",
+			"a request or instruction can name a level of more than 65535 iterations or a 65536-byte element, which the working state cannot hold",
+			"views are wider than the working state; levels above 65535 are split (factored or peeled) before they become descriptors; elem_size up to 64 KiB follows the ISA's 0 = 64 KiB",
+			"dge.loop_count_split, dge_loop_count_16bit, dge_view_valid"},
+		{"maverick_psum", "FACTS §B.5 (PSUM_BUF_SZ = 0 on MAVERICK, as read) vs the PSUM geometry constants the same header keeps",
+			"MAVERICK's header keeps PSUM partition constants but a zero size",
+			"MAVERICK has no PSUM: psum: addresses are refused and on-chip addresses print as sbuf:",
+			"isa.addr8_address_map"},
+		{"state_log_prefix", "seed 003 §4.5 (the BEFORE/AFTER format, prefix elided as '...') vs a diff against a device log",
+			"the exact prefix of the working-state lines is not quoted",
+			"tpbsim prints 'S: tensor_reshape_indirect_transpose BEFORE:' (LOW/INFERRED)",
+			"dge.state_log_prefix"},
+	}
+}
