@@ -9,7 +9,7 @@ func Provenance() []isa.Provenance {
 	r := func(id, text, source string) isa.Provenance {
 		return isa.Rule(id, text, source, isa.MedInferred, nil, "NKI's published constraint, paraphrased; the release range is tpbsim's reading of the docs' history")
 	}
-	return []isa.Provenance{
+	return append(ruleEntries(), []isa.Provenance{
 		b("kernel.allocation", "HBM tensors are laid out in order (inputs first), each 4 KiB aligned, without overlap; SBUF and PSUM tiles are placed first-fit over "+
 			"(partition range x byte range) when their first call comes, at a start partition the start-partition rule allows, and their bytes are reused once no later call uses them. "+
 			"SBUF offsets are 64-byte aligned; a PSUM tile that fits a 2 KiB bank does not cross one. The top 64 bytes of SBUF are the sync carriers' scratch.",
@@ -56,5 +56,5 @@ func Provenance() []isa.Provenance {
 		r("nki.nc_stream_shuffle.start_partition", "2.23 on: with num_active = ceil(max(src, dst)/32)*32, 96/128 -> starts 0; 64 -> 0 or 64; 32 -> 0, 32, 64, 96. Up to 2.22: src and dst the same 32/64/96/128 partitions.", "NKI.md §2"),
 		r("nki.tensor_reduce.axes_last", "2.29 on: the reduced axes are the last contiguous free axes ending at the final one; up to 2.28 (nki.tensor_reduce.axes_from_1): consecutive and containing axis 1.", "NKI.md §2"),
 		r("nki.dma_transpose.indirect_4d", "Indirect dma_transpose 2.29 on: a 4-D src has dim 1 or dim 2 equal to 1; src.shape[-1] <= 128; indices 2-D uint32 in SBUF, [16..128 (x16), N], N > 1 only with 128 rows, covering src.shape[0] (a multiple of 16); 2.28: 3-D src, last axis 128, one index column.", "NKI.md §3"),
-	}
+	}...)
 }

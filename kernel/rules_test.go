@@ -2,6 +2,10 @@ package kernel
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -84,5 +88,29 @@ func TestRulesByRelease(t *testing.T) {
 	}
 	if _, err := rulesFor("3.0"); !errors.Is(err, ErrForm) {
 		t.Fatalf("unknown release: %v", err)
+	}
+}
+
+// Every rule id the lowering's errors name is in the registry (tpbsim explain ID).
+func TestRuleIDsRegistered(t *testing.T) {
+	known := map[string]bool{}
+	for _, p := range Provenance() {
+		if known[p.ID] {
+			t.Errorf("%s registered twice", p.ID)
+		}
+		known[p.ID] = true
+	}
+	files, _ := filepath.Glob("*.go")
+	re := regexp.MustCompile(`"((?:nki|kernel)\.[a-z0-9_.]+)"`)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, _ := os.ReadFile(f)
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			if !known[m[1]] {
+				t.Errorf("%s: rule %s is not registered", f, m[1])
+			}
+		}
 	}
 }
