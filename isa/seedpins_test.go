@@ -135,3 +135,27 @@ func TestSeedD04D05GatherXpose(t *testing.T) {
 		}
 	}
 }
+
+// T23: the element count of a TENSOR4D is the product of all four num_elem, not num_elem[0]
+// (seed 000 §4.2, same_src_dst_count_t4d / same_or_fewer_element_count_t4d): a COPY of
+// [32,2,1,1] into [64,1,1,1] is valid, into [32,1,1,1] (num_elem[0] equal) it is not.
+func TestSeedT23CountIsProduct(t *testing.T) {
+	i := s4base(OpCOPY)
+	i.SrcMemPattern.NumElem = [4]uint16{32, 2, 1, 1}
+	i.SrcMemPattern.StepElem = [4]int16{1, 32, 1, 1}
+	i.DstMemPattern.NumElem = [4]uint16{64, 1, 1, 1}
+	if rs := rulesOf(Validate(i, CAYMAN)); rs["s4d4_tr_same_src_dst_count"] {
+		t.Errorf("[32,2] -> [64]: %v", rs)
+	}
+	i.DstMemPattern.NumElem = [4]uint16{32, 1, 1, 1}
+	if !rulesOf(Validate(i, CAYMAN))["s4d4_tr_same_src_dst_count"] {
+		t.Error("[32,2] -> [32] passes s4d4_tr_same_src_dst_count")
+	}
+	tr := s4base(OpSTREAM_TRANSPOSE)
+	tr.SrcMemPattern.NumElem = [4]uint16{32, 1, 1, 1}
+	tr.DstMemPattern.NumElem = [4]uint16{32, 2, 1, 1}
+	tr.DstMemPattern.StepElem = [4]int16{1, 32, 1, 1}
+	if !rulesOf(Validate(tr, CAYMAN))["s4d4_tr_transpose_src_dst_count"] {
+		t.Error("transpose [32] -> [32,2] passes same_or_fewer")
+	}
+}
