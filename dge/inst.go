@@ -141,6 +141,22 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	if in.InDtype != in.OutDtype || in.ComputeOp != isa.DGEComputeNONE {
 		ik, ok = num.Kind(in.InDtype), num.Kind(in.OutDtype)
 	}
+	// Each side's extent (num_elem rows of its step) stays in its region's partitions, as a
+	// request's views do (RulePartitionInRange): an index can reach any row of the extent.
+	for _, sd := range []struct {
+		name string
+		base uint64
+		n    uint16
+		step int32
+		es   uint32
+	}{{"src", src, in.SrcNumElem, in.SrcStepElem, elemSize(in.SrcElemSize)}, {"dst", dst, in.DstNumElem, in.DstStepElem, elemSize(in.DstElemSize)}} {
+		if sd.n == 0 || sd.es == 0 {
+			continue
+		}
+		if err := partitionsInRegion(sd.name, View{Base: sd.base, ElemSize: sd.es, NumElem: [4]uint32{uint32(sd.n), 1, 1, 1}, StepElem: [4]int64{int64(sd.step), 0, 0, 0}}, g); err != nil {
+			return nil, err
+		}
+	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE INDIRECT")
 	backend := selectBackend(g, lg)
@@ -229,6 +245,11 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", in.DstNumElem[1], f)
 	case P < 16 || P > 128 || P%16 != 0:
 		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", P)
+	}
+	// The destination block (f rows of n elements) stays in its region's partitions, as a
+	// request's views do (RulePartitionInRange).
+	if err := partitionsInRegion("dst", View{Base: dst, ElemSize: 2, NumElem: [4]uint32{uint32(n), uint32(f), 1, 1}, StepElem: [4]int64{1, int64(in.DstStepElem1), 0, 0}}, g); err != nil {
+		return nil, err
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add("P0: DGE GATHER TRANSPOSE")

@@ -66,3 +66,23 @@ func TestPartitionInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionInRangeGatherXpose: a gather-transpose's destination rows (one per column of the
+// gathered rows, one partition each) may not run past partition 127 either.
+func TestPartitionInRangeGatherXpose(t *testing.T) {
+	g := isa.CAYMAN
+	geo := g.Geometry()
+	mk := func(part int) *isa.DMAGatherXpose {
+		return &isa.DMAGatherXpose{Header: isa.Header{Opcode: isa.OpDMA_GATHER_TRANSPOSE, InstWordLen: 16}, IdxNumActiveChannels: 128,
+			SrcStartAddr: isa.Addr8(0x1000), SrcStepElem: [2]int32{1, 16}, SrcNumElem: [2]uint16{16, 128}, SrcIdxStartAddr: isa.Addr4(0x100),
+			DstStartAddr: isa.LocalAddr8(uint32(part) * geo.StateBufPartitionSize), DstStepElem1: int32(geo.StateBufPartitionSize / 2),
+			DstNumElem: [2]uint16{128, 16}, ElemSize: 32, Dtype: isa.MakeDTypePair(isa.DTypeBFLOAT16, isa.DTypeBFLOAT16),
+			Flags: isa.GatherTransposeFlags(isa.IndirectDimY)}
+	}
+	if _, err := PlanInst(g, mk(112), Config{}, Options{Quiet: true}); err != nil {
+		t.Fatalf("rows 112..127: %v", err)
+	}
+	if _, err := PlanInst(g, mk(120), Config{}, Options{Quiet: true}); ruleOf(err) != RulePartitionInRange {
+		t.Fatalf("rows 120..135: want %s, got %v", RulePartitionInRange, err)
+	}
+}

@@ -103,7 +103,8 @@ func Provenance() []isa.Provenance {
 			"an HBM view's bytes stay below the on-chip window (0x800000000000 in the ADDR8 map); a CLI layout fits the region's partitions and its partition stride is a multiple of the element size.",
 			"seed 003 §4.5 (dge_shape); FACTS §C.7", isa.MedInferred, []string{"src", "dst", "elem_size", "num_elem", "step_elem"},
 			"the firmware's dge_shape is u16 elem_size, num_elem and i32 steps; tpbsim widens them so the ISA structs' 32-bit fields fit, and caps the size so planning arithmetic stays exact"),
-		r(RulePartitionInRange, "An on-chip view (SBUF or PSUM, source or destination, of a request or of an ISA DMA instruction) stays inside the region its first element is in: "+
+		r(RulePartitionInRange, "An on-chip view (SBUF or PSUM, source or destination, of a request or of an ISA DMA instruction: DIRECT2D and DMA_TRANSPOSE views, "+
+			"INDIRECT1D's extents of num_elem rows, GATHER_XPOSE's destination rows) stays inside the region its first element is in: "+
 			"every element lies in partitions 0..N-1 of that region (128 SBUF partitions; PSUM's from its offset), never past the last partition nor before the first. "+
 			"The on-chip map puts PSUM right after SBUF partition 127 (0x2000000 on CAYMAN), so without the rule a DMAMEMCPY whose rows run from partition 100 "+
 			"past 127 writes PSUM partitions. The error names the first element in walk order that leaves the region and the row it would be.",
