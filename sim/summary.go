@@ -286,13 +286,13 @@ func (r *Result) WriteSummary(w io.Writer) {
 	s := r.Summary()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "engine\tinstructions\tbusy\twaits\twaited\tidle\tbytes read\tbytes written\t")
-	for i, e := range r.Engines {
+	for _, e := range r.Engines {
 		waited := "-"
 		if e.WaitPS > 0 {
 			waited = fmtPS(e.WaitPS)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%d\t\n", e.Engine, e.Instructions, fmtPS(e.BusyPS), e.Waits, waited,
-			fmtPS(int64(s.Engines[i].IdleNs*1000)), e.BytesRead, e.BytesWritten)
+			fmtPS(max(0, r.EndPS-e.BusyPS-e.WaitPS)), e.BytesRead, e.BytesWritten)
 	}
 	tw.Flush()
 	gen := ""
