@@ -47,5 +47,17 @@ func Conflicts() []Conflict {
 			"the exact prefix of the working-state lines is not quoted",
 			"tpbsim prints 'S: tensor_reshape_indirect_transpose BEFORE:' (LOW/INFERRED)",
 			"dge.state_log_prefix"},
+		{"nki_dma_transpose_default_path", "NKI.md §3 (the dma_transpose stub's shape and 2-byte rules for dge_mode unknown or hwdge) vs the SDK's own test (fp32 [2048, 128] transposed on the default path)",
+			"the rules as published refuse what the SDK's test runs",
+			"the shape and dtype rules are checked for dge_mode=hwdge only; on the default path a transpose the crossbar cannot run takes the element-strided walk",
+			"kernel.dma_transpose_default_path, nki.dma_transpose.src_rows"},
+		{"nki_ve_transpose_tile", "NKI.md §2: the SDK's example transposes a [32, 2] tile on the Vector Engine vs KLR's comment (multiples of 32x32) and the seed's StreamTranspose (32 channels, a multiple of 32 elements)",
+			"a partial tile is legal NKI but not one StreamTranspose word",
+			"partial tiles up to [32, 32] are padded through zeroed 32x32 staging tiles; larger ones are refused",
+			"kernel.ve_transpose_partial, nki.nc_transpose.vector_tile"},
+		{"nki_float8_e4m3fn", "NKI.md §5 (float8_e4m3fn on TRN3: no Inf, max 448) vs the ISA's one FP8_EXP4 code (tpbsim's IEEE-like E4M3, max 240)",
+			"two NKI formats share one ISA dtype code",
+			"float8_e4m3fn is accepted and converted as FP8_EXP4's IEEE-like E4M3",
+			"kernel.dtype_e4m3fn"},
 	}
 }
