@@ -28,7 +28,11 @@ rule's source and confidence ('tpbsim explain RULE' says more).
 
 --gen defaults to CAYMAN. Exit status: 0 all words valid; 1 any word invalid; 2 usage or I/O
 error (e.g. a file whose length is not a multiple of 64: the offset is named). Words whose
-opcode tpbsim names but does not model are reported as unsupported (header and events checked).`,
+opcode tpbsim names but does not model are reported as unsupported (header and events checked).
+A valid DMA instruction is also lowered by the DGE as run lowers it, so what run refuses before
+the run (a view past the last partition, overlapping src and dst, a crossbar placement) is
+invalid here too; a form run refuses as unmodelled (register or event EVENTS forms, register /
+shape-register ADDR4s) is reported as unsupported with its rule.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := loadProgramArg(args[0], gen)
