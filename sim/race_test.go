@@ -179,7 +179,7 @@ func TestRaceRanges(t *testing.T) {
 	if res, _ := raceMachine(t, RacesWarn).Run(p); len(res.Races) != 1 || res.Races[0].Second.Origin != "k.py:7 nl.store" || res.Races[0].First.Origin != "" {
 		t.Errorf("origins: %+v", res.Races)
 	}
-		// interleaved walks that share no byte do not race: even elements and odd elements
+	// interleaved walks that share no byte do not race: even elements and odd elements
 	even := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 32, none)
 	even.DstMemPattern.StepElem[0] = 2
 	odd := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1004), 32, none)
