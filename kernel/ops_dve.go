@@ -164,18 +164,11 @@ func (l *lowerer) vectorAcc(in *isa.S4D4TR, srcES, dstES, nac int) []access {
 }
 
 func (l *lowerer) tensorCopy(c *Call) error {
-	if err := l.rules.check(l, c); err != nil {
-		return err
-	}
 	eng, err := computeEngine(c, isa.EngineDVE, isa.EnginePOOL, isa.EngineACT)
 	if err != nil {
 		return err
 	}
-	dst, err := l.vectorSide(c, "dst", c.Dst, true)
-	if err != nil {
-		return err
-	}
-	src, err := l.vectorSide(c, "src", c.Src, false)
+	dst, src, err := l.vectorOperands(c, "src", c.Src)
 	if err != nil {
 		return err
 	}
@@ -189,11 +182,26 @@ func (l *lowerer) tensorCopy(c *Call) error {
 	if dst.dtype != src.dtype {
 		op = isa.OpCAST
 	}
-	return l.vectorOp(c, eng, op, dst, src, 0)
+	return l.vectorOp(c, eng, op, dst, src)
+}
+
+// vectorOperands applies the release's rules to call c and resolves its destination and its
+// source operand (named srcArg: "src" or "data") as Vector Engine operands.
+func (l *lowerer) vectorOperands(c *Call, srcArg string, sv *View) (dst, src *side, err error) {
+	if err := l.rules.check(l, c); err != nil {
+		return nil, nil, err
+	}
+	if dst, err = l.vectorSide(c, "dst", c.Dst, true); err != nil {
+		return nil, nil, err
+	}
+	if src, err = l.vectorSide(c, srcArg, sv, false); err != nil {
+		return nil, nil, err
+	}
+	return dst, src, nil
 }
 
 // vectorOp emits one elementwise S4D4_TR word src -> dst.
-func (l *lowerer) vectorOp(c *Call, eng isa.Engine, op isa.Opcode, dst, src *side, negate uint8) error {
+func (l *lowerer) vectorOp(c *Call, eng isa.Engine, op isa.Opcode, dst, src *side) error {
 	st, err := l.t4d(c, "src", src, splitLong(freeDims(src), src.es))
 	if err != nil {
 		return err
@@ -203,27 +211,19 @@ func (l *lowerer) vectorOp(c *Call, eng isa.Engine, op isa.Opcode, dst, src *sid
 		return err
 	}
 	in := s4(op, src.dtype, dst.dtype, dst.nparts, st, dt)
-	in.Negated = negate
 	l.emit(eng, in, l.vectorAcc(in, src.es, dst.es, dst.nparts), "")
 	return nil
 }
 
 func (l *lowerer) reciprocal(c *Call) error {
-	if err := l.rules.check(l, c); err != nil {
-		return err
-	}
-	dst, err := l.vectorSide(c, "dst", c.Dst, true)
-	if err != nil {
-		return err
-	}
-	src, err := l.vectorSide(c, "data", c.Data, false)
+	dst, src, err := l.vectorOperands(c, "data", c.Data)
 	if err != nil {
 		return err
 	}
 	if err := elementwise(c, dst, src, "data"); err != nil {
 		return err
 	}
-	return l.vectorOp(c, isa.EngineDVE, isa.OpRECIPROCAL, dst, src, 0)
+	return l.vectorOp(c, isa.EngineDVE, isa.OpRECIPROCAL, dst, src)
 }
 
 // memsetBits is value as the raw bits of dtype d (floats rounded to nearest even through the
@@ -293,18 +293,11 @@ var reduceOps = map[string]struct {
 const reduceOpsLegal = "add, subtract, multiply, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, logical_and, logical_or, logical_xor"
 
 func (l *lowerer) tensorReduce(c *Call) error {
-	if err := l.rules.check(l, c); err != nil {
-		return err
-	}
 	ro, ok := reduceOps[c.ReduceOp]
 	if !ok {
 		return callErr(c, ErrRule, "op", "nki.tensor_reduce.op", reduceOpsLegal, "%q", c.ReduceOp)
 	}
-	dst, err := l.vectorSide(c, "dst", c.Dst, true)
-	if err != nil {
-		return err
-	}
-	src, err := l.vectorSide(c, "data", c.Data, false)
+	dst, src, err := l.vectorOperands(c, "data", c.Data)
 	if err != nil {
 		return err
 	}

@@ -15,17 +15,10 @@ import (
 // destination then has exactly the 32 channels the instruction writes, each cut to P elements
 // by same_or_fewer). mask_enable stays 0: the padding, not the mask, keeps the result exact.
 func (l *lowerer) ncTranspose(c *Call) error {
-	if err := l.rules.check(l, c); err != nil {
-		return err
-	}
 	if _, err := computeEngine(c, isa.EngineDVE); err != nil {
 		return err
 	}
-	dst, err := l.vectorSide(c, "dst", c.Dst, true)
-	if err != nil {
-		return err
-	}
-	src, err := l.vectorSide(c, "data", c.Data, false)
+	dst, src, err := l.vectorOperands(c, "data", c.Data)
 	if err != nil {
 		return err
 	}
@@ -116,17 +109,10 @@ func (l *lowerer) ncTranspose(c *Call) error {
 // word when the quadrants would need different masks (Provenance kernel.shuffle_lowering). The
 // mask register is reloaded only when it changes.
 func (l *lowerer) streamShuffle(c *Call) error {
-	if err := l.rules.check(l, c); err != nil {
-		return err
-	}
 	if len(c.ShuffleMask) != 32 {
 		return callErr(c, ErrRule, "shuffle_mask", "nki.nc_stream_shuffle.mask_len", "exactly 32 entries", "%d entries", len(c.ShuffleMask))
 	}
-	dst, err := l.vectorSide(c, "dst", c.Dst, true)
-	if err != nil {
-		return err
-	}
-	src, err := l.vectorSide(c, "src", c.Src, false)
+	dst, src, err := l.vectorOperands(c, "src", c.Src)
 	if err != nil {
 		return err
 	}
@@ -168,7 +154,7 @@ func (l *lowerer) streamShuffle(c *Call) error {
 			return err
 		}
 		part, _ := l.resolve(c, "staging", &View{Tensor: id, Pattern: [][2]int64{{F, int64(srcParts)}, {1, F}}})
-		if err := l.vectorOp(c, isa.EngineDVE, isa.OpCOPY, part, src, 0); err != nil {
+		if err := l.vectorOp(c, isa.EngineDVE, isa.OpCOPY, part, src); err != nil {
 			return err
 		}
 		src = whole

@@ -97,10 +97,6 @@ executes it; load the inputs at the addresses the header gives (--load hbm:ADDR=
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.genSet = cmd.Flags().Changed("gen")
-			lw, _, err := lowerKernelFile(args[0], &f)
-			if err != nil {
-				return err
-			}
 			if f.out == "" {
 				return ioErr(errors.New("kernel lower: -o PROG.tpb is required (- for standard output)"))
 			}
@@ -108,6 +104,10 @@ executes it; load the inputs at the addresses the header gives (--load hbm:ADDR=
 				return err
 			}
 			if err := notTheInput(args[0], outFlag{"-o", f.out}); err != nil {
+				return err
+			}
+			lw, _, err := lowerKernelFile(args[0], &f)
+			if err != nil {
 				return err
 			}
 			return writeOutputs([]output{{f.out, []byte(lw.Text())}}, stdout)
