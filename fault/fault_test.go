@@ -1,0 +1,77 @@
+package fault_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/tpbsim/tpbsim/fault"
+)
+
+type ruleErr struct{ rule, path string }
+
+func (e *ruleErr) Error() string   { return e.path + ": rule " + e.rule }
+func (e *ruleErr) Unwrap() error   { return fault.ErrInvalid }
+func (e *ruleErr) RuleID() string  { return e.rule }
+func (e *ruleErr) ErrPath() string { return e.path }
+
+func TestRuleAndPathThroughLayers(t *testing.T) {
+	inner := &ruleErr{rule: "num_elem_nonzero", path: "num_elem[1]"}
+	err := fault.Wrap("DMA[3]", fault.Wrap("descriptor[7]", fault.Wrap("src", inner)))
+	err = fmt.Errorf("run: %w", err)
+	for _, tc := range []struct {
+		name, got, want string
+	}{
+		{"rule", fault.Rule(err), "num_elem_nonzero"},
+		{"path", fault.Path(err), "DMA[3]: descriptor[7]: src: num_elem[1]"},
+		{"message", err.Error(), "run: DMA[3]: descriptor[7]: src: num_elem[1]: rule num_elem_nonzero"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("got %q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+	if !errors.Is(err, fault.ErrInvalid) || fault.Category(err) != fault.ErrInvalid {
+		t.Errorf("category lost: %v", fault.Category(err))
+	}
+	var re *ruleErr
+	if !errors.As(err, &re) || re != inner {
+		t.Error("errors.As does not reach the typed error")
+	}
+}
+
+func TestCategoriesDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range fault.Categories {
+		if seen[c.Error()] {
+			t.Errorf("two categories read %q", c)
+		}
+		seen[c.Error()] = true
+		for _, d := range fault.Categories {
+			if c != d && errors.Is(c, d) {
+				t.Errorf("%v matches %v", c, d)
+			}
+		}
+	}
+	if fault.Category(errors.New("x")) != nil || fault.Rule(nil) != "" || fault.Path(nil) != "" || fault.Wrap("x", nil) != nil {
+		t.Error("nil / foreign errors must have no category, rule or path")
+	}
+}
+
+func TestViolationString(t *testing.T) {
+	for _, tc := range []struct {
+		v    fault.Violation
+		want string
+	}{
+		{fault.Violation{Rule: "r", Path: "f", Value: "3", Legal: "0..2"}, "r: f = 3, legal: 0..2"},
+		{fault.Violation{Rule: "r", Msg: "why"}, "r (why)"},
+		{fault.Violation{Rule: "r", Path: "f"}, "r: f"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := tc.v.String(); got != tc.want {
+				t.Errorf("got %q", got)
+			}
+		})
+	}
+}
