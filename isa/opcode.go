@@ -56,6 +56,9 @@ const (
 	EngineNone   Engine = 0xFF // not executed by any modelled engine queue
 )
 
+// valid reports a NEURON_ENGINE value (not EngineNone, not out of range).
+func (e Engine) valid() bool { return e <= EngineTOP_SP }
+
 func (e Engine) String() string {
 	switch e {
 	case EnginePE:
@@ -75,6 +78,56 @@ func (e Engine) String() string {
 	}
 	return fmt.Sprintf("Engine(%d)", uint8(e))
 }
+
+// EngineSet is a set of engines, one bit per Engine value.
+type EngineSet uint16
+
+// EngineSetOf is the set holding es (EngineNone and out-of-range values are left out).
+func EngineSetOf(es ...Engine) EngineSet {
+	var s EngineSet
+	for _, e := range es {
+		if e.valid() {
+			s |= 1 << e
+		}
+	}
+	return s
+}
+
+// Has reports whether e is in the set (never for EngineNone).
+func (s EngineSet) Has(e Engine) bool { return e.valid() && s&(1<<e) != 0 }
+
+// engineOrder is the order sets list their engines in: the machine's queues first (DVE, POOL,
+// ACT, SP), then the engines without a modelled queue.
+var engineOrder = [...]Engine{EngineDVE, EnginePOOL, EngineACT, EngineTPB_SP, EnginePE, EngineTOP_SP}
+
+// List returns the set's engines in the order DVE, POOL, ACT, SP, PE, TOP_SP.
+func (s EngineSet) List() []Engine {
+	var out []Engine
+	for _, e := range engineOrder {
+		if s.Has(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// String lists the engines, e.g. "DVE, POOL, ACT"; the empty set is "none".
+func (s EngineSet) String() string {
+	if s&allEngines == 0 {
+		return "none"
+	}
+	var b strings.Builder
+	for _, e := range s.List() {
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(e.String())
+	}
+	return b.String()
+}
+
+// allEngines holds every engine an EngineSet can hold.
+var allEngines = EngineSetOf(engineOrder[:]...)
 
 // ParseEngine accepts an engine name as printed by String (case-insensitive; "TPB_SP" too).
 func ParseEngine(s string) (Engine, error) {
@@ -127,93 +180,107 @@ func (k StructKind) String() string {
 // OpcodeInfo is the per-opcode row of the opcode table: everything else (decode dispatch,
 // validators, executor, disassembler, explain) is derived from it.
 type OpcodeInfo struct {
-	Name   string
-	Struct StructKind
-	Engine Engine     // queue that executes it in a bare instruction list
-	First  Generation // first generation whose ISA has it
-	Last   Generation // last generation whose ISA has it (MAVERICK when still present)
-	Doc    string     // one line: what it does, with the seed/FACTS section
+	Name    string
+	Struct  StructKind
+	Engine  Engine     // queue that executes it in a bare instruction list
+	Engines EngineSet  // every queue whose executor runs it in tpbsim's machine (empty: named only)
+	First   Generation // first generation whose ISA has it
+	Last    Generation // last generation whose ISA has it (MAVERICK when still present)
+	Doc     string     // one line: what it does, with the seed/FACTS section
 }
 
+// The engine sets of the opcode table (FACTS §D.2 engine surface column, §F.2 engine check,
+// §C.1): the DVE runs the whole S4D4_TR family, LOAD_MASK_SELECT and MEMSET; POOL (GpSimd) COPY,
+// CAST, the (transpose-)reduces and DMA issue (the software DGE, so DMA_GATHER_TRANSPOSE too);
+// ACT COPY, CAST and DMA issue; SP DMA issue. An opcode tpbsim only names runs nowhere.
+var (
+	dveOnly    = EngineSetOf(EngineDVE)
+	dvePool    = EngineSetOf(EngineDVE, EnginePOOL)
+	dvePoolAct = EngineSetOf(EngineDVE, EnginePOOL, EngineACT)
+	poolOnly   = EngineSetOf(EnginePOOL)
+	dmaQueues  = EngineSetOf(EnginePOOL, EngineACT, EngineTPB_SP)
+	noQueue    = EngineSet(0)
+)
+
 var opcodeTable = map[Opcode]OpcodeInfo{
-	0x42: {"TENSOR_REDUCE_ARITH_OP", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "fold src along op_dim with an arithmetic ALU op (FACTS §D.2)"},
-	0x52: {"TENSOR_REDUCE_BITVEC_OP", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "fold src along op_dim with a bitvec ALU op (FACTS §D.2)"},
-	0x83: {"TRANSPOSE_TENSOR_REDUCE_ARITH_OP", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "32x32 transpose then arithmetic reduce (seed 000 §3)"},
-	0x84: {"TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "32x32 transpose then bitvec reduce (seed 000 §3)"},
-	0x4E: {"TENSOR_CUMULATIVE_ARITH_OP", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "inclusive scan along op_dim, arithmetic (FACTS §D.5)"},
-	0x5E: {"TENSOR_CUMULATIVE_BITVEC_OP", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "inclusive scan along op_dim, bitvec (FACTS §D.5)"},
-	0x46: {"COPY", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "bit-exact element move src pattern -> dst pattern (FACTS §D.5)"},
-	0x47: {"CAST", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "dtype conversion through FP32 (FACTS §D.5)"},
-	0x48: {"RECIPROCAL", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "elementwise 1/x in FP32 (FACTS §D.5)"},
-	0x6A: {"STREAM_SHUFFLE", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "cross-channel permute within 32-channel groups by the LOAD_MASK_SELECT mask (FACTS §D.5)"},
-	0x6B: {"STREAM_TRANSPOSE", StructS4D4_TR, EngineDVE, SUNDA, MAVERICK, "32 element x 32 channel transpose of the data (seed 000 §1)"},
-	0x8C: {"TENSOR_REDUCE_ADD_BF16", StructS4D4_TR, EngineDVE, SUNDA, SUNDA, "SUNDA-only BF16 add-reduce (FACTS §D.2)"},
-	0x8D: {"TENSOR_REDUCE_MAX_BF16", StructS4D4_TR, EngineDVE, SUNDA, SUNDA, "SUNDA-only BF16 max-reduce (FACTS §D.2)"},
-	0x69: {"LOAD_MASK_SELECT", StructCTRL_IM, EngineDVE, SUNDA, MAVERICK, "load the 32-entry lane map StreamShuffle uses (FACTS §F.4)"},
-	0x49: {"MEMSET", StructD4_MR, EngineDVE, SUNDA, MAVERICK, "fill a dst pattern with set_value (FACTS §F.4)"},
-	0xB8: {"DMAMEMCPY", StructDMA_DIRECT2D, EngineTPB_SP, SUNDA, MAVERICK, "2-D strided DMA copy, optional cast and compute_op (FACTS §C.2)"},
-	0xBB: {"DMA_INDIRECT", StructDMA_INDIRECT1D, EngineTPB_SP, SUNDA, MAVERICK, "1-D DMA with gather/scatter indices (FACTS §C.3)"},
+	0x42: {"TENSOR_REDUCE_ARITH_OP", StructS4D4_TR, EngineDVE, dvePool, SUNDA, MAVERICK, "fold src along op_dim with an arithmetic ALU op (FACTS §D.2)"},
+	0x52: {"TENSOR_REDUCE_BITVEC_OP", StructS4D4_TR, EngineDVE, dvePool, SUNDA, MAVERICK, "fold src along op_dim with a bitvec ALU op (FACTS §D.2)"},
+	0x83: {"TRANSPOSE_TENSOR_REDUCE_ARITH_OP", StructS4D4_TR, EngineDVE, dvePool, SUNDA, MAVERICK, "32x32 transpose then arithmetic reduce (seed 000 §3)"},
+	0x84: {"TRANSPOSE_TENSOR_REDUCE_BITVEC_OP", StructS4D4_TR, EngineDVE, dvePool, SUNDA, MAVERICK, "32x32 transpose then bitvec reduce (seed 000 §3)"},
+	0x4E: {"TENSOR_CUMULATIVE_ARITH_OP", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, MAVERICK, "inclusive scan along op_dim, arithmetic (FACTS §D.5)"},
+	0x5E: {"TENSOR_CUMULATIVE_BITVEC_OP", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, MAVERICK, "inclusive scan along op_dim, bitvec (FACTS §D.5)"},
+	0x46: {"COPY", StructS4D4_TR, EngineDVE, dvePoolAct, SUNDA, MAVERICK, "bit-exact element move src pattern -> dst pattern (FACTS §D.5)"},
+	0x47: {"CAST", StructS4D4_TR, EngineDVE, dvePoolAct, SUNDA, MAVERICK, "dtype conversion through FP32 (FACTS §D.5)"},
+	0x48: {"RECIPROCAL", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, MAVERICK, "elementwise 1/x in FP32 (FACTS §D.5)"},
+	0x6A: {"STREAM_SHUFFLE", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, MAVERICK, "cross-channel permute within 32-channel groups by the LOAD_MASK_SELECT mask (FACTS §D.5)"},
+	0x6B: {"STREAM_TRANSPOSE", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, MAVERICK, "32 element x 32 channel transpose of the data (seed 000 §1)"},
+	0x8C: {"TENSOR_REDUCE_ADD_BF16", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, SUNDA, "SUNDA-only BF16 add-reduce (FACTS §D.2)"},
+	0x8D: {"TENSOR_REDUCE_MAX_BF16", StructS4D4_TR, EngineDVE, dveOnly, SUNDA, SUNDA, "SUNDA-only BF16 max-reduce (FACTS §D.2)"},
+	0x69: {"LOAD_MASK_SELECT", StructCTRL_IM, EngineDVE, dveOnly, SUNDA, MAVERICK, "load the 32-entry lane map StreamShuffle uses (FACTS §F.4)"},
+	0x49: {"MEMSET", StructD4_MR, EngineDVE, dveOnly, SUNDA, MAVERICK, "fill a dst pattern with set_value (FACTS §F.4)"},
+	0xB8: {"DMAMEMCPY", StructDMA_DIRECT2D, EngineTPB_SP, dmaQueues, SUNDA, MAVERICK, "2-D strided DMA copy, optional cast and compute_op (FACTS §C.2)"},
+	0xBB: {"DMA_INDIRECT", StructDMA_INDIRECT1D, EngineTPB_SP, dmaQueues, SUNDA, MAVERICK, "1-D DMA with gather/scatter indices (FACTS §C.3)"},
 	// 0xBD from CAYMAN: INFERRED (Provenance dge.dma_transpose_generations): SUNDA has no DGE
 	// transpose machinery and no transpose-reshape descriptor header (seed 003 §6.1, FACTS §C.7).
-	0xBD: {"DMA_TRANSPOSE", StructDMA_DIRECT2D_XPOSE, EngineTPB_SP, CAYMAN, MAVERICK, "plain crossbar DMA transpose (CAYMAN+, INFERRED); partial layout (FACTS §C.5)"},
-	0xF1: {"DMA_GATHER_TRANSPOSE", StructDMA_GATHER_XPOSE, EnginePOOL, CAYMAN, MAVERICK, "gather rows by uint32 index then 16x128 crossbar transpose into SBUF (seed 003 §3.3)"},
-	0xB9: {"DMA_MEMCPY2", StructNone, EngineTPB_SP, MAVERICK, MAVERICK, "MAVERICK inline-descriptor copy (FACTS §C.1)"},
-	0xBA: {"DMA_IMMEDIATE", StructNone, EngineTPB_SP, MAVERICK, MAVERICK, "MAVERICK inline immediate DMA (FACTS §C.1)"},
-	0xC4: {"PSEUDO_DMAMEMCPY_FULL_IND", StructNone, EngineNone, SUNDA, MAVERICK, "compiler pseudo-op, rewritten by the runtime (FACTS §C.1)"},
-	0xD4: {"PSEUDO_DMA_DIRECT2D", StructNone, EngineNone, SUNDA, MAVERICK, "compiler pseudo-op carrying dge_op@15 (FACTS §C.1)"},
-	0xD8: {"PSEUDO_CORE_BARRIER", StructNone, EngineNone, SUNDA, MAVERICK, "compiler pseudo-op (FACTS §A.4)"},
-	0xDA: {"PSEUDO_EXTENSION", StructNone, EngineNone, SUNDA, MAVERICK, "must follow PSEUDO_DMA_DIRECT2D for kinds 1..3 (FACTS §C.1)"},
-	0x7C: {"CROSS_LANE_REDUCE_ARITH_OP", StructNone, EnginePOOL, SUNDA, MAVERICK, "cross-partition reduce on S4D4_CR (FACTS §D.6)"},
-	0x7D: {"CROSS_LANE_REDUCE_BITVEC_OP", StructNone, EnginePOOL, SUNDA, MAVERICK, "cross-partition reduce on S4D4_CR (FACTS §D.6)"},
-	0x02: {"MATMUL", StructNone, EnginePE, SUNDA, MAVERICK, "PE matrix multiply (FACTS §F.4)"},
+	0xBD: {"DMA_TRANSPOSE", StructDMA_DIRECT2D_XPOSE, EngineTPB_SP, dmaQueues, CAYMAN, MAVERICK, "plain crossbar DMA transpose (CAYMAN+, INFERRED); partial layout (FACTS §C.5)"},
+	0xF1: {"DMA_GATHER_TRANSPOSE", StructDMA_GATHER_XPOSE, EnginePOOL, poolOnly, CAYMAN, MAVERICK, "gather rows by uint32 index then 16x128 crossbar transpose into SBUF (seed 003 §3.3)"},
+	0xB9: {"DMA_MEMCPY2", StructNone, EngineTPB_SP, noQueue, MAVERICK, MAVERICK, "MAVERICK inline-descriptor copy (FACTS §C.1)"},
+	0xBA: {"DMA_IMMEDIATE", StructNone, EngineTPB_SP, noQueue, MAVERICK, MAVERICK, "MAVERICK inline immediate DMA (FACTS §C.1)"},
+	0xC4: {"PSEUDO_DMAMEMCPY_FULL_IND", StructNone, EngineNone, noQueue, SUNDA, MAVERICK, "compiler pseudo-op, rewritten by the runtime (FACTS §C.1)"},
+	0xD4: {"PSEUDO_DMA_DIRECT2D", StructNone, EngineNone, noQueue, SUNDA, MAVERICK, "compiler pseudo-op carrying dge_op@15 (FACTS §C.1)"},
+	0xD8: {"PSEUDO_CORE_BARRIER", StructNone, EngineNone, noQueue, SUNDA, MAVERICK, "compiler pseudo-op (FACTS §A.4)"},
+	0xDA: {"PSEUDO_EXTENSION", StructNone, EngineNone, noQueue, SUNDA, MAVERICK, "must follow PSEUDO_DMA_DIRECT2D for kinds 1..3 (FACTS §C.1)"},
+	0x7C: {"CROSS_LANE_REDUCE_ARITH_OP", StructNone, EnginePOOL, noQueue, SUNDA, MAVERICK, "cross-partition reduce on S4D4_CR (FACTS §D.6)"},
+	0x7D: {"CROSS_LANE_REDUCE_BITVEC_OP", StructNone, EnginePOOL, noQueue, SUNDA, MAVERICK, "cross-partition reduce on S4D4_CR (FACTS §D.6)"},
+	0x02: {"MATMUL", StructNone, EnginePE, noQueue, SUNDA, MAVERICK, "PE matrix multiply (FACTS §F.4)"},
 	// The DVE microcode roster (FACTS §E.2), named for disassembly; not modelled.
-	0x30: {"EXPONENTIAL", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4"},
-	0x41: {"TENSOR_TENSOR_ARITH_OP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x43: {"TENSOR_SCALAR_ARITH_OP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x44: {"TENSOR_SCALAR_PTR_ARITH_OP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x45: {"POOL", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x4D: {"RNG", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x51: {"TENSOR_TENSOR_BITVEC_OP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x53: {"TENSOR_SCALAR_BITVEC_OP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x54: {"TENSOR_SCALAR_PTR_BITVEC_OP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x58: {"MAX_POOL_SELECT", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x60: {"BATCH_NORM_0x60", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
-	0x61: {"BATCH_NORM_STATS2", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x62: {"BATCH_NORM_0x62", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
-	0x63: {"BATCH_NORM_0x63", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
-	0x64: {"BATCH_NORM_0x64", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
-	0x65: {"BATCH_NORM_0x65", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
-	0x66: {"LOAD_PARAMETER_RAM", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x6C: {"MAX8", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x6D: {"MATCH_VALUE_LOAD", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x6E: {"FIND_INDEX8", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x6F: {"MATCH_REPLACE8", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x72: {"COPY_PREDICATED", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x77: {"RAND_GET_STATE", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4"},
-	0x78: {"RAND_SET_STATE", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4"},
-	0x7F: {"DROPOUT", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x82: {"TRANSPOSE_BATCH_NORM_STATS2", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x8E: {"BATCH_NORM_PARAM_LOAD2", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x93: {"TRANSPOSE_TENSOR_SCALAR_ARITH_OP", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
-	0x94: {"BATCH_NORM_GRAD_ACCUMULATE2", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x98: {"TENSOR_SCALAR_SELECT", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
-	0x99: {"CAST_PREDICATED", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x9A: {"TENSOR_SCALAR_CACHE_REDUCE", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
-	0x9B: {"DVE_READ_ACCUMULATOR", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
-	0x9D: {"SCALAR_TENSOR_TENSOR_ARITH", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x9E: {"SCALAR_TENSOR_TENSOR_BITVEC", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0x9F: {"ENGINE_NOP", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster (gen2 table only)"},
-	0xBC: {"RANGE_SELECT", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster, gen3+"},
-	0xE0: {"SPARSITY_COMPRESS", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4"},
-	0xE1: {"SPARSITY_COMPRESS_TAG", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4"},
-	0xE2: {"RAND2", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4"},
-	0xE3: {"QUANTIZE_MX", StructNone, EngineDVE, MARIANA, MAVERICK, "DVE roster, gen4; header bit0 of inst_word_len = SATURATE"},
-	0xE5: {"DVE_OP_0xE5", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster (name not known)"},
-	0xE6: {"TENSOR_SCALAR_CACHE_CUMULATIVE", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
-	0xE8: {"DVE_OP_0xE8", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster (name not known)"},
-	0xE9: {"DVE_READ_INDICES", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
-	0xEA: {"SELECT_REDUCE", StructNone, EngineDVE, SUNDA, MAVERICK, "DVE roster"},
-	0xF0: {"EXTENDED_INST", StructNone, EngineDVE, CAYMAN, MAVERICK, "DVE roster"},
+	0x30: {"EXPONENTIAL", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4"},
+	0x41: {"TENSOR_TENSOR_ARITH_OP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x43: {"TENSOR_SCALAR_ARITH_OP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x44: {"TENSOR_SCALAR_PTR_ARITH_OP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x45: {"POOL", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x4D: {"RNG", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x51: {"TENSOR_TENSOR_BITVEC_OP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x53: {"TENSOR_SCALAR_BITVEC_OP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x54: {"TENSOR_SCALAR_PTR_BITVEC_OP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x58: {"MAX_POOL_SELECT", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x60: {"BATCH_NORM_0x60", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
+	0x61: {"BATCH_NORM_STATS2", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x62: {"BATCH_NORM_0x62", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
+	0x63: {"BATCH_NORM_0x63", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
+	0x64: {"BATCH_NORM_0x64", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
+	0x65: {"BATCH_NORM_0x65", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster, BatchNorm family (exact name not known)"},
+	0x66: {"LOAD_PARAMETER_RAM", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x6C: {"MAX8", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x6D: {"MATCH_VALUE_LOAD", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x6E: {"FIND_INDEX8", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x6F: {"MATCH_REPLACE8", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x72: {"COPY_PREDICATED", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x77: {"RAND_GET_STATE", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4"},
+	0x78: {"RAND_SET_STATE", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4"},
+	0x7F: {"DROPOUT", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x82: {"TRANSPOSE_BATCH_NORM_STATS2", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x8E: {"BATCH_NORM_PARAM_LOAD2", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x93: {"TRANSPOSE_TENSOR_SCALAR_ARITH_OP", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
+	0x94: {"BATCH_NORM_GRAD_ACCUMULATE2", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x98: {"TENSOR_SCALAR_SELECT", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
+	0x99: {"CAST_PREDICATED", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x9A: {"TENSOR_SCALAR_CACHE_REDUCE", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
+	0x9B: {"DVE_READ_ACCUMULATOR", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
+	0x9D: {"SCALAR_TENSOR_TENSOR_ARITH", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x9E: {"SCALAR_TENSOR_TENSOR_BITVEC", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0x9F: {"ENGINE_NOP", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster (gen2 table only)"},
+	0xBC: {"RANGE_SELECT", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster, gen3+"},
+	0xE0: {"SPARSITY_COMPRESS", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4"},
+	0xE1: {"SPARSITY_COMPRESS_TAG", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4"},
+	0xE2: {"RAND2", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4"},
+	0xE3: {"QUANTIZE_MX", StructNone, EngineDVE, noQueue, MARIANA, MAVERICK, "DVE roster, gen4; header bit0 of inst_word_len = SATURATE"},
+	0xE5: {"DVE_OP_0xE5", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster (name not known)"},
+	0xE6: {"TENSOR_SCALAR_CACHE_CUMULATIVE", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
+	0xE8: {"DVE_OP_0xE8", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster (name not known)"},
+	0xE9: {"DVE_READ_INDICES", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
+	0xEA: {"SELECT_REDUCE", StructNone, EngineDVE, noQueue, SUNDA, MAVERICK, "DVE roster"},
+	0xF0: {"EXTENDED_INST", StructNone, EngineDVE, noQueue, CAYMAN, MAVERICK, "DVE roster"},
 }
 
 // Info returns the opcode's table row and whether tpbsim knows the opcode at all.
@@ -247,6 +314,11 @@ func (o Opcode) Engine() Engine {
 	}
 	return EngineNone
 }
+
+// Engines is the set of engine queues whose executor runs o in tpbsim's machine: the engine
+// check of a run (FACTS §F.2, "opcode legal on this engine"). It is empty for an opcode tpbsim
+// only names (or does not know): no queue executes it.
+func (o Opcode) Engines() EngineSet { return opcodeArr[o].Engines }
 
 // IsPseudo is the pseudo-opcode rule: top 3 bits 0b110 (0xC0..0xDF); the runtime rewrites them
 // (FACTS §A.4).
