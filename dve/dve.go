@@ -16,30 +16,13 @@
 package dve
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
-)
-
-// Sentinel errors; match with errors.Is. Memory errors also match their mem sentinels
-// (mem.ErrBounds, mem.ErrPSUMWrite, mem.ErrUninit, mem.ErrUnsupported).
-var (
-	// ErrBounds is mem.ErrBounds: an access pattern leaves its region's active area or partitions.
-	ErrBounds = mem.ErrBounds
-	// ErrInvalid: the instruction breaks a rule the executor depends on (these are validator
-	// rules too; the executor re-checks what it needs so that it never panics).
-	ErrInvalid = errors.New("invalid instruction")
-	// ErrUnsupported: an instruction or operand the model does not execute.
-	ErrUnsupported = errors.New("unsupported")
-	// ErrNoMask: STREAM_SHUFFLE with no LOAD_MASK_SELECT before it on this DVE.
-	ErrNoMask = errors.New("no shuffle mask loaded")
-	// ErrLimit: the instruction streams more bytes than DVE.MaxStreamBytes allows the executor
-	// to hold in host memory (a model limit, not a hardware rule).
-	ErrLimit = errors.New("work limit exceeded")
 )
 
 // DefaultMaxStreamBytes is the stream limit of a DVE whose MaxStreamBytes is 0: 1 GiB of source
@@ -48,47 +31,6 @@ var (
 // gathers the whole source walk (and builds the whole destination walk) in host buffers before
 // it writes: without a bound one valid instruction could ask for tens of GiB.
 const DefaultMaxStreamBytes = 1 << 30
-
-// Error is the error of a failed instruction: the opcode, the rule broken (the ISA header's
-// predicate name where one exists), the field path and the detail, wrapping a sentinel (or a
-// *mem.Error, which wraps a mem sentinel).
-type Error struct {
-	Opcode isa.Opcode
-	Rule   string
-	Field  string
-	Detail string
-	Err    error
-}
-
-func (e *Error) Error() string {
-	s := fmt.Sprintf("dve: %v: %s", e.Opcode, e.Rule)
-	if e.Field != "" {
-		s += ": " + e.Field
-	}
-	if e.Detail != "" {
-		s += ": " + e.Detail
-	}
-	if e.Err != nil {
-		s += " (" + e.Err.Error() + ")"
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-func fail(op isa.Opcode, sentinel error, rule, field, format string, args ...any) *Error {
-	return &Error{Opcode: op, Rule: rule, Field: field, Detail: fmt.Sprintf(format, args...), Err: sentinel}
-}
-
-// memFail wraps a memory error, keeping its rule and naming the field.
-func memFail(op isa.Opcode, field string, err error) *Error {
-	var me *mem.Error
-	if errors.As(err, &me) {
-		me.Field = field
-		return &Error{Opcode: op, Rule: me.Rule, Field: field, Detail: fmt.Sprintf("%s at 0x%x", me.Detail, me.Addr), Err: me}
-	}
-	return &Error{Opcode: op, Rule: RuleMemoryAccess, Field: field, Detail: err.Error(), Err: err}
-}
 
 // TransposeImpl selects the StreamTranspose implementation.
 type TransposeImpl uint8
@@ -182,33 +124,35 @@ type Effect struct {
 }
 
 // Execute runs one instruction on m as generation g. inst is normally validated first
-// (isa.Validate); Execute still re-checks everything it relies on and the whole memory
-// footprint, so it never panics and a failing instruction changes nothing. The error is an
-// *Error.
+// (isa.Validate, as the machine's check pipeline does) and Execute trusts that: it does not
+// validate again, but tests what it relies on not to fail (cheap conditions on the operands)
+// and the whole memory footprint, so it never panics and a failing instruction changes
+// nothing. When such a condition fails the instruction breaks an ISA rule, and the error is
+// isa.Validate's own violation of it. The error is an *Error.
 func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, error) {
 	if inst == nil {
-		return Effect{}, fail(0, ErrInvalid, RuleInstGiven, "", "nil instruction")
+		return Effect{}, fail(0, fault.ErrInvalid, RuleInstGiven, "", "nil instruction")
 	}
 	op := inst.Hdr().Opcode
 	eff := Effect{Opcode: op}
 	if m == nil {
-		return eff, fail(op, ErrInvalid, RuleMemoryGiven, "", "nil memory")
+		return eff, fail(op, fault.ErrInvalid, RuleMemoryGiven, "", "nil memory")
 	}
 	if !g.Valid() {
-		return eff, fail(op, ErrInvalid, RuleGenerationMatches, "", "invalid generation %v", g)
+		return eff, fail(op, fault.ErrInvalid, RuleGenerationMatches, "", "invalid generation %v", g)
 	}
 	if m.Gen() != g {
-		return eff, fail(op, ErrInvalid, RuleGenerationMatches, "", "memory is %v, instruction runs as %v", m.Gen(), g)
+		return eff, fail(op, fault.ErrInvalid, RuleGenerationMatches, "", "memory is %v, instruction runs as %v", m.Gen(), g)
 	}
 	if !op.InGen(g) {
-		return eff, fail(op, ErrInvalid, RuleOpcodeOnGeneration, "header.opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
+		return eff, refuse(inst, g, "opcode_on_generation", "opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
 	}
 	switch in := inst.(type) {
 	case *isa.LoadMaskSelect:
 		if op != isa.OpLOAD_MASK_SELECT {
 			break
 		}
-		return d.loadMask(in, eff)
+		return d.loadMask(in, g, eff)
 	case *isa.S4D4TR:
 		if in.Header.Opcode.Struct() != isa.StructS4D4_TR {
 			break
@@ -220,14 +164,13 @@ func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, e
 		}
 		return d.memset(m, in, g, eff)
 	}
-	return eff, fail(op, ErrUnsupported, RuleOpcodeModelled, "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
+	return eff, fail(op, fault.ErrUnsupported, RuleOpcodeModelled, "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
 }
 
-func (d *DVE) loadMask(in *isa.LoadMaskSelect, eff Effect) (Effect, error) {
+func (d *DVE) loadMask(in *isa.LoadMaskSelect, g isa.Generation, eff Effect) (Effect, error) {
 	for i, v := range in.Immediate {
 		if v >= 64 && v != 0xFF {
-			return eff, fail(in.Header.Opcode, ErrInvalid, RuleLoadMaskSelectValidMask, fmt.Sprintf("immediate[%d]", i),
-				"mask entry %d; legal: < 64 or 255", v)
+			return eff, refuse(in, g, "load_mask_select_valid_mask", fmt.Sprintf("immediate[%d]", i), "mask entry %d", v)
 		}
 	}
 	d.mask, d.maskSet = in.Immediate, true
@@ -238,6 +181,8 @@ func (d *DVE) loadMask(in *isa.LoadMaskSelect, eff Effect) (Effect, error) {
 // operands holds an S4D4_TR instruction's checked memory operands.
 type operands struct {
 	op       isa.Opcode
+	in       *isa.S4D4TR
+	g        isa.Generation
 	src, dst *mem.Pattern
 	nac      int
 	esIn     int
@@ -248,14 +193,14 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 	op := in.Header.Opcode
 	esIn, esOut := in.InDtype.Size(), in.OutDtype.Size()
 	if esIn == 0 || !in.InDtype.InGen(g) || in.InDtype.Bits()%8 != 0 || in.InDtype.IsCPTC() {
-		return eff, fail(op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
+		return eff, refuse(in, g, "is_valid_dtype", "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
 	}
 	if esOut == 0 || !in.OutDtype.InGen(g) || in.OutDtype.Bits()%8 != 0 || in.OutDtype.IsCPTC() {
-		return eff, fail(op, ErrInvalid, RuleIsValidDtype, "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
+		return eff, refuse(in, g, "is_valid_dtype", "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
 	}
 	nac := int(in.NumActiveChannels)
 	if nac < 1 || nac > g.Geometry().DVENumChannels {
-		return eff, fail(op, ErrInvalid, RuleHasValidActiveChannelRange, "num_active_channels", "%d; legal 1..%d", nac, g.Geometry().DVENumChannels)
+		return eff, refuse(in, g, "has_valid_active_channel_range", "num_active_channels", "%d channels of %d", nac, g.Geometry().DVENumChannels)
 	}
 	src, err := m.Pattern(in.SrcMemPattern, esIn, nac, false)
 	if err != nil {
@@ -266,10 +211,10 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 		return eff, memFail(op, "dst_mem_pattern", err)
 	}
 	if n, lim := StreamBytes(nac, uint64(src.Bytes()), uint64(dst.Bytes())), d.maxStreamBytes(); n > lim {
-		return eff, fail(op, ErrLimit, RuleMaxStreamBytes, "", "streams %d bytes (%d channels x (%d source + %d destination bytes)), "+
+		return eff, fail(op, fault.ErrLimit, RuleMaxStreamBytes, "", "streams %d bytes (%d channels x (%d source + %d destination bytes)), "+
 			"which the executor would hold in host memory; the limit is %d bytes (DVE.MaxStreamBytes)", n, nac, src.Bytes(), dst.Bytes(), lim)
 	}
-	o := &operands{op: op, src: src, dst: dst, nac: nac, esIn: esIn, esOut: esOut}
+	o := &operands{op: op, in: in, g: g, src: src, dst: dst, nac: nac, esIn: esIn, esOut: esOut}
 	eff.Reads = []mem.Span{src.Span()}
 	eff.Writes = []mem.Span{dst.Span()}
 	eff.BytesRead = uint64(nac) * uint64(src.Bytes())
@@ -300,7 +245,7 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 		}
 		return eff, errOrNil(err)
 	default:
-		return eff, fail(op, ErrUnsupported, RuleOpcodeModelled, "header.opcode", "%v is not executed by the DVE model", op)
+		return eff, fail(op, fault.ErrUnsupported, RuleOpcodeModelled, "header.opcode", "%v is not executed by the DVE model", op)
 	}
 	if err != nil {
 		return eff, err
@@ -321,13 +266,17 @@ func errOrNil(e error) error {
 	return e
 }
 
-// requireSameCount enforces s4d4_tr_same_src_dst_count.
+// requireSameCount is the executor's need of s4d4_tr_same_src_dst_count.
 func requireSameCount(o *operands) error {
 	if o.src.Elements() != o.dst.Elements() {
-		return fail(o.op, ErrInvalid, RuleSameSrcDstCount, "dst_mem_pattern.num_elem",
-			"dst walks %d elements, src %d; they must be equal", o.dst.Elements(), o.src.Elements())
+		return o.refuse("s4d4_tr_same_src_dst_count", "dst_mem_pattern.num_elem", "dst walks %d elements, src %d", o.dst.Elements(), o.src.Elements())
 	}
 	return nil
+}
+
+// refuse is refuse for o's instruction.
+func (o *operands) refuse(rule, field, format string, args ...any) error {
+	return refuse(o.in, o.g, rule, field, format, args...)
 }
 
 // gatherAll reads every channel's source walk into one buffer (channel-major, nac x src bytes)

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/num"
@@ -22,7 +23,7 @@ func TestShuffleMask(t *testing.T) {
 	}
 	var d DVE
 	in := s4(isa.OpSTREAM_SHUFFLE, lin(sbufAddr(g, 0, 0), 1), lin(sbufAddr(g, 0, 100), 1), isa.DTypeUINT8, isa.DTypeUINT8, 64)
-	if _, err := d.Execute(m, in, g); !errors.Is(err, ErrNoMask) {
+	if _, err := d.Execute(m, in, g); !errors.Is(err, fault.ErrInvalid) || fault.Rule(err) != RuleStreamShuffleMaskLoaded {
 		t.Fatalf("no mask: %v", err)
 	}
 	if m.Partition(mem.SBUF, 0)[100] != 0xEE {
@@ -230,11 +231,7 @@ func FuzzExecute(f *testing.F) {
 			if !errors.As(err, &e) || e.Rule == "" {
 				t.Fatalf("error without rule: %v", err)
 			}
-			known := false
-			for _, s := range []error{ErrInvalid, ErrBounds, ErrUnsupported, ErrNoMask, ErrLimit, mem.ErrPSUMWrite, mem.ErrUninit, mem.ErrUnsupported} {
-				known = known || errors.Is(err, s)
-			}
-			if !known {
+			if fault.Category(err) == nil {
 				t.Fatalf("error of no category: %v", err)
 			}
 			at := 0

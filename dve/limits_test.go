@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
 
 // A valid instruction whose step-0 walks name more bytes than the stream limit is refused with
-// ErrLimit before any host buffer is allocated, and writes nothing. Without the limit these
+// fault.ErrLimit before any host buffer is allocated, and writes nothing. Without the limit these
 // instructions ask for 16-32 GiB of host memory (the reviewer's out-of-memory crash).
 func TestStreamBytesLimitRefusesHugeWalks(t *testing.T) {
 	g := isa.CAYMAN
@@ -42,7 +43,7 @@ func TestStreamBytesLimitRefusesHugeWalks(t *testing.T) {
 			d := DVE{Transpose: impl}
 			_, err := d.Execute(m, in, g)
 			var de *Error
-			if !errors.Is(err, ErrLimit) || !errors.As(err, &de) || de.Rule != RuleMaxStreamBytes {
+			if !errors.Is(err, fault.ErrLimit) || !errors.As(err, &de) || de.Rule != RuleMaxStreamBytes {
 				t.Fatalf("%v: want ErrLimit (rule %s), got %v", in.Header.Opcode, RuleMaxStreamBytes, err)
 			}
 			if !strings.Contains(err.Error(), "DVE.MaxStreamBytes") {
@@ -69,7 +70,7 @@ func TestStreamBytesLimitIsExact(t *testing.T) {
 		t.Fatalf("at the limit: %v", err)
 	}
 	d.MaxStreamBytes = n - 1
-	if _, err := d.Execute(m, in, g); !errors.Is(err, ErrLimit) {
+	if _, err := d.Execute(m, in, g); !errors.Is(err, fault.ErrLimit) {
 		t.Fatalf("one byte over the limit: %v", err)
 	}
 	if got := StreamBytes(128, 1<<63, 1<<63); got != 1<<64-1 {

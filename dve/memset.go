@@ -1,6 +1,7 @@
 package dve
 
 import (
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -13,18 +14,18 @@ func (d *DVE) memset(m *mem.Memory, in *isa.Memset, g isa.Generation, eff Effect
 	op := in.Header.Opcode
 	es := in.Dtype.Size()
 	if es == 0 || es > 4 || !in.Dtype.InGen(g) || in.Dtype.Bits()%8 != 0 || in.Dtype.IsCPTC() {
-		return eff, fail(op, ErrInvalid, RuleIsValidDtype, "dtype", "%v has no 1-, 2- or 4-byte element encoding on %v", in.Dtype, g)
+		return eff, refuse(in, g, "is_valid_dtype", "dtype", "%v has no 1-, 2- or 4-byte element encoding on %v", in.Dtype, g)
 	}
 	nac := int(in.NumActiveChannels)
 	if nac < 1 || nac > g.Geometry().DVENumChannels {
-		return eff, fail(op, ErrInvalid, RuleHasValidActiveChannelRange, "num_active_channels", "%d; legal 1..%d", nac, g.Geometry().DVENumChannels)
+		return eff, refuse(in, g, "has_valid_active_channel_range", "num_active_channels", "%d channels of %d", nac, g.Geometry().DVENumChannels)
 	}
 	dst, err := m.Pattern(in.DstMemPattern, es, nac, true)
 	if err != nil {
 		return eff, memFail(op, "dst_mem_pattern", err)
 	}
 	if n, lim := StreamBytes(nac, 0, uint64(dst.Bytes())), d.maxStreamBytes(); n > lim {
-		return eff, fail(op, ErrLimit, RuleMaxStreamBytes, "", "writes %d bytes (%d channels x %d bytes); the limit is %d bytes (DVE.MaxStreamBytes)", n, nac, dst.Bytes(), lim)
+		return eff, fail(op, fault.ErrLimit, RuleMaxStreamBytes, "", "writes %d bytes (%d channels x %d bytes); the limit is %d bytes (DVE.MaxStreamBytes)", n, nac, dst.Bytes(), lim)
 	}
 	row := make([]byte, dst.Bytes())
 	for i := 0; i < len(row); i += es {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/num"
@@ -286,15 +287,15 @@ func opFor(o *operands, in *isa.S4D4TR, arith bool) (isa.ALUOp, valueKind, error
 	} else {
 		vk.class = bitvecClass(op)
 		if !in.InDtype.IsInteger() || !in.OutDtype.IsInteger() {
-			return op, vk, fail(o.op, ErrInvalid, RuleBitvecIntegerDtype, "in_dtype",
+			return op, vk, fail(o.op, fault.ErrInvalid, RuleBitvecIntegerDtype, "in_dtype",
 				"bitvec ops need integer dtypes: in %v, out %v", in.InDtype, in.OutDtype)
 		}
 	}
 	if vk.class == classNone {
-		return op, vk, fail(o.op, ErrUnsupported, RuleALUOpModelled, "op", "%v is not executed by the DVE model for %v", op, o.op)
+		return op, vk, fail(o.op, fault.ErrUnsupported, RuleALUOpModelled, "op", "%v is not executed by the DVE model for %v", op, o.op)
 	}
 	if vk.class == classInt && (!in.InDtype.IsInteger() || !in.OutDtype.IsInteger()) {
-		return op, vk, fail(o.op, ErrInvalid, RuleIntALUOpIntegerDtype, "op", "%v needs integer dtypes: in %v, out %v", op, in.InDtype, in.OutDtype)
+		return op, vk, fail(o.op, fault.ErrInvalid, RuleIntALUOpIntegerDtype, "op", "%v needs integer dtypes: in %v, out %v", op, in.InDtype, in.OutDtype)
 	}
 	return op, vk, nil
 }
@@ -331,7 +332,7 @@ func groupSize(o *operands, in *isa.S4D4TR, field string) (int, error) {
 		k = max(k, 1)
 	}
 	if k == 0 {
-		return 0, fail(o.op, ErrInvalid, RuleIsValidSubdim, "op_dim", "%v; legal X, XY, XYZ, XYZW", in.OpDim)
+		return 0, o.refuse("is_valid_subdim", "op_dim", "op_dim %v", in.OpDim)
 	}
 	g := 1
 	for d := 0; d < k; d++ {
@@ -358,9 +359,8 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 		R = E / G
 	}
 	if o.dst.Elements() != R {
-		return fail(o.op, ErrInvalid, RuleTensorReduceDstCount, "dst_mem_pattern.num_elem",
-			"reducing %d elements in groups of %d (op_dim %v) gives %d results per channel; dst walks %d",
-			E, G, in.OpDim, R, o.dst.Elements())
+		return o.refuse("tensor_reduce_dst_count", "dst_mem_pattern.num_elem",
+			"reducing %d elements in groups of %d (op_dim %v) gives %d results per channel; dst walks %d", E, G, in.OpDim, R, o.dst.Elements())
 	}
 	negate := arith && in.Negated != 0
 	if !d.reference {
@@ -425,16 +425,15 @@ func storeInt(vk valueKind, b []byte, v int64) {
 
 func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if o.nac%32 != 0 {
-		return fail(o.op, ErrInvalid, RuleHasMultiple32Channels, "num_active_channels", "%d; legal 32, 64, 96, 128", o.nac)
+		return o.refuse("has_multiple_32_channels", "num_active_channels", "%d channels", o.nac)
 	}
 	E := o.src.Elements()
 	if E%32 != 0 {
-		return fail(o.op, ErrInvalid, RuleTransposeSrcElementCount, "src_mem_pattern.num_elem",
-			"src walks %d elements, not a multiple of 32", E)
+		return o.refuse("has_transpose_src_element_count_t4d", "src_mem_pattern.num_elem", "src walks %d elements", E)
 	}
 	es := o.esIn
 	if es != 1 && es != 2 && es != 4 {
-		return fail(o.op, ErrUnsupported, RuleTransposeCellWidth, "in_dtype", "transpose cells of %d bytes are not modelled", es)
+		return fail(o.op, fault.ErrUnsupported, RuleTransposeCellWidth, "in_dtype", "transpose cells of %d bytes are not modelled", es)
 	}
 	// Check the reduce's operands before transposing (cheap), then transpose into a buffer.
 	if _, _, err := opFor(o, in, isArithOpcode(o.op)); err != nil {
@@ -546,7 +545,7 @@ func (d *DVE) copyOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 		return err
 	}
 	if in.InDtype != in.OutDtype {
-		return fail(o.op, ErrInvalid, RuleSameSrcDstType, "out_dtype", "COPY needs out_dtype == in_dtype: in %v, out %v", in.InDtype, in.OutDtype)
+		return o.refuse("s4d4_tr_same_src_dst_type", "out_dtype", "in %v, out %v", in.InDtype, in.OutDtype)
 	}
 	// Contiguous rows that do not overlap (and no never-written tracking, which the gather
 	// does): one copy per channel, row to row, as the transposes read and write in place,
@@ -579,7 +578,7 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 		}
 		// Kinds are checked (n = 0 converts nothing) before a row may be written in place.
 		if err := num.ConvertSlice(nil, ok, nil, ik, 0); err != nil {
-			return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err)
+			return o.refuse("is_valid_dtype", "in_dtype", "%v", err)
 		}
 		orows, dstInPlace := d.dstRows(m, o, srcInPlace)
 		d.runRows(o, rowJob{kind: jobCast, rows: rows, orows: orows, esIn: o.esIn, in: ik, out: ok})
@@ -593,7 +592,7 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	n := o.nac * o.src.Elements()
 	obuf := make([]byte, n*o.esOut)
 	if err := num.ConvertSlice(obuf, ok, sbuf, ik, n); err != nil {
-		return fail(o.op, ErrInvalid, RuleIsValidDtype, "in_dtype", "%v", err)
+		return o.refuse("is_valid_dtype", "in_dtype", "%v", err)
 	}
 	scatterAll(m, o, obuf)
 	return nil
@@ -635,16 +634,16 @@ func (d *DVE) reciprocal(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 // (Provenance dve.shuffle_mask_high). It returns the number of output channels written.
 func (d *DVE) streamShuffle(m *mem.Memory, in *isa.S4D4TR, o *operands) (int, error) {
 	if o.nac%32 != 0 {
-		return 0, fail(o.op, ErrInvalid, RuleHasMultiple32Channels, "num_active_channels", "%d; legal 32, 64, 96, 128", o.nac)
+		return 0, o.refuse("has_multiple_32_channels", "num_active_channels", "%d channels", o.nac)
 	}
 	if err := requireSameCount(o); err != nil {
 		return 0, err
 	}
 	if in.InDtype != in.OutDtype {
-		return 0, fail(o.op, ErrInvalid, RuleSameSrcDstType, "out_dtype", "STREAM_SHUFFLE needs out_dtype == in_dtype")
+		return 0, o.refuse("s4d4_tr_same_src_dst_type", "out_dtype", "in %v, out %v", in.InDtype, in.OutDtype)
 	}
 	if !d.maskSet {
-		return 0, fail(o.op, ErrNoMask, RuleStreamShuffleMaskLoaded, "", "no LOAD_MASK_SELECT has run on this DVE")
+		return 0, fail(o.op, fault.ErrInvalid, RuleStreamShuffleMaskLoaded, "", "no LOAD_MASK_SELECT has run on this DVE")
 	}
 	n := o.src.Bytes()
 	// Contiguous rows that do not overlap, untracked: partition row to partition row.

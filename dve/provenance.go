@@ -2,22 +2,10 @@ package dve
 
 import "github.com/tpbsim/tpbsim/isa"
 
-// Rule ids a DVE *Error can carry. The ISA's own predicates (isa.Registry) keep their names; the
-// executor's own rules are registered in Provenance. A memory error keeps the memory's rule
-// (mem.RuleIDs).
+// The executor's own rule ids (each registered once, in Provenance). A DVE *Error carries one of
+// them, a rule of the ISA (isa.Registry: the validator's own violation, see Error), or the
+// memory's (mem.RuleIDs).
 const (
-	// the ISA's rules, re-checked by the executor
-	RuleOpcodeOnGeneration         = "opcode_on_generation"
-	RuleIsValidDtype               = "is_valid_dtype"
-	RuleHasValidActiveChannelRange = "has_valid_active_channel_range"
-	RuleSameSrcDstCount            = "s4d4_tr_same_src_dst_count"
-	RuleSameSrcDstType             = "s4d4_tr_same_src_dst_type"
-	RuleIsValidSubdim              = "is_valid_subdim"
-	RuleTensorReduceDstCount       = "tensor_reduce_dst_count"
-	RuleHasMultiple32Channels      = "has_multiple_32_channels"
-	RuleTransposeSrcElementCount   = "has_transpose_src_element_count_t4d"
-	RuleLoadMaskSelectValidMask    = "load_mask_select_valid_mask"
-	// the executor's own
 	RuleInstGiven               = "dve_inst_given"
 	RuleMemoryGiven             = "dve_memory_given"
 	RuleMemoryAccess            = "dve_memory_access"
@@ -28,17 +16,16 @@ const (
 	RuleIntALUOpIntegerDtype    = "int_aluop_integer_dtype"
 	RuleTransposeCellWidth      = "transpose_cell_width"
 	RuleStreamShuffleMaskLoaded = "stream_shuffle_mask_loaded"
-	RuleSameOrFewerCount        = "same_or_fewer_element_count_t4d"
 	RuleMaxStreamBytes          = "dve_max_stream_bytes"
+	RuleExecutable              = "dve_executable"
 )
 
-// RuleIDs lists every rule id a DVE error can carry besides the memory's.
+// RuleIDs lists the executor's own rule ids (the ISA's and the memory's are in isa.Registry and
+// mem.RuleIDs).
 func RuleIDs() []string {
-	return []string{RuleOpcodeOnGeneration, RuleIsValidDtype, RuleHasValidActiveChannelRange, RuleSameSrcDstCount, RuleSameSrcDstType,
-		RuleIsValidSubdim, RuleTensorReduceDstCount, RuleHasMultiple32Channels, RuleTransposeSrcElementCount, RuleLoadMaskSelectValidMask,
-		RuleInstGiven, RuleMemoryGiven, RuleMemoryAccess, RuleGenerationMatches, RuleOpcodeModelled, RuleALUOpModelled,
-		RuleBitvecIntegerDtype, RuleIntALUOpIntegerDtype, RuleTransposeCellWidth, RuleStreamShuffleMaskLoaded, RuleSameOrFewerCount,
-		RuleMaxStreamBytes}
+	return []string{RuleInstGiven, RuleMemoryGiven, RuleMemoryAccess, RuleGenerationMatches, RuleOpcodeModelled, RuleALUOpModelled,
+		RuleBitvecIntegerDtype, RuleIntALUOpIntegerDtype, RuleTransposeCellWidth, RuleStreamShuffleMaskLoaded, RuleMaxStreamBytes,
+		RuleExecutable}
 }
 
 // Provenance lists every INFERRED or INVENTED behaviour of the DVE executor, for the rule and
@@ -102,7 +89,7 @@ func Provenance() []isa.Provenance {
 			"DESIGN.md §4; FACTS §D.5; num provenance", isa.MedInferred, "numpy astype semantics for the rounding; saturation on narrowing is MED per FACTS §G.11."),
 		b("dve.reciprocal", "Reciprocal computes 1/x in FP32 (x widened by num.LoadF32), correctly rounded, then casts to out_dtype; a NaN result is the default NaN (num.alu_nan).",
 			"FACTS §D.5; NKI.md reciprocal", isa.MedInferred, "The firmware seeds with IVP_RECIP0 and refines to about FP32 precision; exact IEEE division is the reference value it approximates."),
-		b("dve.shuffle_no_mask", "STREAM_SHUFFLE with no LOAD_MASK_SELECT executed before it on the same DVE fails (rule stream_shuffle_mask_loaded, ErrNoMask) and writes nothing.",
+		b("dve.shuffle_no_mask", "STREAM_SHUFFLE with no LOAD_MASK_SELECT executed before it on the same DVE fails (rule stream_shuffle_mask_loaded, fault.ErrInvalid) and writes nothing.",
 			"FACTS §D.5, §G.6", isa.Invented, "The mask register's reset value is unknown; failing names the missing instruction instead of inventing a mask."),
 		b("dve.shuffle_mask_high", "Mask entries 32..63 (legal for LOAD_MASK_SELECT) select input channel entry mod 32 of the same 32-channel group; 0xFF leaves the output channel untouched.",
 			"FACTS §F.4; NKI.md nc_stream_shuffle", isa.Invented,
@@ -147,7 +134,9 @@ func Provenance() []isa.Provenance {
 			"tpbsim", isa.Invented, []string{"num_active_channels", "src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"},
 			"the executor holds whole walks in host buffers (up to about twice this count); a step-0 pattern names up to 65535^4 elements in a few bytes, "+
 				"so one valid instruction could otherwise exhaust host memory"),
-		r(RuleSameOrFewerCount, "STREAM_TRANSPOSE writes at most the elements it reads: count(dst) <= count(src) (the header predicate behind s4d4_tr_transpose_src_dst_count, re-checked by the executor).",
-			"seed 000 §4.2, common.h:1862", isa.HighObserved, []string{"src_mem_pattern.num_elem", "dst_mem_pattern.num_elem"}, ""),
+		r(RuleExecutable, "The executor refuses an instruction whose operands break a rule it relies on (named in the message) although isa.Validate reports "+
+			"no violation of it: a disagreement of the executor and the validator, reported instead of running into a panic. Never expected: "+
+			"every such check of the executor is one of an ISA rule, whose own violation is reported when the validator finds it.",
+			"tpbsim", isa.Invented, nil, "the executor trusts the validator but must never panic or corrupt memory on an instruction it was given unvalidated"),
 	}
 }

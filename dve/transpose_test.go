@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -174,15 +175,15 @@ func TestStreamTransposeErrorsAreAtomic(t *testing.T) {
 		is   error
 	}{
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(sbufAddr(g, 0, int(active)-32), 64), isa.DTypeUINT8, isa.DTypeUINT8, 32),
-			"pattern_in_active_area", ErrBounds},
+			"pattern_in_active_area", fault.ErrBounds},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(sbufAddr(g, 100, 0), 64), isa.DTypeUINT8, isa.DTypeUINT8, 32),
-			"start_addr_active_channels", ErrBounds},
+			"start_addr_active_channels", fault.ErrBounds},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(sbufAddr(g, 0, 4096), 64), isa.DTypeUINT8, isa.DTypeUINT8, 48),
-			"has_multiple_32_channels", ErrInvalid},
+			"has_multiple_32_channels", fault.ErrInvalid},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 48), lin(sbufAddr(g, 0, 4096), 48), isa.DTypeUINT8, isa.DTypeUINT8, 32),
-			"has_transpose_src_element_count_t4d", ErrInvalid},
+			"has_transpose_src_element_count_t4d", fault.ErrInvalid},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 32), lin(sbufAddr(g, 0, 4096), 64), isa.DTypeUINT8, isa.DTypeUINT8, 32),
-			"same_or_fewer_element_count_t4d", ErrInvalid},
+			"s4d4_tr_transpose_src_dst_count", fault.ErrInvalid},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(psumAddr(0, 0), 64), isa.DTypeBFLOAT16, isa.DTypeBFLOAT16, 32),
 			"psum_write_4byte_dtype", mem.ErrPSUMWrite},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(isa.Addr4(0x80000001), 64), isa.DTypeUINT8, isa.DTypeUINT8, 32),

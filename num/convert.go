@@ -2,18 +2,10 @@ package num
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 	"sync"
-)
 
-// Sentinel errors of ConvertSlice; match with errors.Is.
-var (
-	// ErrKind: a kind that has no element encoding (INVALID, CPTC, unknown codes).
-	ErrKind = errors.New("num: kind has no element encoding")
-	// ErrShort: a buffer shorter than n elements of its kind.
-	ErrShort = errors.New("num: buffer shorter than n elements")
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // ConvertSlice converts n consecutive elements of kind sk in src to kind dk in dst, the way the
@@ -32,21 +24,24 @@ var (
 // first use for a large n (wideTableFor); BF16 <-> FP16 runs one fused loop, an integer pair that cannot lose
 // bits in FP32 a saturating integer copy, and every other pair widens to FP32 and narrows again
 // a chunk at a time. convertGeneric is the per-element reference they are all tested against.
+//
+// The error is a *Error: a kind without an element encoding or a negative n (fault.ErrInvalid),
+// a buffer shorter than n elements (fault.ErrBounds).
 func ConvertSlice(dst []byte, dk Kind, src []byte, sk Kind, n int) error {
 	if !sk.Numeric() {
-		return fmt.Errorf("%w: source %v", ErrKind, sk)
+		return errorf(fault.ErrInvalid, RuleKindHasEncoding, "src", "source kind %v has no element encoding", sk)
 	}
 	if !dk.Numeric() {
-		return fmt.Errorf("%w: destination %v", ErrKind, dk)
+		return errorf(fault.ErrInvalid, RuleKindHasEncoding, "dst", "destination kind %v has no element encoding", dk)
 	}
 	if n < 0 {
-		return fmt.Errorf("%w: n = %d", ErrShort, n)
+		return errorf(fault.ErrInvalid, RuleElementCount, "n", "n = %d; legal: >= 0", n)
 	}
 	if need := sk.BytesFor(n); len(src) < need {
-		return fmt.Errorf("%w: source %v needs %d bytes for %d elements, has %d", ErrShort, sk, need, n, len(src))
+		return errorf(fault.ErrBounds, RuleBufferHoldsElements, "src", "source %v needs %d bytes for %d elements, has %d", sk, need, n, len(src))
 	}
 	if need := dk.BytesFor(n); len(dst) < need {
-		return fmt.Errorf("%w: destination %v needs %d bytes for %d elements, has %d", ErrShort, dk, need, n, len(dst))
+		return errorf(fault.ErrBounds, RuleBufferHoldsElements, "dst", "destination %v needs %d bytes for %d elements, has %d", dk, need, n, len(dst))
 	}
 	if n == 0 {
 		return nil

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 func TestKindTable(t *testing.T) {
@@ -294,19 +296,27 @@ func TestConvertSliceErrors(t *testing.T) {
 		src      []byte
 		n        int
 		want     error
+		rule     string
+		path     string
 		contains string
 	}{
-		{buf, FP32, BFLOAT16, buf[:7], 4, ErrShort, "source BFLOAT16 needs 8 bytes"},
-		{buf[:15], FP32, BFLOAT16, buf, 4, ErrShort, "destination FP32 needs 16"},
-		{buf, CPTC2, FP32, buf, 1, ErrKind, "destination CPTC2"},
-		{buf, FP32, INVALID, buf, 1, ErrKind, "source INVALID"},
-		{buf, FP32, FP32, buf, -1, ErrShort, "n = -1"},
+		{buf, FP32, BFLOAT16, buf[:7], 4, fault.ErrBounds, RuleBufferHoldsElements, "src", "source BFLOAT16 needs 8 bytes"},
+		{buf[:15], FP32, BFLOAT16, buf, 4, fault.ErrBounds, RuleBufferHoldsElements, "dst", "destination FP32 needs 16"},
+		{buf, CPTC2, FP32, buf, 1, fault.ErrInvalid, RuleKindHasEncoding, "dst", "destination kind CPTC2"},
+		{buf, FP32, INVALID, buf, 1, fault.ErrInvalid, RuleKindHasEncoding, "src", "source kind INVALID"},
+		{buf, FP32, FP32, buf, -1, fault.ErrInvalid, RuleElementCount, "n", "n = -1"},
 	}
 	for _, tc := range tests {
-		err := ConvertSlice(tc.dst, tc.dk, tc.src, tc.sk, tc.n)
-		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.contains) {
-			t.Errorf("ConvertSlice(%v <- %v, n=%d) = %v", tc.dk, tc.sk, tc.n, err)
-		}
+		t.Run(tc.contains, func(t *testing.T) {
+			err := fault.Wrap("cast", ConvertSlice(tc.dst, tc.dk, tc.src, tc.sk, tc.n))
+			var ne *Error
+			if !errors.Is(err, tc.want) || !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.contains) {
+				t.Fatalf("ConvertSlice(%v <- %v, n=%d) = %v", tc.dk, tc.sk, tc.n, err)
+			}
+			if fault.Rule(err) != tc.rule || fault.Path(err) != "cast: "+tc.path {
+				t.Errorf("rule %q path %q, want %q %q", fault.Rule(err), fault.Path(err), tc.rule, "cast: "+tc.path)
+			}
+		})
 	}
 	if err := ConvertSlice(nil, FP32, nil, BFLOAT16, 0); err != nil {
 		t.Error(err)
@@ -343,7 +353,7 @@ func TestProvenance(t *testing.T) {
 		if d.ID == "" || d.Text == "" || d.Source == "" || d.Reason == "" {
 			t.Errorf("%q has an empty field", d.ID)
 		}
-		if !strings.HasPrefix(d.ID, "num.") || seen[d.ID] {
+		if !strings.HasPrefix(d.ID, "num.") || seen[d.ID] || (d.Kind != "" && d.Kind != "rule") {
 			t.Errorf("bad or duplicate id %q", d.ID)
 		}
 		seen[d.ID] = true
@@ -356,7 +366,7 @@ func TestProvenance(t *testing.T) {
 	if Provenance()[0].ID == "changed" {
 		t.Error("Provenance shares its slice")
 	}
-	for _, id := range []string{"num.fp8.e4m3", "num.fp8.e5m2", "num.fp8.e3m4", "num.fp32r", "num.cast.float_to_int", "num.nan"} {
+	for _, id := range append([]string{"num.fp8.e4m3", "num.fp8.e5m2", "num.fp8.e3m4", "num.fp32r", "num.cast.float_to_int", "num.nan"}, RuleIDs()...) {
 		if !seen[id] {
 			t.Errorf("missing decision %s", id)
 		}

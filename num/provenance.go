@@ -4,7 +4,8 @@ package num
 // evidence it rests on. The fields are plain strings so the isa package's provenance registry
 // (isa.Provenance, behaviour entries) can adopt them without num importing isa.
 type Decision struct {
-	ID         string // behaviour id, "num.<topic>"
+	ID         string // behaviour or rule id, "num.<topic>"
+	Kind       string // "rule" for a rule a num *Error names (RuleIDs), else "" (a behaviour)
 	Text       string // what the model does
 	Source     string // FACTS / DESIGN / NKI section the decision reads
 	Confidence string // LEVEL/KIND, e.g. "MED/INFERRED", "LOW/INVENTED"
@@ -131,10 +132,31 @@ func Provenance() []Decision {
 		},
 		{
 			ID:         "num.cptc",
-			Text:       "CPTC1..CPTC7 (0x19..0x1F) are recognised by name but have no element encoding: they load as NaN/0, store nothing, and ConvertSlice rejects them with ErrKind.",
+			Text:       "CPTC1..CPTC7 (0x19..0x1F) are recognised by name but have no element encoding: they load as NaN/0, store nothing, and ConvertSlice rejects them (rule num.kind_has_encoding).",
 			Source:     "FACTS §A.1 (bit count d & 7 only)",
 			Confidence: "LOW/INVENTED",
 			Reason:     "FACTS gives no layout for the CPTC codes; refusing them is safer than guessing.",
+		},
+		{
+			ID: RuleKindHasEncoding, Kind: "rule",
+			Text:       "ConvertSlice converts only kinds with an element encoding: not INVALID, the CPTC codes (see num.cptc) or a code no dtype has.",
+			Source:     "FACTS §A.1",
+			Confidence: "MED/INFERRED",
+			Reason:     "FACTS gives the CPTC codes no element layout and INVALID is no dtype: converting them would invent bits",
+		},
+		{
+			ID: RuleElementCount, Kind: "rule",
+			Text:       "ConvertSlice's element count n is not negative.",
+			Source:     "tpbsim",
+			Confidence: "LOW/INVENTED",
+			Reason:     "a caller error, reported instead of a panic",
+		},
+		{
+			ID: RuleBufferHoldsElements, Kind: "rule",
+			Text:       "Each buffer of ConvertSlice holds n elements of its kind (4-bit kinds: (n+1)/2 bytes).",
+			Source:     "tpbsim",
+			Confidence: "LOW/INVENTED",
+			Reason:     "a caller error, reported instead of a panic",
 		},
 	}
 }
