@@ -154,7 +154,7 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 	array := len(trim) > 0 && trim[0] == '['
 	if array {
 		if _, err := dec.Token(); err != nil {
-			return nil, &Error{File: name, Line: 1, Msg: err.Error()}
+			return nil, &Error{File: name, Line: 1, Msg: err.Error(), Err: err}
 		}
 	}
 	// Pass 1 decodes every object (the file's generation may be named by any of them); a
@@ -331,6 +331,12 @@ func (e *InstructionError) Error() string {
 
 func (e *InstructionError) Unwrap() error { return e.Err }
 
+// ErrPath names the object, e.g. "instruction[2]" (the *Error it wraps names file, line and field).
+func (e *InstructionError) ErrPath() string { return fmt.Sprintf("instruction[%d]", e.Index) }
+
+// RuleID is the wrapped error's rule.
+func (e *InstructionError) RuleID() string { return e.Err.RuleID() }
+
 func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.Engine, error) {
 	var w [isa.InstNBytes]byte
 	ov, ok := obj["opcode"]
@@ -339,12 +345,12 @@ func jsonWord(obj map[string]any, g isa.Generation) ([isa.InstNBytes]byte, isa.E
 	}
 	opv, err := enumValue(isa.KOpcode, jsonString(ov), 255)
 	if err != nil {
-		return w, isa.EngineNone, &Error{Field: "opcode", Msg: err.Error()}
+		return w, isa.EngineNone, &Error{Field: "opcode", Msg: err.Error(), Err: err}
 	}
 	eng := isa.EngineNone
 	if e, ok := obj["engine"]; ok {
 		if eng, err = isa.ParseEngine(jsonString(e)); err != nil {
-			return w, eng, &Error{Field: "engine", Msg: err.Error()}
+			return w, eng, &Error{Field: "engine", Msg: err.Error(), Err: err}
 		}
 	}
 	w = NewWord(isa.Opcode(opv))

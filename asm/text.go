@@ -7,16 +7,46 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
-// Error is an assembly error: where (file:line) and which field.
+// Error is an assembly error: where (file:line) and which field. Its category is
+// fault.ErrInvalid (the input breaks the assembly form, rule RuleForm) unless the error it
+// carries (Err, from isa or elsewhere) has a category and rule of its own.
 type Error struct {
 	File  string
 	Line  int
 	Field string // empty when the error is not about one field
 	Msg   string
+	Err   error // the cause, when another layer's error is behind Msg; nil otherwise
 }
+
+// RuleForm is the rule every assembly error breaks unless its cause names another: the text
+// and JSON forms of an instruction (DESIGN.md §7).
+const RuleForm = "asm.form"
+
+// Unwrap gives the cause and the category: fault.ErrInvalid, unless the cause has its own.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{fault.ErrInvalid}
+	}
+	if fault.Category(e.Err) != nil {
+		return []error{e.Err}
+	}
+	return []error{fault.ErrInvalid, e.Err}
+}
+
+// RuleID is the cause's rule when it names one, else RuleForm.
+func (e *Error) RuleID() string {
+	if r := fault.Rule(e.Err); r != "" {
+		return r
+	}
+	return RuleForm
+}
+
+// ErrPath is the field (File and Line say where the instruction is; Error prints them).
+func (e *Error) ErrPath() string { return e.Field }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -137,7 +167,7 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				gg, err := isa.ParseGeneration(fields[1])
 				if err != nil {
-					return nil, &Error{File: name, Line: line, Msg: err.Error()}
+					return nil, &Error{File: name, Line: line, Msg: err.Error(), Err: err}
 				}
 				if prog.GenLine > 0 && gg != prog.Gen {
 					return nil, &Error{File: name, Line: line,
@@ -161,7 +191,7 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				e, err := isa.ParseEngine(fields[1])
 				if err != nil {
-					return nil, &Error{File: name, Line: line, Msg: err.Error() + "; '.engine none' closes a section"}
+					return nil, &Error{File: name, Line: line, Msg: err.Error() + "; '.engine none' closes a section", Err: err}
 				}
 				cur = e
 				continue
@@ -196,14 +226,14 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				e.File, e.Line = name, line
 				return nil, e
 			}
-			return nil, &Error{File: name, Line: line, Msg: err.Error()}
+			return nil, &Error{File: name, Line: line, Msg: err.Error(), Err: err}
 		}
 		if err := prog.add(w, cur, name, line, text, needEngine); err != nil {
 			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{File: name, Line: ln + 1, Msg: err.Error()}
+		return nil, &Error{File: name, Line: ln + 1, Msg: err.Error(), Err: err}
 	}
 	if pending.Len() > 0 {
 		return nil, &Error{File: name, Line: startLine, Msg: `file ends after a '\' continuation`}
@@ -404,7 +434,7 @@ func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
 	}
 	opv, err := enumValue(isa.KOpcode, toks[0], 255)
 	if err != nil {
-		return [isa.InstNBytes]byte{}, &Error{Field: "opcode", Msg: err.Error()}
+		return [isa.InstNBytes]byte{}, &Error{Field: "opcode", Msg: err.Error(), Err: err}
 	}
 	op := isa.Opcode(opv)
 	w := NewWord(op)
@@ -435,7 +465,7 @@ func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
 func setField(w *[isa.InstNBytes]byte, l *isa.StructLayout, key, val string, g isa.Generation) (string, footprint, error) {
 	r, err := resolve(l, key)
 	if err != nil {
-		return "", footprint{}, &Error{Field: key, Msg: err.Error()}
+		return "", footprint{}, &Error{Field: key, Msg: err.Error(), Err: err}
 	}
 	if r.path == "opcode" {
 		return "", footprint{}, &Error{Field: key, Msg: "the opcode is the first word of the line"}
@@ -445,7 +475,7 @@ func setField(w *[isa.InstNBytes]byte, l *isa.StructLayout, key, val string, g i
 
 // set writes val into the field r resolved to.
 func (r resolved) set(w *[isa.InstNBytes]byte, l *isa.StructLayout, val string, g isa.Generation) error {
-	fail := func(err error) error { return &Error{Field: r.path, Msg: err.Error()} }
+	fail := func(err error) error { return &Error{Field: r.path, Msg: err.Error(), Err: err} }
 	switch {
 	case r.tensor != nil:
 		if err := setTensor(w, l, r.tensor, val, g); err != nil {

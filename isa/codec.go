@@ -2,35 +2,8 @@ package isa
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"unsafe"
 )
-
-// Sentinel errors of the instruction layer (STYLE.md convention 6). Match with errors.Is.
-var (
-	// ErrTruncated: fewer than 64 bytes were given for an instruction word (or a stream ends
-	// inside a word).
-	ErrTruncated = errors.New("truncated instruction word")
-	// ErrTrailing: more than 64 bytes were given to a single-word decoder.
-	ErrTrailing = errors.New("instruction word longer than 64 bytes")
-	// ErrInvalid: a well-formed instruction breaks a validity rule.
-	ErrInvalid = errors.New("invalid instruction")
-)
-
-// LengthError reports a byte slice or file whose length is not a whole number of 64-byte words.
-// Offset is where the incomplete word starts.
-type LengthError struct {
-	Len    int // total length in bytes
-	Offset int // byte offset of the incomplete word
-}
-
-func (e *LengthError) Error() string {
-	return fmt.Sprintf("length %d is not a multiple of 64: incomplete word at offset 0x%x (word %d, %d trailing bytes)",
-		e.Len, e.Offset, e.Offset/InstNBytes, e.Len-e.Offset)
-}
-
-func (e *LengthError) Unwrap() error { return ErrTruncated }
 
 var le = binary.LittleEndian
 
@@ -43,11 +16,8 @@ var structOf = func() (t [256]StructKind) {
 }()
 
 func checkLen(b []byte) error {
-	switch {
-	case len(b) < InstNBytes:
-		return fmt.Errorf("%w: %d bytes", ErrTruncated, len(b))
-	case len(b) > InstNBytes:
-		return fmt.Errorf("%w: %d bytes", ErrTrailing, len(b))
+	if len(b) != InstNBytes {
+		return &WordLengthError{Len: len(b)}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // snake converts a Go field name to the header's snake_case name.
@@ -176,7 +178,7 @@ func TestLayoutMatchesCodec(t *testing.T) {
 
 func TestDecodeLengths(t *testing.T) {
 	for _, n := range []int{0, 1, 63} {
-		if _, err := Decode(make([]byte, n)); !errors.Is(err, ErrTruncated) {
+		if _, err := Decode(make([]byte, n)); !errors.Is(err, fault.ErrTruncated) {
 			t.Errorf("len %d: %v", n, err)
 		}
 	}
@@ -185,7 +187,7 @@ func TestDecodeLengths(t *testing.T) {
 	}
 	_, err := DecodeStream(make([]byte, 64*3+5))
 	var le *LengthError
-	if !errors.As(err, &le) || le.Offset != 0xc0 || !errors.Is(err, ErrTruncated) {
+	if !errors.As(err, &le) || le.Offset != 0xc0 || !errors.Is(err, fault.ErrTruncated) {
 		t.Fatalf("stream: %v", err)
 	}
 	if !strings.Contains(err.Error(), "offset 0xc0") {

@@ -64,7 +64,7 @@ func FuzzValidate(f *testing.F) {
 		}
 		inst, _ := Decode(b[:64])
 		for _, g := range append(Generations, GenInvalid) {
-			for _, v := range ValidateFor(inst, g, Opcode(b[0]).Engine()) {
+			for _, v := range ValidateOn(inst, g, Opcode(b[0]).Engine()) {
 				if _, ok := Lookup(v.Rule); !ok {
 					t.Fatalf("unregistered rule %q", v.Rule)
 				}

@@ -14,8 +14,8 @@ var registry = []Provenance{
 	Rule("opcode_on_generation", "The opcode must exist in the generation's ISA (e.g. DMA_GATHER_TRANSPOSE is CAYMAN+, TENSOR_REDUCE_ADD_BF16 is SUNDA-only). When it does not, nothing else is checked: the struct does not exist there.",
 		"FACTS §F.2 (engine check first), §F.3, §C.1, §D.2", HighObserved, flds("opcode"),
 		"The rule id is tpbsim's: the runtime's engine/opcode check has no predicate name in the sources."),
-	Rule("opcode_on_engine", "The opcode must be one the issuing engine executes (ValidateFor only).",
-		"FACTS §F.2", HighObserved, flds("opcode"), "FACTS §F.2 describes the runtime's engine check without naming a predicate, so the id is tpbsim's; the engine assignment comes from the opcode table (FACTS §C.1, §D.2)."),
+	Rule(RuleInstNBytes, "An instruction word is NEURON_ISA_TPB_INST_NBYTES = 64 bytes: a single-word decoder refuses fewer (truncated) or more (trailing bytes), and an instruction stream is a whole number of words.",
+		"FACTS \"Global constants\" (NEURON_ISA_TPB_INST_NBYTES), §B.1", HighObserved, flds("(the whole word)"), ""),
 	Rule("has_valid_neuron_header", "The opcode is a valid OPCODE enum member and inst_word_len == 16 (dwords). QUANTIZE_MX (0xE3) may OR bit 0 (SATURATE) on MARIANA+.",
 		"FACTS §B.1, §F.2", HighObserved, flds("opcode", "inst_word_len"),
 		"An opcode tpbsim has no name for is treated as not a member of the enum (the runtime rejects unknown opcodes)."),
@@ -260,7 +260,7 @@ func RuleSet(op Opcode, g Generation) []string {
 
 // RuleIDs lists every rule id any validator can emit, sorted.
 func RuleIDs() []string {
-	set := map[string]bool{"opcode_on_generation": true, "opcode_on_engine": true, "has_valid_neuron_header": true, "has_valid_neuron_events": true}
+	set := map[string]bool{RuleInstNBytes: true, "opcode_on_generation": true, "has_valid_neuron_header": true, "has_valid_neuron_events": true}
 	for op := 0; op < 256; op++ {
 		for _, id := range ids(s4Checks[op]) {
 			set[id] = true

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 func t4(addr uint32, n0 uint16) Tensor4D {
@@ -313,8 +315,6 @@ func allMutations() []engineMutation {
 // validateM validates a mutated instruction the way its mutation says.
 func validateM(m engineMutation, i Inst) []Violation {
 	switch {
-	case m.rule == "opcode_on_engine":
-		return ValidateFor(i, m.gen, EnginePOOL)
 	case m.eng != EngineNone:
 		return ValidateOn(i, m.gen, m.eng)
 	}
@@ -397,11 +397,11 @@ func TestEveryRuleFailsAlone(t *testing.T) {
 		}
 		covered[m.rule] = true
 	}
-	// opcode_on_engine: a DVE opcode on the POOL queue
-	if vs := ValidateFor(s4base(OpCOPY), CAYMAN, EnginePOOL); len(ruleSet(vs)) != 1 || vs[0].Rule != "opcode_on_engine" {
-		t.Errorf("opcode_on_engine: %v", vs)
+	// inst_nbytes is the decoder's, not a validator's: a word one byte short
+	if _, err := Decode(make([]byte, InstNBytes-1)); fault.Rule(err) != RuleInstNBytes {
+		t.Errorf("%s: Decode of 63 bytes: %v", RuleInstNBytes, err)
 	}
-	covered["opcode_on_engine"] = true
+	covered[RuleInstNBytes] = true
 	for _, id := range RuleIDs() {
 		if !covered[id] {
 			t.Errorf("rule %s has no failing case", id)
@@ -495,10 +495,6 @@ func TestReduceEngineArmMessages(t *testing.T) {
 			if v.Field == "op" && v.Offset != 36 || v.Field == "in_dtype" && v.Offset != 32 {
 				t.Errorf("%s at offset %d", v.Field, v.Offset)
 			}
-		}
-		// the machine's caller asks ValidateFor for the home engine too; POOL is not 0x42's home
-		if c.eng == EnginePOOL && ruleSet(ValidateFor(c.inst, CAYMAN, c.eng))[1] != "opcode_on_engine" {
-			t.Errorf("ValidateFor %v: %v", c.eng, ValidateFor(c.inst, CAYMAN, c.eng))
 		}
 	}
 }

@@ -2,28 +2,6 @@ package isa
 
 import "fmt"
 
-// Violation is one broken rule of one instruction (DESIGN.md §3): the rule id (the ISA header's
-// predicate name, or tpbsim's name for a rule whose header name is unknown — see the registry),
-// the field path, the value found, what would be legal, and the byte offset of the field.
-type Violation struct {
-	Rule   string // e.g. "has_multiple_32_channels"
-	Field  string // e.g. "dst_mem_pattern.num_elem[2]"
-	Value  string // the value found, e.g. "48"
-	Legal  string // what would be legal, e.g. "32, 64, 96 or 128"
-	Offset int    // byte offset of the field in the 64-byte word
-}
-
-// String renders "rule: field = value, legal: legal".
-func (v Violation) String() string {
-	return v.Rule + ": " + v.Field + " = " + v.Value + ", legal: " + v.Legal
-}
-
-// Error makes a Violation usable as an error (it wraps ErrInvalid).
-func (v Violation) Error() string { return v.String() }
-
-// Unwrap lets errors.Is(v, ErrInvalid) hold.
-func (v Violation) Unwrap() error { return ErrInvalid }
-
 // geometries caches Generation.Geometry per generation for the validation hot path.
 var geometries = func() (t [numGenerations]Geometry) {
 	for g := Generation(0); g < numGenerations; g++ {
@@ -75,7 +53,7 @@ func Validate(inst Inst, g Generation) []Violation { return ValidateAppend(nil, 
 // ValidateOn is Validate for an instruction issued from engine e's queue: the per-engine rules
 // check e's arm (an integer reduce op on the DVE, a float reduce on POOL are violations).
 // EngineNone is Validate. It does not ask whether e executes the opcode at all (that is the
-// caller's engine check: ValidateFor here, opcode_legal_on_engine in the machine).
+// caller's engine check: Opcode.Engines, the machine's opcode_legal_on_engine).
 func ValidateOn(inst Inst, g Generation, e Engine) []Violation {
 	var x Validator
 	return x.AppendOn(nil, inst, g, e)
@@ -160,22 +138,6 @@ var opcodeGenLegal = func() (t [256]string) {
 	}
 	return
 }()
-
-// ValidateFor is ValidateOn plus the runtime's engine check: the opcode must be one the engine
-// executes (FACTS §F.2), read as the opcode's one home engine (Opcode.Engine). EngineNone skips
-// the engine check and is Validate.
-func ValidateFor(inst Inst, g Generation, e Engine) []Violation {
-	var out []Violation
-	if inst != nil && e != EngineNone {
-		op := inst.Hdr().Opcode
-		if op.Known() && op.Engine() != e {
-			out = append(out, Violation{Rule: "opcode_on_engine", Field: "opcode", Value: op.String() + " on " + e.String(),
-				Legal: "the " + op.Engine().String() + " queue", Offset: 0})
-		}
-	}
-	var x Validator
-	return x.AppendOn(out, inst, g, e)
-}
 
 // Supported reports whether tpbsim models the struct of inst (false for *Raw: only the
 // header and events of such a word are checked).
