@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -121,6 +122,13 @@ func Provenance() []isa.Provenance {
 			"MARIANA_PLUS and MAVERICK (marked *) repeat MARIANA's figures, MAVERICK's 8 DMA engines at twice the per-engine bandwidth.",
 		Source: "shared/spec/TIMING.md", Confidence: isa.MedInferred,
 		Reason: "a first-order model from the public figures, each reproduced by a test (timing/figures_test.go); --timing FILE.json calibrates any constant"}}
+	out = append(out,
+		isa.Rule(RuleGeneration, "A timing table exists for the five modelled generations only: an invalid generation is refused (timing.For), never given another generation's table.",
+			"shared/spec/TIMING.md (figures per generation)", isa.Invented, []string{"gen"},
+			"the figures are per generation and there is no table for a generation tpbsim does not model; the rule id is tpbsim's"),
+		isa.Rule(RuleCalibration, "A calibration file (--timing FILE.json) is one JSON object of keys `tpbsim explain timing --json` prints, each a finite number >= 0, optionally with \"gen\" naming the run's generation, or such objects keyed by generation; a key given twice is refused. A refused file changes nothing.",
+			"shared/spec/TIMING.md", isa.Invented, []string{"gen", "key"},
+			"the file form is tpbsim's own; refusing rather than ignoring what it cannot apply keeps a typo from running on the defaults unnoticed"))
 	for _, k := range Keys {
 		txt := fmt.Sprintf("%s [%s]: %s", k.Text, k.Unit, k.Values())
 		if strings.Contains(k.Values(), "*") {
@@ -168,12 +176,30 @@ func DefaultsJSON() []byte {
 	return b.Bytes()
 }
 
-// Error is a calibration file that cannot be applied: Key names the key (or generation) at
-// fault, Pos the byte offset in the file where known.
+// RuleCalibration is the rule a calibration file that cannot be applied breaks: a JSON object
+// of known keys, each a finite number >= 0, for the table's generation.
+const RuleCalibration = "timing.calibration"
+
+// Error is a calibration file that cannot be applied: Key names the key (or generation.key) at
+// fault. It unwraps to fault.ErrInvalid; its path is the file and the key.
 type Error struct {
 	File string
 	Key  string
 	Msg  string
+}
+
+func (e *Error) Unwrap() error  { return fault.ErrInvalid }
+func (e *Error) RuleID() string { return RuleCalibration }
+
+// ErrPath is "FILE: KEY" (either part left out when unknown).
+func (e *Error) ErrPath() string {
+	switch {
+	case e.Key == "":
+		return e.File
+	case e.File == "":
+		return e.Key
+	}
+	return e.File + ": " + e.Key
 }
 
 func (e *Error) Error() string {

@@ -15,11 +15,14 @@
 package timing
 
 import (
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
 // Table is the timing model of one generation. Times are in ns, clocks in GHz, bandwidths in
-// bytes per ns (= GB/s). The zero value is not a model: use Default.
+// bytes per ns (= GB/s). The zero value is not a model: use For.
 type Table struct {
 	Gen isa.Generation
 
@@ -59,33 +62,77 @@ type Table struct {
 	DMACompletionBytes  float64 // the completion update an engine with no data writes (4 B)
 }
 
-// Default returns generation g's table: the previous generation's, copied and patched.
+// generation is one generation's entry of the copy-and-patch table: the patch that turns the
+// previous generation's table into its own, and whether its figures are its own or
+// extrapolated (no public figure).
+type generation struct {
+	gen          isa.Generation
+	patch        func(*Table)
+	extrapolated bool
+}
+
+// history lists the generations oldest first; each table is the one before it, copied and
+// patched (STYLE.md: the go-ethereum jump tables). SUNDA patches the zero Table.
+var history = []generation{
+	{isa.SUNDA, sunda, false},
+	{isa.CAYMAN, cayman, false},
+	{isa.MARIANA, mariana, false},
+	{isa.MARIANA_PLUS, func(*Table) {}, true}, // MARIANA's figures unchanged
+	{isa.MAVERICK, maverick, true},
+}
+
+// tables holds every generation's finished table, built once from history; For copies out.
+var tables = build(history)
+
+func build(h []generation) map[isa.Generation]Table {
+	out := make(map[isa.Generation]Table, len(h))
+	var t Table
+	for _, e := range h {
+		e.patch(&t)
+		t.Gen = e.gen
+		out[e.gen] = t
+	}
+	return out
+}
+
+// RuleGeneration is the rule an invalid generation breaks: a timing table exists for the
+// five modelled generations only.
+const RuleGeneration = "timing.generation"
+
+// GenerationError is a generation with no timing table (GenInvalid, or a value past the
+// last generation). It unwraps to fault.ErrInvalid.
+type GenerationError struct{ Gen isa.Generation }
+
+func (e *GenerationError) Error() string {
+	return fmt.Sprintf("timing: no timing table for generation %v (want one of %v)", e.Gen, isa.Generations)
+}
+func (e *GenerationError) Unwrap() error  { return fault.ErrInvalid }
+func (e *GenerationError) RuleID() string { return RuleGeneration }
+
+// For returns generation g's table: the previous generation's, copied and patched. An invalid
+// generation is a *GenerationError, never another generation's table.
+func For(g isa.Generation) (Table, error) {
+	t, ok := tables[g]
+	if !ok {
+		return Table{}, &GenerationError{g}
+	}
+	return t, nil
+}
+
+// Default is For without the error, for callers that have validated g already: an invalid
+// generation gives the zero Table (Gen g, every constant 0), which is no model, not another
+// generation's.
 func Default(g isa.Generation) Table {
-	t := sunda()
-	if g == isa.SUNDA {
-		return t
+	t, err := For(g)
+	if err != nil {
+		return Table{Gen: g}
 	}
-	t = caymanFrom(t)
-	if g == isa.CAYMAN {
-		return t
-	}
-	t = marianaFrom(t)
-	if g == isa.MARIANA {
-		return t
-	}
-	t.Gen = isa.MARIANA_PLUS // extrapolated: MARIANA's figures unchanged
-	if g == isa.MARIANA_PLUS {
-		return t
-	}
-	t = maverickFrom(t)
-	t.Gen = g
 	return t
 }
 
-// sunda is Trn1 / Inf2 (NeuronCore-v2).
-func sunda() Table {
-	return Table{
-		Gen:         isa.SUNDA,
+// sunda is Trn1 / Inf2 (NeuronCore-v2), the first table.
+func sunda(t *Table) {
+	*t = Table{
 		DVEClockGHz: 1.12, ACTClockGHz: 1.4, POOLClockGHz: 1.4, PEClockGHz: 2.8,
 		MinIICycles: 64, StaticCycles: 100, ReciprocalCyclesPerElem: 8, ACTReciprocalCycles: 1, ReduceBF16Factor: 0.5,
 		AccessCycles: 60, PerfMode2Byte: 1, PerfModeOther: 1, PerfModeFP8: 0,
@@ -96,36 +143,38 @@ func sunda() Table {
 	}
 }
 
-// caymanFrom patches SUNDA into Trn2 (NeuronCore-v3).
-func caymanFrom(t Table) Table {
-	t.Gen = isa.CAYMAN
+// cayman patches SUNDA into Trn2 (NeuronCore-v3).
+func cayman(t *Table) {
 	t.DVEClockGHz, t.ACTClockGHz, t.POOLClockGHz, t.PEClockGHz = 0.96, 1.2, 1.2, 2.4
 	t.PerfMode2Byte, t.PerfModeOther = 4, 2
 	t.DMABytesPerNs = 23
-	return t
 }
 
-// marianaFrom patches CAYMAN into Trn3 (NeuronCore-v4).
-func marianaFrom(t Table) Table {
-	t.Gen = isa.MARIANA
+// mariana patches CAYMAN into Trn3 (NeuronCore-v4).
+func mariana(t *Table) {
 	t.DVEClockGHz, t.ACTClockGHz, t.POOLClockGHz, t.PEClockGHz = 1.2, 1.2, 1.2, 2.4
 	t.PerfModeFP8 = 1
 	t.DMABytesPerNs = 33
 	t.DMAComputeFactor = 1 // Trn3 SBUF read-add-write by DMA at full copy throughput
-	return t
 }
 
-// maverickFrom extrapolates MARIANA_PLUS into MAVERICK: 8 DMA engines (the geometry) carrying
+// maverick extrapolates MARIANA_PLUS into MAVERICK: 8 DMA engines (the geometry) carrying
 // MARIANA's aggregate bandwidth, so each serves 16 partitions at twice the rate.
-func maverickFrom(t Table) Table {
-	t.Gen = isa.MAVERICK
+func maverick(t *Table) {
 	t.DMABytesPerNs = 66
 	t.DMAPartitionsPerEng = 16
-	return t
 }
 
-// Extrapolated reports whether g's table has no public figures of its own.
-func Extrapolated(g isa.Generation) bool { return g == isa.MARIANA_PLUS || g == isa.MAVERICK }
+// Extrapolated reports whether g's table has no public figures of its own (false for an
+// invalid generation, which has no table).
+func Extrapolated(g isa.Generation) bool {
+	for _, e := range history {
+		if e.gen == g {
+			return e.extrapolated
+		}
+	}
+	return false
+}
 
 // ClockGHz is the clock of engine queue e (SP issues only DMAs and runs at the Scalar
 // Engine's clock, an INVENTED choice: its cost is DGEIssueNs).

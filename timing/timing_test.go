@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -20,23 +21,27 @@ func TestGenerationsPatchThePrevious(t *testing.T) {
 	}
 	for i := 1; i < len(isa.Generations); i++ {
 		prev, g := isa.Generations[i-1], isa.Generations[i]
-		a, b := Default(prev), Default(g)
-		if b.Gen != g {
-			t.Errorf("Default(%v).Gen = %v", g, b.Gen)
-		}
-		var diff []string
-		for _, k := range Keys {
-			if k.Value(&a) != k.Value(&b) {
-				diff = append(diff, k.Name)
+		t.Run(g.String(), func(t *testing.T) {
+			a, b := Default(prev), Default(g)
+			if b.Gen != g {
+				t.Errorf("Default(%v).Gen = %v", g, b.Gen)
 			}
-		}
-		sort.Strings(diff)
-		if !reflect.DeepEqual(diff, want[g]) {
-			t.Errorf("%v patches %v of %v, want %v", g, diff, prev, want[g])
-		}
+			var diff []string
+			for _, k := range Keys {
+				if k.Value(&a) != k.Value(&b) {
+					diff = append(diff, k.Name)
+				}
+			}
+			sort.Strings(diff)
+			if !reflect.DeepEqual(diff, want[g]) {
+				t.Errorf("%v patches %v of %v, want %v", g, diff, prev, want[g])
+			}
+		})
 	}
-	if !Extrapolated(isa.MAVERICK) || Extrapolated(isa.MARIANA) {
-		t.Error("extrapolated generations")
+	for g, want := range map[isa.Generation]bool{isa.SUNDA: false, isa.CAYMAN: false, isa.MARIANA: false, isa.MARIANA_PLUS: true, isa.MAVERICK: true} {
+		if Extrapolated(g) != want {
+			t.Errorf("Extrapolated(%v) = %v, want %v", g, !want, want)
+		}
 	}
 }
 
@@ -127,16 +132,73 @@ func TestApply(t *testing.T) {
 // explain timing --json's forms read back to the defaults.
 func TestJSONRoundTrip(t *testing.T) {
 	for _, g := range isa.Generations {
-		want := Default(g)
-		js, _ := want.MarshalJSON()
-		got := Default(g)
-		got.DMABytesPerNs = 1
-		if err := got.Apply("flat", strings.NewReader(string(js))); err != nil || got != want {
-			t.Errorf("%v flat: %v, %+v", g, err, got)
-		}
-		got.DVEClockGHz = 9
-		if err := got.Apply("all", strings.NewReader(string(DefaultsJSON()))); err != nil || got != want {
-			t.Errorf("%v by generation: %v, %+v", g, err, got)
+		t.Run(g.String(), func(t *testing.T) {
+			want := Default(g)
+			js, _ := want.MarshalJSON()
+			got := Default(g)
+			got.DMABytesPerNs = 1
+			if err := got.Apply("flat", strings.NewReader(string(js))); err != nil || got != want {
+				t.Errorf("%v flat: %v, %+v", g, err, got)
+			}
+			got.DVEClockGHz = 9
+			if err := got.Apply("all", strings.NewReader(string(DefaultsJSON()))); err != nil || got != want {
+				t.Errorf("%v by generation: %v, %+v", g, err, got)
+			}
+		})
+	}
+}
+
+// An invalid generation is an error, never another generation's table: For refuses it with a
+// *GenerationError (rule timing.generation, category fault.ErrInvalid), Default gives the zero
+// table, and Extrapolated says no.
+func TestInvalidGenerationRefused(t *testing.T) {
+	for _, g := range []isa.Generation{isa.GenInvalid, isa.MAVERICK + 1, 0xFF} {
+		t.Run(g.String(), func(t *testing.T) {
+			_, err := For(g)
+			var ge *GenerationError
+			if !errors.As(err, &ge) || ge.Gen != g {
+				t.Fatalf("For(%v) = %v, want a *GenerationError", g, err)
+			}
+			if !errors.Is(err, fault.ErrInvalid) || fault.Rule(err) != RuleGeneration {
+				t.Errorf("For(%v): category %v, rule %q", g, fault.Category(err), fault.Rule(err))
+			}
+			if d := Default(g); d != (Table{Gen: g}) {
+				t.Errorf("Default(%v) = %+v, want the zero table", g, d)
+			}
+			if Extrapolated(g) {
+				t.Errorf("Extrapolated(%v)", g)
+			}
+		})
+	}
+	for _, g := range isa.Generations {
+		t.Run(g.String(), func(t *testing.T) {
+			tt, err := For(g)
+			if err != nil || tt.Gen != g || tt != Default(g) {
+				t.Errorf("For(%v) = %v, %v", g, tt.Gen, err)
+			}
+		})
+	}
+}
+
+// A calibration error is a typed error of the shared vocabulary, readable from a wrapping layer.
+func TestCalibrationErrorVocabulary(t *testing.T) {
+	tt := Default(isa.CAYMAN)
+	err := tt.Apply("cal.json", strings.NewReader(`{"dge.issue_ns": -1}`))
+	wrapped := fault.Wrap("--timing", err)
+	var te *Error
+	if !errors.As(wrapped, &te) || !errors.Is(wrapped, fault.ErrInvalid) {
+		t.Fatalf("%v: not a *timing.Error of fault.ErrInvalid", wrapped)
+	}
+	if r, p := fault.Rule(wrapped), fault.Path(wrapped); r != RuleCalibration || p != "--timing: cal.json: dge.issue_ns" {
+		t.Errorf("rule %q, path %q", r, p)
+	}
+	ids := map[string]bool{}
+	for _, p := range Provenance() {
+		ids[p.ID] = true
+	}
+	for _, id := range []string{RuleCalibration, RuleGeneration} {
+		if !ids[id] {
+			t.Errorf("%s is not registered", id)
 		}
 	}
 }
