@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/isa"
@@ -196,13 +197,35 @@ func Lower(k *Kernel, opt Options) (*Lowered, error) {
 	return lw, nil
 }
 
+// checkers holds one machine per generation for selfCheck: Machine.Check reads no machine state,
+// and a new machine costs its SBUF and PSUM (tens of MiB zeroed, ~25 ms), far more than
+// lowering a small kernel.
+var checkers struct {
+	sync.Mutex
+	m map[isa.Generation]*sim.Machine
+}
+
+// checkProgram runs the pre-run checks of a machine of generation g on p.
+func checkProgram(g isa.Generation, p *sim.Program) error {
+	checkers.Lock()
+	defer checkers.Unlock()
+	m := checkers.m[g]
+	if m == nil {
+		var err error
+		if m, err = sim.New(sim.Config{Gen: g}); err != nil {
+			return err
+		}
+		if checkers.m == nil {
+			checkers.m = map[isa.Generation]*sim.Machine{}
+		}
+		checkers.m[g] = m
+	}
+	return m.Check(p)
+}
+
 // selfCheck runs the machine's pre-run checks on the lowered program.
 func (lw *Lowered) selfCheck() error {
-	m, err := sim.New(sim.Config{Gen: lw.Gen})
-	if err != nil {
-		return err
-	}
-	err = m.Check(lw.Program())
+	err := checkProgram(lw.Gen, lw.Program())
 	var pe *sim.ProgramError
 	if err == nil || !errors.As(err, &pe) || len(pe.Errs) == 0 {
 		return err

@@ -27,6 +27,7 @@ var ruleTexts = []struct{ id, text, source string }{
 	{"kernel.nki_version", "The NKI release is one tpbsim knows (2.21 .. 2.32).", "NKI.md §2-§3"},
 	{"kernel.op", "A call's op is one of the kernel form's.", "FORMAT.md"},
 	{"kernel.psum_present", "A PSUM tensor needs a generation with PSUM (not MAVERICK).", "FACTS §B.5 (PSUM_BUF_SZ = 0 on v5)"},
+	{"kernel.run_generation", "A lowered kernel runs on a machine of the generation it was lowered for.", "FORMAT.md"},
 	{"kernel.tensor_placed", "A view names a placed tensor.", "FORMAT.md"},
 	{"kernel.view_in_tensor", "A view walks elements and partitions inside its tensor.", "FORMAT.md"},
 	{"kernel.view_inside_partition", "A free axis of an on-chip view stays inside one partition row.", "FORMAT.md; NKI.md §4"},

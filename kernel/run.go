@@ -33,6 +33,18 @@ func (lw *Lowered) Run(cfg sim.Config, inputs map[int][]byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return lw.RunOn(m, inputs)
+}
+
+// RunOn is Run on machine m, which must be of the lowering's generation: m is Reset first, so
+// the run is the run on a new machine of m's configuration, without paying for a new machine's
+// memory (a caller running many small kernels keeps one machine).
+func (lw *Lowered) RunOn(m *sim.Machine, inputs map[int][]byte) (*Result, error) {
+	if m.Gen() != lw.Gen {
+		return nil, &Error{Kind: ErrForm, Arg: "machine", Rule: "kernel.run_generation",
+			Msg: fmt.Sprintf("a %v machine for a kernel lowered for %v", m.Gen(), lw.Gen), Legal: "a machine of the lowering's generation"}
+	}
+	m.Reset()
 	for i := range lw.Kernel.Tensors {
 		t := &lw.Kernel.Tensors[i]
 		if t.Kind != "input" {

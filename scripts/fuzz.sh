@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of the given packages (default: all of them) for DURATION each, one at a
+# time, and prints a table of executions per second. Targets are found with `go test -list`, so a
+# new Fuzz function is picked up without editing this script. The first target that finds a
+# failing input stops the run: the script names the file Go kept it in (the package's
+# testdata/fuzz/FuzzX/ folder, where plain `go test` replays it from then on) and the command that
+# re-runs it.
+#
+# Usage: scripts/fuzz.sh DURATION [PKG...]      e.g. scripts/fuzz.sh 15s ./kernel/ ./sim/
+#   DURATION is -fuzztime's: 15s, 10m, or 100000x (a number of executions).
+#   FUZZ_PARALLEL (default 1) is -parallel: the rates of the table are per worker at 1.
+#   FUZZ_LOGS (default a temporary folder) keeps each target's full output as PKG.FuzzX.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ $# -lt 1 ] || [ -z "$1" ]; then
+	echo "usage: scripts/fuzz.sh DURATION [PKG...]   (DURATION as go test -fuzztime: 15s, 10m, 100000x)" >&2
+	exit 2
+fi
+duration=$1
+shift
+parallel=${FUZZ_PARALLEL:-1}
+logs=${FUZZ_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/tpbsim-fuzz.XXXXXX")}
+mkdir -p "$logs"
+
+if [ $# -eq 0 ]; then
+	mapfile -t pkgs < <(go list ./...)
+else
+	mapfile -t pkgs < <(go list "$@")
+fi
+
+table=()
+total=0
+for pkg in "${pkgs[@]}"; do
+	dir=$(go list -f '{{.Dir}}' "$pkg")
+	# -list prints the matching names, then "ok ..." (or nothing for a package without tests).
+	mapfile -t targets < <(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true)
+	for t in "${targets[@]}"; do
+		log="$logs/$(basename "$pkg").$t.log"
+		echo "== $pkg $t ($duration, -parallel $parallel)" >&2
+		status=0
+		go test -run '^$' -fuzz "^${t}\$" -fuzztime "$duration" -parallel "$parallel" "$pkg" >"$log" 2>&1 || status=$?
+		# The coordinator's last progress line: "fuzz: elapsed: 15s, execs: 123456 (8230/sec), ...".
+		# Its rate is the last interval's; the table's is all executions over all the time.
+		last=$(grep -E '^fuzz: elapsed: [0-9]+s, execs: [0-9]+' "$log" | tail -n 1 || true)
+		secs=$(sed -E 's/^fuzz: elapsed: ([0-9]+)s.*/\1/' <<<"$last")
+		execs=$(sed -E 's/^.*execs: ([0-9]+).*/\1/' <<<"$last")
+		rate="-"
+		if [ -n "$last" ] && [ "${secs:-0}" -gt 0 ]; then
+			rate=$((execs / secs))
+		fi
+		table+=("$(printf '%-40s %-22s %12s %8s %10s' "$pkg" "$t" "${execs:--}" "${secs:--}s" "$rate")")
+		if [ "$status" -ne 0 ]; then
+			cat "$log" >&2
+			kept=$(sed -nE 's/.*Failing input written to (testdata\/fuzz\/[^ ]+).*/\1/p' "$log" | tail -n 1)
+			echo >&2
+			if [ -n "$kept" ]; then
+				rel=${dir#"$PWD"/}
+				echo "fuzz.sh: $pkg $t failed; the input is kept in $rel/$kept" >&2
+				echo "fuzz.sh: re-run it with: go test -run '^$t/$(basename "$kept")\$' ./$rel/" >&2
+			else
+				echo "fuzz.sh: $pkg $t failed without writing an input (a build or seed-corpus failure); log: $log" >&2
+			fi
+			exit 1
+		fi
+		total=$((total + 1))
+	done
+done
+
+printf '%-40s %-22s %12s %8s %10s\n' package target execs time 'execs/s'
+printf '%s\n' "${table[@]}"
+echo "fuzz.sh: $total targets, no failing input (logs in $logs)" >&2
