@@ -3,3 +3,4 @@
 .gen CAYMAN
 .engine SP
 DMAMEMCPY semaphore=1 sem_increment=1 src_start_addr=hbm:0x0 src_step_elem=[1,64] src_num_elem=[64,64] src_elem_size=4 dst_start_addr=sbuf:100:0x0 dst_step_elem=[1,65536] dst_num_elem=[64,64] dst_elem_size=4 in_dtype=FP32 out_dtype=FP32
+# sim: outcome=invalid rule=dge_partition_in_range stage=check

@@ -3,3 +3,4 @@
 .gen SUNDA
 .engine SP
 DMA_TRANSPOSE in_dtype=BFLOAT16 out_dtype=BFLOAT16 tile_src_rows=16 tile_src_cols=128
+# sim: outcome=invalid rule=opcode_on_generation stage=check

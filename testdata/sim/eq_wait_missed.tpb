@@ -8,3 +8,5 @@ COPY update_mode=SEM_INC_COMPLETE update_idx=3 src_mem_pattern=sbuf:0:0x0[32@1] 
 .engine POOL
 COPY src_mem_pattern=sbuf:0:0x0[4096@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x8000[4096@1]
 COPY wait_mode=WAIT_FOR_SEM_EQ_IMM wait_idx=3 semaphore_value=1 src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x300[32@1]
+# sim: outcome=deadlock waiting=POOL
+# sim: sems 3=2

@@ -8,3 +8,4 @@ DMAMEMCPY semaphore=4 sem_increment=4 src_start_addr=hbm:0x10000 src_step_elem=[
 .engine DVE
 COPY src_mem_pattern=sbuf:0:0x2000[512@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=64 dst_mem_pattern=sbuf:0:0x3000[512@1]
 COPY src_mem_pattern=sbuf:0:0x0[64@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=64 dst_mem_pattern=sbuf:0:0x1000[64@1]
+# sim: outcome=race kind=write-read range=sbuf:0..63:0x0..0xff bytes=16384

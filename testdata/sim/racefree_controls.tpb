@@ -21,3 +21,20 @@ COPY src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_ch
 .engine ACT
 CAST wait_mode=WAIT_FOR_SEM_GE_IMM wait_idx=2 semaphore_value=1 src_mem_pattern=sbuf:0:0x1000[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x800[32@1]
 COPY src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 dst_mem_pattern=sbuf:0:0x2000[32@1]
+# sim: outcome=finished races=0
+# sim: load hbm:0x10000 f32 1 2
+# sim: load hbm:0x10100 f32 3
+# sim: load hbm:0x13f00 f32 4
+# sim: load sbuf:0:0x0 f32 7 8
+# sim: load sbuf:0:0x800 f32 5
+# sim: load sbuf:0:0x1000 f32 6
+# sim: want sbuf:0:0x5000 f32 1 2       # HBM row r reaches partition r, then the DVE's copy
+# sim: want sbuf:1:0x5000 f32 3
+# sim: want sbuf:63:0x5000 f32 4
+# sim: want sbuf:0:0x100 f32 7 8
+# sim: want sbuf:0:0xc00 f32 5          # DVE read 0x800 before ACT overwrote it
+# sim: want sbuf:0:0x800 f32 6
+# sim: want sbuf:0:0x2000 f32 7 8
+# sim: want sbuf:0:0x2080 f32 7 8
+# sim: want sbuf:0:0x3000 f32 7 7 8 8   # DVE's even elements, POOL's odd ones
+# sim: sems 1=1 2=1 4=2

@@ -4,3 +4,4 @@
 .gen CAYMAN
 .engine POOL
 TRANSPOSE_TENSOR_REDUCE_ARITH_OP src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=FP32 out_dtype=FP32 num_active_channels=32 op=MAX op_dim=X dst_mem_pattern=sbuf:0:0x1000[1@1]
+# sim: outcome=invalid rule=is_valid_tensor_reduce_arith_engine stage=check
