@@ -21,13 +21,13 @@ package mem
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -79,24 +79,47 @@ const DefaultHBMCapBytes = 4 << 30
 // HBMPageSize is the HBM allocation granule.
 const HBMPageSize = 64 << 10
 
-// Sentinel errors; match with errors.Is.
+// The categories of a failing access are package fault's sentinels (match with errors.Is from
+// any layer); the old names are kept while other packages use them.
 var (
 	// ErrBounds: an access outside a region, outside the active area of a partition, or past
 	// the last partition.
-	ErrBounds = errors.New("out of bounds")
-	// ErrPSUMWrite: a PSUM write that is not made of whole 4-byte elements.
-	ErrPSUMWrite = errors.New("PSUM write must be 4-byte elements")
+	//
+	// Deprecated: use fault.ErrBounds.
+	ErrBounds = fault.ErrBounds
 	// ErrUninit: a read of bytes never written (only with Options.TrackUninit).
-	ErrUninit = errors.New("read of uninitialised memory")
-	// ErrHBMCap: an HBM write would allocate past Options.HBMCapBytes.
-	ErrHBMCap = errors.New("HBM allocation cap exceeded")
-	// ErrUnsupported: an address form the model cannot resolve (register, indirect, shape-register).
-	ErrUnsupported = errors.New("unsupported address form")
+	//
+	// Deprecated: use fault.ErrUninit.
+	ErrUninit = fault.ErrUninit
+	// ErrUnsupported: an address form the model cannot resolve (register, indirect,
+	// shape-register).
+	//
+	// Deprecated: use fault.ErrUnsupported.
+	ErrUnsupported = fault.ErrUnsupported
 )
 
+// ErrPSUMWrite and ErrHBMCap are the two refusals of the memory that are rules of their own
+// beside their category: a PSUM write not made of whole 4-byte elements breaks a rule of the
+// hardware (it matches fault.ErrInvalid), and an HBM write past Options.HBMCapBytes needs more
+// than the model's cap holds (fault.ErrCapacity). Match either with errors.Is.
+var (
+	ErrPSUMWrite error = &ruleKind{msg: "PSUM write must be 4-byte elements", rule: RulePSUMWrite4Byte, kind: fault.ErrInvalid}
+	ErrHBMCap    error = &ruleKind{msg: "HBM allocation cap exceeded", rule: RuleHBMCap, kind: fault.ErrCapacity}
+)
+
+// ruleKind is a named refusal that unwraps to its category.
+type ruleKind struct {
+	msg, rule string
+	kind      error
+}
+
+func (e *ruleKind) Error() string  { return e.msg }
+func (e *ruleKind) Unwrap() error  { return e.kind }
+func (e *ruleKind) RuleID() string { return e.rule }
+
 // Error is the detailed error of every failing access: the rule broken, the field that carried
-// the access (set by the caller, e.g. "dst_mem_pattern"), the first offending address, and a
-// sentinel in Err.
+// the access (set by the caller, e.g. "dst_mem_pattern"), the first offending address, and the
+// category in Err (a fault sentinel, or ErrPSUMWrite / ErrHBMCap, which unwrap to theirs).
 type Error struct {
 	Rule   string // e.g. "pattern_in_active_area", "psum_write_4byte_dtype", "hbm_cap"
 	Field  string // e.g. "src_mem_pattern"; empty for raw byte access

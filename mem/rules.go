@@ -27,9 +27,12 @@ func RuleIDs() []string {
 		RuleReadInitialised, RuleDMAAddrInRange, RuleHBMAddrInRange, RuleHBMCap}
 }
 
-// RuleID is the rule the access broke (the DMA engines and the machine read it through this
-// method, so they need not know the memory's error type).
+// RuleID is the rule the access broke (fault.Ruled: the DMA engines and the machine read it
+// through this method, so they need not know the memory's error type).
 func (e *Error) RuleID() string { return e.Rule }
+
+// ErrPath is the field that carried the access (fault.Pathed), "" for a raw byte access.
+func (e *Error) ErrPath() string { return e.Field }
 
 // OutOfBounds reports whether the access failed because its bytes are outside the memory
 // (ErrBounds). A never-written read, the HBM cap, PSUM's 4-byte rule and an unsupported address

@@ -1,11 +1,11 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -38,11 +38,6 @@ func newDMAState(g isa.Generation, t *timing.Table) *dmaState {
 	return d
 }
 
-// plan lowers a DMA instruction (quietly: no firmware log).
-func (d *dmaState) plan(g isa.Generation, in isa.Inst) (*dge.Plan, error) {
-	return dge.PlanInst(g, in, d.cfg, dge.Options{Quiet: true})
-}
-
 // dmaIssue is what issuing one DMA instruction produced.
 type dmaIssue struct {
 	n               int
@@ -51,37 +46,15 @@ type dmaIssue struct {
 	last            int // the timeline node of the descriptor that ends last (the issue's when none)
 }
 
-func dmaErrKind(err error) error {
-	switch {
-	case errors.Is(err, mem.ErrUninit): // also the pre-flight check refusing a never-written source byte
-		return ErrUninit
-	case errors.Is(err, mem.ErrHBMCap):
-		return ErrCapacity
-	case errors.Is(err, dma.ErrBounds), errors.Is(err, dma.ErrIndex), errors.Is(err, mem.ErrBounds),
-		errors.Is(err, mem.ErrPSUMWrite):
-		return ErrBounds
-	case errors.Is(err, dge.ErrUnsupported), errors.Is(err, mem.ErrUnsupported):
-		return ErrUnsupported
-	}
-	return ErrInvalid
-}
-
-// ruleOf is the rule a DGE, DMA or memory error names (its RuleID), else fallback.
-func ruleOf(err error, fallback string) string {
-	var r interface{ RuleID() string }
-	if errors.As(err, &r) {
-		if id := r.RuleID(); id != "" {
-			return id
-		}
-	}
-	return fallback
-}
+// dmaErrKind is the category of a DGE or DMA error.
+func dmaErrKind(err error) error { return categoryOf(err) }
 
 func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue, error) {
 	m := r.m
-	plan, err := m.dma.plan(m.gen, in.Inst)
-	if err != nil {
-		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleDescriptorValid), "", err)
+	plan := e.plans[e.pc] // made by the check pipeline before the run
+	if plan == nil {
+		return nil, r.instErr(e, in, fault.ErrInvalid, fault.Violation{Rule: dma.RuleDescriptorValid, Offset: -1,
+			Msg: "the check pipeline made no DGE plan for this DMA instruction"}, nil, false)
 	}
 	job := plan.Job
 	startPS := r.now + issuePS
@@ -97,7 +70,7 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 	fps := r.hb.footprints(placed)
 	res, err := m.dma.engines.RunPlaced(m.newDMAMem(), &job, placed)
 	if err != nil {
-		return nil, r.instErr(e, in, dmaErrKind(err), ruleOf(err, dma.RuleRangeInMemory), "", err)
+		return nil, r.instErr(e, in, dmaErrKind(err), fault.Violation{Rule: ruleOf(err, dma.RuleRangeInMemory), Offset: -1}, err, false)
 	}
 	if res.Workers > 1 {
 		m.dma.parallelJobs++

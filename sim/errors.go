@@ -5,58 +5,72 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/dve"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
 )
 
-// Sentinel errors: the category of a failed run. Match with errors.Is (STYLE.md convention 6).
+// The categories of a failed run are package fault's sentinels (match with errors.Is from any
+// layer). The names below are the old ones, kept while other packages still use them.
 var (
-	// ErrInvalid: an instruction breaks a validity rule (isa.Validate, the engine check, the
-	// event modes the machine executes).
-	ErrInvalid = errors.New("invalid instruction")
-	// ErrBounds: an access outside memory or the active area (an address problem).
-	ErrBounds = errors.New("out of bounds")
-	// ErrCapacity: a write would allocate HBM past the run's cap (Config.HBMCapBytes). The
-	// address is valid; the model's capacity limit is not. It does not match ErrBounds.
-	ErrCapacity = errors.New("capacity limit exceeded")
-	// ErrUninit: a read of never-written bytes (only with Config.CheckUninit).
-	ErrUninit = errors.New("read of uninitialised memory")
-	// ErrDeadlock: every unfinished engine waits on a semaphore nothing pending will change.
-	ErrDeadlock = errors.New("deadlock")
-	// ErrUnsupported: a well-formed instruction or address form tpbsim does not execute.
-	ErrUnsupported = errors.New("not executable by tpbsim")
-	// ErrLimit: an instruction (or a DGE plan, Config.CheckPlan) would pass a work limit:
-	// Config.MaxElements or Config.MaxStreamBytes.
-	ErrLimit = errors.New("work limit exceeded")
+	// Deprecated: use fault.ErrInvalid.
+	ErrInvalid = fault.ErrInvalid
+	// Deprecated: use fault.ErrBounds.
+	ErrBounds = fault.ErrBounds
+	// Deprecated: use fault.ErrCapacity.
+	ErrCapacity = fault.ErrCapacity
+	// Deprecated: use fault.ErrUninit.
+	ErrUninit = fault.ErrUninit
+	// Deprecated: use fault.ErrDeadlock.
+	ErrDeadlock = fault.ErrDeadlock
+	// Deprecated: use fault.ErrUnsupported.
+	ErrUnsupported = fault.ErrUnsupported
+	// Deprecated: use fault.ErrLimit.
+	ErrLimit = fault.ErrLimit
 )
-
-// Field is one instruction field named in an error: its path and value, and what is legal.
-type Field struct {
-	Path  string // e.g. "dst_mem_pattern.num_elem[2]"
-	Value string
-	Legal string // may be empty
-	At    int    // byte offset of the field in the 64-byte word; 0 when unknown or the opcode byte
-}
 
 // InstError is the error of one instruction: which engine, which instruction (index in its
-// queue, byte offset or line in its file), which opcode, which rule, which fields. Kind is one of
-// the sentinels; Err is the cause (a mem or dve error, or nil). Violations holds every rule the
-// instruction breaks when it failed validation.
+// queue, byte offset or line in its file), which opcode, which rule, which fields. Kind is the
+// category, one of package fault's sentinels. Violations holds every rule the instruction
+// breaks, as values, the first being Rule's; Err is the cause (a mem, dve, DGE or DMA error) when
+// there is one.
 type InstError struct {
 	Kind       error
 	Engine     string
-	Index      int   // instruction index in its queue; -1 for an error about a whole queue
+	Index      int   // instruction index in its queue; -1 for an error about a whole queue or the program
 	Offset     int64 // -1 unknown
 	Line       int   // 0 unknown
 	File       string
 	Origin     string // the Instr's Origin, e.g. the NKI call it was lowered from
 	Opcode     isa.Opcode
 	Rule       string
-	Fields     []Field
-	Msg        string
-	Violations []string
+	Violations []fault.Violation
 	Err        error
 	TimePS     int64
-	quiet      bool // Msg already says what Err says: do not print Err
+	quiet      bool // Violations already say what Err says: do not print Err
+}
+
+// RuleID is the rule the instruction broke (fault.Ruled).
+func (e *InstError) RuleID() string { return e.Rule }
+
+// ErrPath is where the error happened: the engine queue and the instruction index
+// ("SP[3]"), then the field of the broken rule when the cause does not name its own path
+// ("DVE[0]: src_mem_pattern.start_addr"); fault.Path adds the cause's path after it.
+func (e *InstError) ErrPath() string {
+	s := e.Engine
+	if s == "" {
+		s = "program"
+	}
+	if e.Index >= 0 {
+		s += fmt.Sprintf("[%d]", e.Index)
+	}
+	if fault.Path(e.Err) == "" && len(e.Violations) > 0 && e.Violations[0].Path != "" {
+		s += ": " + e.Violations[0].Path
+	}
+	return s
 }
 
 func (e *InstError) where() string {
@@ -80,7 +94,10 @@ func (e *InstError) where() string {
 		loc = append(loc, fmt.Sprintf("byte offset %d", e.Offset))
 	}
 	s := fmt.Sprintf("%s instruction %d", e.Engine, e.Index)
-	if e.Index < 0 {
+	switch {
+	case e.Index < 0 && e.Engine == "":
+		s = "program"
+	case e.Index < 0:
 		s = e.Engine + " queue"
 	}
 	if e.Origin != "" {
@@ -99,33 +116,101 @@ func (e *InstError) Error() string {
 		fmt.Fprintf(&b, ": %v", e.Opcode)
 	}
 	if e.Kind != nil {
-		fmt.Fprintf(&b, ": %v", e.Kind)
+		fmt.Fprintf(&b, ": %s", kindText(e.Kind))
 	}
-	if e.Rule != "" {
+	switch {
+	case len(e.Violations) > 0:
+		b.WriteString(": rule ")
+		writeRule(&b, e.Violations[0])
+	case e.Rule != "":
 		fmt.Fprintf(&b, ": rule %s", e.Rule)
-	}
-	for _, f := range e.Fields {
-		fmt.Fprintf(&b, ": %s", f.Path)
-		if f.At > 0 {
-			fmt.Fprintf(&b, " (byte %d)", f.At)
-		}
-		if f.Value != "" {
-			fmt.Fprintf(&b, " = %s", f.Value)
-		}
-		if f.Legal != "" {
-			fmt.Fprintf(&b, " (legal: %s)", f.Legal)
-		}
-	}
-	if e.Msg != "" {
-		fmt.Fprintf(&b, ": %s", e.Msg)
 	}
 	if e.Err != nil && !e.quiet {
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
-	for _, v := range e.Violations {
-		fmt.Fprintf(&b, "\n    %s", v)
+	if len(e.Violations) > 1 {
+		fmt.Fprintf(&b, " (and %d more rule(s) below)", len(e.Violations)-1)
+		for _, v := range e.Violations[1:] {
+			fmt.Fprintf(&b, "\n    %s", v)
+		}
 	}
 	return b.String()
+}
+
+// categoryOf is the category of an error of the executor, the DGE, the DMA engines or the
+// memory: one of package fault's sentinels (the packages' own sentinels are mapped while they
+// still declare them).
+func categoryOf(err error) error {
+	switch {
+	case errors.Is(err, fault.ErrUninit): // also the DMA pre-flight check refusing a never-written source byte
+		return fault.ErrUninit
+	case errors.Is(err, fault.ErrCapacity):
+		return fault.ErrCapacity
+	case errors.Is(err, dma.ErrBounds), errors.Is(err, dma.ErrIndex), errors.Is(err, fault.ErrBounds):
+		return fault.ErrBounds
+	case errors.Is(err, fault.ErrLimit), errors.Is(err, dve.ErrLimit):
+		return fault.ErrLimit
+	case errors.Is(err, fault.ErrUnsupported), errors.Is(err, dge.ErrUnsupported), errors.Is(err, dve.ErrUnsupported):
+		return fault.ErrUnsupported
+	}
+	return fault.ErrInvalid
+}
+
+// causeViolation is the rule another package's error names, as a violation: the executor's and
+// the memory's errors name their field and say why (quiet: the violation says what err says);
+// the DGE's and the DMA engines' keep their own message (fallback: the rule when err names none).
+func causeViolation(err error, fallback string) (v fault.Violation, quiet bool) {
+	var de *dve.Error
+	var me *mem.Error
+	switch {
+	case errors.As(err, &de):
+		return fault.Violation{Rule: de.Rule, Path: de.Field, Offset: -1, Msg: de.Detail}, true
+	case errors.As(err, &me):
+		return fault.Violation{Rule: me.Rule, Path: me.Field, Offset: -1, Msg: fmt.Sprintf("%s at 0x%x: %s", me.Err, me.Addr, me.Detail)}, true
+	}
+	return fault.Violation{Rule: ruleOf(err, fallback), Offset: -1}, false
+}
+
+// ruleOf is the rule an error names (fault.Rule: the first RuleID in its chain), else fallback.
+func ruleOf(err error, fallback string) string {
+	if id := fault.Rule(err); id != "" {
+		return id
+	}
+	return fallback
+}
+
+// kindText is how an instruction error names its category.
+func kindText(kind error) string {
+	switch kind {
+	case fault.ErrInvalid:
+		return "invalid instruction"
+	case fault.ErrUnsupported:
+		return "not executable by tpbsim"
+	case fault.ErrCapacity:
+		return "capacity limit exceeded"
+	}
+	return kind.Error()
+}
+
+// writeRule writes the broken rule of an instruction error: "R: path (byte N) = value (legal:
+// L): why", leaving out what is empty.
+func writeRule(b *strings.Builder, v fault.Violation) {
+	b.WriteString(v.Rule)
+	if v.Path != "" {
+		fmt.Fprintf(b, ": %s", v.Path)
+		if v.Offset > 0 {
+			fmt.Fprintf(b, " (byte %d)", v.Offset)
+		}
+		if v.Value != "" {
+			fmt.Fprintf(b, " = %s", v.Value)
+		}
+	}
+	if v.Legal != "" {
+		fmt.Fprintf(b, " (legal: %s)", v.Legal)
+	}
+	if v.Msg != "" {
+		fmt.Fprintf(b, ": %s", v.Msg)
+	}
 }
 
 // Unwrap exposes both the category sentinel and the cause to errors.Is / errors.As.
@@ -212,7 +297,10 @@ func headedList[T fmt.Stringer](head string, items []T) string {
 	return b.String()
 }
 
-func (e *DeadlockError) Unwrap() error { return ErrDeadlock }
+func (e *DeadlockError) Unwrap() error { return fault.ErrDeadlock }
+
+// RuleID names the condition (fault.Ruled): a deadlock breaks no instruction's rule.
+func (e *DeadlockError) RuleID() string { return RuleDeadlock }
 
 // fmtPS prints a picosecond time in the unit that reads best.
 func fmtPS(ps int64) string {

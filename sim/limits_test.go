@@ -73,7 +73,7 @@ func TestStreamBytesLimitDVE(t *testing.T) {
 	}
 	// --max-elements scales the byte limit: 2^36 elements allow 2^40 bytes, and the check passes
 	m, _ := New(Config{Gen: g, MaxElements: 1 << 36})
-	if err := m.check(prog(q(isa.EngineDVE, hugeS4(g, isa.OpCOPY)))); err != nil {
+	if err := m.Check(prog(q(isa.EngineDVE, hugeS4(g, isa.OpCOPY)))); err != nil {
 		t.Errorf("with MaxElements 2^36: %v", err)
 	}
 	if m.dma.engines.MaxJobBytes != 1<<40 {
@@ -138,7 +138,7 @@ func TestWorkLimitsCountDMA(t *testing.T) {
 			t.Fatalf("%s base invalid: %v", name, vs)
 		}
 		m, _ := New(Config{Gen: g})
-		if err := m.check(prog(q(eng, in))); err != nil {
+		if err := m.Check(prog(q(eng, in))); err != nil {
 			t.Fatalf("%s with the default limits: %v", name, err)
 		}
 		m, _ = New(Config{Gen: g, MaxElements: 100})
@@ -224,7 +224,7 @@ func TestRegisterAddressRefusedBeforeRun(t *testing.T) {
 		}
 		ie := pe.Errs[0]
 		if ie.Rule != mem.RuleAddr4Immediate || ie.Index != 1 || !errors.Is(err, ErrUnsupported) ||
-			len(ie.Fields) != 1 || ie.Fields[0].Path != "src_mem_pattern.start_addr" {
+			len(ie.Violations) != 1 || ie.Violations[0].Path != "src_mem_pattern.start_addr" {
 			t.Errorf("%v 0x%x: %v", c.g, uint32(c.a), err)
 		}
 		if !bytes.Equal(before, snapshot(m)) {
@@ -306,7 +306,7 @@ func TestDMADstSelfOverlapDeterministic(t *testing.T) {
 			m, _ := New(Config{Gen: g})
 			m.dma.engines.Workers = 4
 			if trial == 0 {
-				if p, err := m.dma.plan(g, in); err != nil || p.NumDMA < 2 {
+				if p, err := dge.PlanInst(g, in, m.chk.dge, dge.Options{Quiet: true}); err != nil || p.NumDMA < 2 {
 					t.Fatalf("%s: the DMA is not spread over engines: %v", c.name, err)
 				}
 			}
@@ -354,7 +354,7 @@ func TestDMACrossbarTransposeRunsParallel(t *testing.T) {
 		InDtype: isa.DTypeBFLOAT16, OutDtype: isa.DTypeBFLOAT16}
 	m, _ := New(Config{Gen: g})
 	m.dma.engines.Workers = 4
-	p, err := m.dma.plan(g, in)
+	p, err := dge.PlanInst(g, in, m.chk.dge, dge.Options{Quiet: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tpbsim/tpbsim/dve"
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -116,7 +117,7 @@ type Machine struct {
 	// race-free programs runs them under random costs.
 	perturb func(in isa.Inst, readPS, totalPS int64) (int64, int64)
 
-	bytesDerived bool // cfg.MaxStreamBytes was derived from cfg.MaxElements
+	chk checker // the check pipeline of the configuration (report.go)
 }
 
 // Limits returns the work limits of the configuration, New's defaults applied: the element
@@ -135,16 +136,16 @@ func (c Config) Limits() (maxElements, maxStreamBytes uint64) {
 
 // New builds a machine with zeroed memory and semaphores.
 func New(cfg Config) (*Machine, error) {
-	if !cfg.Gen.Valid() {
-		return nil, fmt.Errorf("sim: invalid generation %v", cfg.Gen)
+	chk, err := newChecker(cfg)
+	if err != nil {
+		return nil, err
 	}
-	derived := cfg.MaxStreamBytes == 0
-	cfg.MaxElements, cfg.MaxStreamBytes = cfg.Limits()
+	cfg = chk.cfg
 	mm, err := mem.New(cfg.Gen, mem.Options{HBMCapBytes: cfg.HBMCapBytes, TrackUninit: cfg.CheckUninit, HugePages: cfg.HugePages})
 	if err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), mem: mm, bytesDerived: derived, tt: timing.Default(cfg.Gen)}
+	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: chk.geo, mem: mm, chk: chk, tt: timing.Default(cfg.Gen)}
 	if cfg.Timing != nil {
 		m.tt = *cfg.Timing
 	}
@@ -245,6 +246,7 @@ type engine struct {
 	kind      isa.Engine
 	tid       int
 	queue     []Instr
+	plans     []*dge.Plan // the check pipeline's DGE plan of each DMA instruction of queue (nil for others)
 	pc        int
 	blocked   bool
 	waitStart int64 // -1 when not waiting
@@ -331,9 +333,10 @@ const (
 	pidDMA     = 2
 )
 
-// Run runs a program to completion. Every instruction is checked before anything executes
-// (engine, isa.Validate on the machine's generation, executable event modes, work limit); a
-// failing check returns a *ProgramError listing every bad instruction. During the run the first
+// Run runs a program to completion. Every instruction is checked before anything executes by
+// the check pipeline (Machine.Report: engine, isa.Validate on the machine's generation,
+// executable event modes and forms, the DGE's lowering, work limits); a program whose Report is
+// not OK returns its Report.Err, a *ProgramError listing every refused instruction. During the run the first
 // failing instruction stops it with an *InstError: that instruction changes no memory and no
 // semaphore, no engine issues another, and the instructions already issued complete (their
 // pending semaphore updates are applied; Provenance sim.stop_on_error). A deadlock stops it with
@@ -345,11 +348,12 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	if !r.tm.off {
 		r.tm.nodes = make([]node, 0, timelineCap(p))
 	}
-	if err := m.check(p); err != nil {
+	rep := m.chk.report(p)
+	if err := rep.Err(); err != nil {
 		return nil, err
 	}
 	for k, v := range p.BoundRegs {
-		m.dma.engines.Regs[k] = v // indices checked by m.check
+		m.dma.engines.Regs[k] = v // indices checked by the report
 	}
 	r.hb = newRaceDetector(r)
 	if m.cfg.Trace {
@@ -383,12 +387,19 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 			}
 		}
 	}
+	starts := make([]int, len(p.Queues)) // each queue's first entry in rep.Insts
+	for i, at := 0, 0; i < len(p.Queues); i++ {
+		starts[i], at = at, at+len(p.Queues[i].Insts)
+	}
 	for slot, kind := range queueEngines {
 		e := &engine{name: kind.String(), kind: kind, tid: slot + 1, waitStart: -1, unit: m.newUnit(kind), last: -1}
 		e.stats.Engine = e.name
-		for _, q := range p.Queues {
+		for qi, q := range p.Queues {
 			if q.Engine == kind {
 				e.queue = append(e.queue, q.Insts...)
+				for i := range q.Insts {
+					e.plans = append(e.plans, rep.Insts[starts[qi]+i].plan)
+				}
 			}
 		}
 		r.engines = append(r.engines, e)
@@ -557,9 +568,10 @@ func (r *run) scheduleUpdate(ev isa.Events, readAt, doneAt int64, src int, lat i
 		hb: r.hb.updateSrc(ev.UpdateMode.OnComplete(), t)})
 }
 
-func (r *run) instErr(e *engine, in Instr, kind error, rule, msg string, cause error) *InstError {
+// instErr is the error of engine e's instruction in, which broke v (quiet: v says what cause says).
+func (r *run) instErr(e *engine, in Instr, kind error, v fault.Violation, cause error, quiet bool) *InstError {
 	return &InstError{Kind: kind, Engine: e.name, Index: in.Index, Offset: in.Offset, Line: in.Line, File: r.prog.File, Origin: in.Origin,
-		Opcode: opcodeOf(in.Inst), Rule: rule, Msg: msg, Err: cause, TimePS: r.now}
+		Opcode: opcodeOf(in.Inst), Rule: v.Rule, Violations: []fault.Violation{v}, Err: cause, TimePS: r.now, quiet: quiet}
 }
 
 // issue tries to issue engine e's next instruction at r.now.
@@ -691,53 +703,12 @@ func (r *run) annotate(e *engine, op isa.Opcode, args map[string]any) {
 	}
 }
 
-// fromDVE fills ie's rule, message and field from a *dve.Error in err (the executor names its
-// rule and field itself); false when err holds none.
-func fromDVE(ie *InstError, err error) bool {
-	var de *dve.Error
-	if !errors.As(err, &de) {
-		return false
-	}
-	ie.Rule, ie.Msg, ie.quiet = de.Rule, de.Detail, true
-	if de.Field != "" {
-		ie.Fields = []Field{{Path: de.Field}}
-	}
-	if errors.Is(err, dve.ErrUnsupported) {
-		ie.Kind = ErrUnsupported
-	}
-	return true
-}
-
-// execErr turns an executor error into an *InstError with the right category.
+// execErr turns an executor error into an *InstError with its category, rule and field.
 func (r *run) execErr(e *engine, in Instr, err error) error {
 	var ie *InstError
 	if errors.As(err, &ie) {
 		return err
 	}
-	kind := ErrInvalid
-	rule := ""
-	var me *mem.Error
-	if errors.As(err, &me) {
-		rule = me.Rule
-	}
-	switch {
-	case errors.Is(err, mem.ErrHBMCap):
-		kind = ErrCapacity
-	case errors.Is(err, mem.ErrBounds), errors.Is(err, mem.ErrPSUMWrite):
-		kind = ErrBounds
-	case errors.Is(err, mem.ErrUninit):
-		kind = ErrUninit
-	case errors.Is(err, mem.ErrUnsupported), errors.Is(err, ErrUnsupported):
-		kind = ErrUnsupported
-	case errors.Is(err, dve.ErrLimit):
-		kind = ErrLimit
-	}
-	ie = r.instErr(e, in, kind, rule, "", err)
-	if !fromDVE(ie, err) && me != nil {
-		ie.Msg, ie.quiet = fmt.Sprintf("%s at 0x%x: %s", me.Err, me.Addr, me.Detail), true
-		if me.Field != "" {
-			ie.Fields = []Field{{Path: me.Field}}
-		}
-	}
-	return ie
+	v, quiet := causeViolation(err, "")
+	return r.instErr(e, in, categoryOf(err), v, err, quiet)
 }

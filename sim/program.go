@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -55,8 +56,13 @@ func queueSlot(e isa.Engine) int {
 // FromList builds the program of a bare instruction list (a raw .bin file): each instruction
 // runs on the queue of the engine that executes its opcode (isa.Opcode.Engine), in list order.
 // offsets[i] is the byte offset of insts[i] in its file (nil: i*64). An instruction whose opcode
-// no modelled queue executes is an error naming it.
+// no modelled queue executes goes to its engine's queue (EngineNone for an unknown opcode),
+// which the check pipeline refuses (engine_modelled, opcode_has_engine), naming it. The error
+// is an offsets list of another length.
 func FromList(file string, insts []isa.Inst, offsets []int64) (*Program, error) {
+	if offsets != nil && len(offsets) != len(insts) {
+		return nil, fmt.Errorf("sim.FromList: %d offsets for %d instructions: %w", len(offsets), len(insts), fault.ErrInvalid)
+	}
 	p := &Program{File: file}
 	byEng := map[isa.Engine]int{}
 	for i, in := range insts {
@@ -64,12 +70,7 @@ func FromList(file string, insts []isa.Inst, offsets []int64) (*Program, error) 
 		if offsets != nil {
 			off = offsets[i]
 		}
-		op := opcodeOf(in)
-		eng := op.Engine()
-		if queueSlot(eng) < 0 {
-			return nil, &InstError{Kind: ErrUnsupported, Index: i, Offset: off, File: file, Opcode: op,
-				Rule: RuleOpcodeHasEngine, Msg: fmt.Sprintf("no modelled engine queue executes %v (its engine: %v)", op, eng)}
-		}
+		eng := opcodeOf(in).Engine()
 		qi, ok := byEng[eng]
 		if !ok {
 			qi = len(p.Queues)

@@ -22,6 +22,10 @@ const (
 	RuleEngineModelled         = "engine_modelled"
 	RuleOpcodeHasEngine        = "opcode_has_engine"
 	RuleOpcodeExecutable       = "opcode_executable"
+	// RuleDeadlock and RuleRace name the conditions of a DeadlockError and a RaceError (their
+	// behaviours' entries).
+	RuleDeadlock = "sim.deadlock"
+	RuleRace     = "sim.race_model"
 )
 
 // RuleIDs lists every rule id a run can print: the machine's own, every rule of isa.Validate
@@ -120,15 +124,19 @@ func Provenance() []isa.Provenance {
 			Source: "FACTS §B.2 (no wait mode has a timeout: hardware spins forever)", Confidence: isa.HighInferred,
 			Reason: "with no pending update nothing can change a semaphore, so no waiting engine can ever issue"},
 		{ID: "sim.check_before_run", Kind: "behaviour",
-			Text: "Every instruction is checked (engine, isa.Validate, executable EVENTS forms, immediate ADDR4 start addresses, " +
-				"the DGE lowering of DMA instructions, the work limits sim.max_elements and sim.max_stream_bytes) before anything runs, " +
-				"as the runtime validates a program at load; every failing instruction is reported.",
+			Text: "Every instruction is checked by one pipeline (sim.CheckProgram, Machine.Report: engine, isa.Validate, a modelled queue, " +
+				"executable EVENTS forms and opcode, immediate ADDR4 start addresses, the executor's op checks, the DGE lowering of DMA " +
+				"instructions, the work limits sim.max_elements and sim.max_stream_bytes, gpsimd_cannot_access_psum) before anything runs, " +
+				"as the runtime validates a program at load; every failing instruction is reported. tpbsim check prints the same report, " +
+				"so a word it calls valid and supported is one run accepts before the run; the executors and the DMA engines then trust " +
+				"it (Run executes the DGE plan the check made).",
 			Source: "FACTS §F.2 (runtime entry order: engine check -> header -> events -> per-opcode)", Confidence: isa.MedInferred,
 			Reason: "a program that cannot run should leave memory untouched and list all its problems at once"},
 		{ID: RuleOpcodeLegalOnEngine, Kind: "rule",
-			Text: "The machine's engine check, on the queue an instruction is issued from: DVE: the S4D4_TR family, LOAD_MASK_SELECT and MEMSET; " +
+			Text: "The machine's engine check, on the queue an instruction is issued from: an opcode's own engine (isa.Opcode.Engine) may " +
+				"issue it; besides, DVE: the S4D4_TR family, LOAD_MASK_SELECT and MEMSET; " +
 				"POOL: COPY, CAST, the (transpose-)reduces and DMA (software DGE, including DMA_GATHER_TRANSPOSE); ACT: COPY, CAST and DMA; " +
-				"SP: DMA. A bare instruction list runs each instruction on the queue of isa.Opcode.Engine. Not isa's opcode_on_engine, which " +
+				"SP: DMA. Whether tpbsim executes what a legal queue issues is opcode_executable. A bare instruction list runs each instruction on the queue of isa.Opcode.Engine. Not isa's opcode_on_engine, which " +
 				"asks for the opcode's one home engine (isa.ValidateFor): the machine lets COPY, CAST and DMA issue from several queues.",
 			Source: "FACTS §D.2 engine surface column, §F.2 engine check, §C.1", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
 			Reason: "the engine surfaces are the wiki's; the exact per-engine opcode lists of the runtime are not known"},
@@ -186,7 +194,7 @@ func Provenance() []isa.Provenance {
 			Source: "tpbsim (DESIGN.md §1)", Confidence: isa.Invented, Fields: []string{"engine"},
 			Reason: "the PE array and the other engines have no modelled semantics; refusing names what is missing"},
 		{ID: RuleOpcodeHasEngine, Kind: "rule",
-			Text:   "In a bare instruction list each opcode runs on the queue of its engine (isa.Opcode.Engine), which must be one tpbsim models (DVE, POOL, ACT, SP).",
+			Text:   "Every instruction is on an engine queue: in a bare instruction list the queue of its opcode's engine (isa.Opcode.Engine); a word whose opcode has none (or a source word outside every .engine section, which check reports) is not executable.",
 			Source: "tpbsim; FACTS §C.1, §D.2 (engine column)", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
 			Reason: "a raw list carries no queue; the opcode table's engine is the only placement the sources give"},
 		{ID: RuleOpcodeExecutable, Kind: "rule",

@@ -1,12 +1,12 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -67,8 +67,10 @@ func ParseRaceMode(s string) (RaceMode, error) {
 	return 0, fmt.Errorf("races mode %q: want error, warn or off", s)
 }
 
-// ErrRace: the run has data races (Config.Races RacesError). Match with errors.Is.
-var ErrRace = errors.New("data race")
+// ErrRace is fault.ErrRace: the run has data races (Config.Races RacesError).
+//
+// Deprecated: use fault.ErrRace.
+var ErrRace = fault.ErrRace
 
 // RaceError is the error of a run that finished with data races under RacesError.
 type RaceError struct {
@@ -85,7 +87,10 @@ func (e *RaceError) Error() string {
 	return headedList(fmt.Sprintf("%d data race(s)%s: accesses to common bytes, at least one a write, that nothing orders (tpbsim explain sim.race_model)", len(e.Races), more), e.Races)
 }
 
-func (e *RaceError) Unwrap() error { return ErrRace }
+func (e *RaceError) Unwrap() error { return fault.ErrRace }
+
+// RuleID names the model the races break (fault.Ruled).
+func (e *RaceError) RuleID() string { return RuleRace }
 
 // RaceSide is one access of a race: the instruction (for a DMA, its descriptors on one DMA
 // engine) and whether it wrote.

@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"fmt"
-
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -15,29 +13,6 @@ func (m *Machine) SetBoundReg(i int, v uint32) { m.dma.engines.Regs[i] = v }
 
 // BoundReg returns bound-check register i.
 func (m *Machine) BoundReg(i int) uint32 { return m.dma.engines.Regs[i] }
-
-// Unmodelled says why the machine refuses inst before the run as unsupported although it is
-// valid ISA: an EVENTS wait or update form on registers or events, or a register, shape-register
-// or indirect ADDR4 — hardware registers tpbsim does not model (only the bound-check register
-// file is: Program.BoundRegs). It returns the rule and the reason, or "" when none applies.
-// `tpbsim check` reports these as unsupported, so it refuses what run refuses.
-func Unmodelled(inst isa.Inst, g isa.Generation) (rule, why string) {
-	m := &Machine{gen: g}
-	ie := m.checkEvents(inst.Evt())
-	if ie == nil || ie.Kind != ErrUnsupported {
-		if x, ok := inst.(*isa.S4D4TR); ok {
-			ie = checkImmediate(x)
-		}
-	}
-	if ie == nil || ie.Kind != ErrUnsupported {
-		return "", ""
-	}
-	why = ie.Msg
-	if len(ie.Fields) > 0 {
-		why = fmt.Sprintf("%s = %s: %s", ie.Fields[0].Path, ie.Fields[0].Value, ie.Msg)
-	}
-	return ie.Rule, why
-}
 
 func regsProvenance() []isa.Provenance {
 	return []isa.Provenance{

@@ -14,7 +14,7 @@ import (
 // diffMachines describes the first difference between the states of a and b (configuration,
 // semaphores, memory, DMA engines, executors), or returns "".
 func diffMachines(a, b *Machine) string {
-	if keyOf(a.cfg) != keyOf(b.cfg) || a.bytesDerived != b.bytesDerived {
+	if keyOf(a.cfg) != keyOf(b.cfg) || keyOf(a.chk.cfg) != keyOf(b.chk.cfg) || a.chk.derived != b.chk.derived {
 		return fmt.Sprintf("configuration %+v, other %+v", a.cfg, b.cfg)
 	}
 	if a.sems != b.sems {

@@ -257,7 +257,7 @@ func TestCheckBeforeRun(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrLimit) {
 		t.Errorf("errors.Is through ProgramError failed")
 	}
-	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: invalid instruction: rule opcode_legal_on_engine: header.opcode = LOAD_MASK_SELECT (0x69) (legal: on DVE)") {
+	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: invalid instruction: rule opcode_legal_on_engine: opcode = LOAD_MASK_SELECT on the SP queue (legal: on DVE)") {
 		t.Errorf("message:\n%v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // other.
 func TestSeedT34StreamTransposeOnlyOnDVE(t *testing.T) {
 	for _, e := range []isa.Engine{isa.EngineDVE, isa.EnginePOOL, isa.EngineACT, isa.EngineTPB_SP} {
-		if got := EngineExecutes(e, isa.OpSTREAM_TRANSPOSE); got != (e == isa.EngineDVE) {
+		if got := engineAllows(e, isa.OpSTREAM_TRANSPOSE); got != (e == isa.EngineDVE) {
 			t.Errorf("%v executes STREAM_TRANSPOSE: %v", e, got)
 		}
 	}

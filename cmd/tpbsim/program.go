@@ -203,6 +203,34 @@ func (f *programFile) simProgram() (*sim.Program, error) {
 	return fromAsm(f.path, f.src), nil
 }
 
+// checkProgram is the program `check` reports on: every word on the queue run gives it (its
+// section's in a source, EngineNone for a word in none; its opcode's engine in a word file, as
+// sim.FromList does), each with its byte offset in the words (check names word k at offset
+// k*64, a source's too) and a source's line.
+func (f *programFile) checkProgram() (*sim.Program, error) {
+	if f.binary() {
+		insts, err := isa.DecodeStream(f.words)
+		if err != nil {
+			return nil, ioErr(fmt.Errorf("%s: %w", f.path, err))
+		}
+		return sim.FromList(f.path, insts, nil)
+	}
+	p := &sim.Program{File: f.path, BoundRegs: f.src.BoundRegs}
+	slot := map[isa.Engine]int{}
+	for k, it := range f.src.Items {
+		qi, ok := slot[it.Engine]
+		if !ok {
+			qi = len(p.Queues)
+			slot[it.Engine] = qi
+			p.Queues = append(p.Queues, sim.Queue{Engine: it.Engine})
+		}
+		in, _ := isa.Decode(it.Word[:]) // a word of 64 bytes always decodes (an unknown struct as isa.Raw)
+		q := &p.Queues[qi]
+		q.Insts = append(q.Insts, sim.Instr{Inst: in, Index: len(q.Insts), Offset: int64(k) * isa.InstNBytes, Line: it.Line})
+	}
+	return p, nil
+}
+
 // fromAsm turns an assembled program into machine queues, keeping each instruction's line.
 func fromAsm(path string, ap *asm.Program) *sim.Program {
 	p := &sim.Program{File: path, BoundRegs: ap.BoundRegs}

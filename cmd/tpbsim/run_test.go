@@ -445,8 +445,8 @@ func TestRunBinUnexecutableWord(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := simCLI("run", p)
-	want := "tpbsim: " + p + ": word 1 (offset 0x40): "
-	if code != 1 || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "- instruction") {
+	want := "\n  " + p + ": word 1 (offset 0x40): "
+	if code != 1 || !strings.Contains(stderr, want) || strings.Contains(stderr, "- instruction") {
 		t.Errorf("exit %d: %s\nwant a message starting %q", code, stderr, want)
 	}
 }
