@@ -189,21 +189,3 @@ func IsValidDTypeIncFP4(d DType, g Generation, allowFP32R bool) bool {
 	}
 	return IsValidDType(d, g, allowFP32R)
 }
-
-// DTypePair is NEURON_ISA_TPB_DTYPE_PAIR (1 byte): dtype_lo in the low nibble, dtype_hi in the
-// high nibble; only codes <= 0xF fit (FACTS §A.1).
-//
-//	bit  7      4 3      0
-//	    +--------+--------+
-//	    |dtype_hi|dtype_lo|
-//	    +--------+--------+
-type DTypePair uint8
-
-// Lo is the low-nibble dtype (the source dtype of DMA_GATHER_XPOSE).
-func (p DTypePair) Lo() DType { return DType(p & 0xF) }
-
-// Hi is the high-nibble dtype (the destination dtype of DMA_GATHER_XPOSE).
-func (p DTypePair) Hi() DType { return DType(p >> 4) }
-
-// MakeDTypePair packs two dtypes; codes above 0xF are truncated to their low nibble.
-func MakeDTypePair(lo, hi DType) DTypePair { return DTypePair(uint8(lo)&0xF | uint8(hi)<<4) }

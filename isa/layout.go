@@ -22,9 +22,10 @@ const (
 	KBlob                          // opaque bytes (unknown or raw), printed as hex
 )
 
-// Field is one row of a struct's wire layout: the single description of where a field lives
-// that the assembler, the disassembler, the JSON form, the violation offsets, `explain` and the
-// gcc oracle test all read. Encode/Decode are hand-written mirrors checked against it by test.
+// Field is one row of a struct's wire layout: where a field lives, as the assembler, the
+// disassembler, the JSON form, the violation offsets and `explain` read it. The table
+// (layoutTable), the Go structs and Encode/Decode are all generated from one spec
+// (isa/internal/wirespec), so they cannot disagree; the gcc oracle test holds them to C's layout.
 type Field struct {
 	Path    string    // header field name; dotted for sub-structs: "src_mem_pattern.num_elem"
 	Offset  int       // byte offset of element 0 in the 64-byte word
@@ -124,12 +125,11 @@ type StructLayout struct {
 	Fields  []Field
 	Tensors []TensorGroup
 	Partial string // non-empty when the layout is only partly known: what is unknown
-	index   map[string]int
 }
 
 // Field looks a field up by its path (without an index).
 func (l *StructLayout) Field(path string) (Field, bool) {
-	i, ok := l.index[path]
+	i, ok := layoutIndex[l.Kind][path]
 	if !ok {
 		return Field{}, false
 	}
@@ -169,160 +169,32 @@ func splitIndex(path string) (string, int) {
 	return path, 0
 }
 
-func headerEvents() []Field {
-	return []Field{
-		{Path: "opcode", Offset: 0, Size: 1, Count: 1, Kind: KOpcode},
-		{Path: "inst_word_len", Offset: 1, Size: 1, Count: 1, Kind: KUint, Default: InstWordLen},
-		{Path: "debug_cmd", Offset: 2, Size: 1, Count: 1, Kind: KUint},
-		{Path: "debug_hint", Offset: 3, Size: 1, Count: 1, Kind: KUint},
-		{Path: "events.wait_mode", Offset: 4, Size: 1, Count: 1, Kind: KWaitMode},
-		{Path: "events.wait_idx", Offset: 5, Size: 1, Count: 1, Kind: KUint},
-		{Path: "events.update_mode", Offset: 6, Size: 1, Count: 1, Kind: KUpdateMode},
-		{Path: "events.update_idx", Offset: 7, Size: 1, Count: 1, Kind: KUint},
-		{Path: "events.semaphore_value", Offset: 8, Size: 4, Count: 1, Kind: KUint},
-	}
+// bitfieldType is a one-byte bitfield type of the wire (DMA_CONFIGS, BOUND_CHECK_REG, ...):
+// its spec name, its Go type and its subfields at offset 0.
+type bitfieldType struct {
+	Name, Go string
+	Fields   []Field
 }
 
-func tensorFields(name string, off int) []Field {
-	return []Field{
-		{Path: name + ".start_addr", Offset: off, Size: 4, Count: 1, Kind: KAddr4},
-		{Path: name + ".step_elem", Offset: off + 4, Size: 2, Count: 4, Kind: KInt},
-		{Path: name + ".num_elem", Offset: off + 12, Size: 2, Count: 4, Kind: KUint},
-	}
-}
-
-func u8(path string, off int) Field {
-	return Field{Path: path, Offset: off, Size: 1, Count: 1, Kind: KUint}
-}
-func u16(path string, off int) Field {
-	return Field{Path: path, Offset: off, Size: 2, Count: 1, Kind: KUint}
-}
-func i32(path string, off, n int) Field {
-	return Field{Path: path, Offset: off, Size: 4, Count: n, Kind: KInt}
-}
-func enum(path string, off int, k ValueKind) Field {
-	return Field{Path: path, Offset: off, Size: 1, Count: 1, Kind: k}
-}
-func bytesF(path string, off, n int) Field {
-	return Field{Path: path, Offset: off, Size: 1, Count: n, Kind: KUint}
-}
-func blob(path string, off, n int) Field {
-	return Field{Path: path, Offset: off, Size: 1, Count: n, Kind: KBlob}
-}
-func bits(path string, off int, shift, width uint8, k ValueKind) Field {
-	return Field{Path: path, Offset: off, Size: 1, Count: 1, Shift: shift, Bits: width, Kind: k}
-}
-func addr8(path string, off int) Field {
-	return Field{Path: path, Offset: off, Size: 8, Count: 1, Kind: KAddr8}
-}
-func addr4(path string, off int) Field {
-	return Field{Path: path, Offset: off, Size: 4, Count: 1, Kind: KAddr4}
-}
-
-func dmaConfigs(name string, off int) []Field {
-	return []Field{bits(name+".priority_class", off, 0, 3, KUint), bits(name+".reserved", off, 3, 5, KUint)}
-}
-
-func boundReg(name string, off int) []Field {
-	return []Field{bits(name+".bc_reg", off, 0, 6, KUint), bits(name+".bc_disable_oob_error_notif", off, 6, 1, KUint),
-		bits(name+".bc_enabled", off, 7, 1, KUint)}
-}
-
-func cat(parts ...[]Field) []Field {
-	var out []Field
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
-var layouts = func() map[StructKind]*StructLayout {
-	m := map[StructKind]*StructLayout{
-		StructS4D4_TR: {CName: "NEURON_ISA_TPB_S4D4_TR_STRUCT", Fields: cat(headerEvents(),
-			tensorFields("src_mem_pattern", 12),
-			[]Field{enum("in_dtype", 32, KDType), enum("out_dtype", 33, KDType), u8("num_active_channels", 34),
-				u8("negated", 35), enum("op", 36, KALUOp), enum("op_dim", 37, KSubdim), u8("mask_enable", 38),
-				bytesF("reserved1", 39, 5)},
-			tensorFields("dst_mem_pattern", 44)),
-			Tensors: []TensorGroup{{"src_mem_pattern", "src", 12}, {"dst_mem_pattern", "dst", 44}}},
-		StructCTRL_IM: {CName: "NEURON_ISA_TPB_CTRL_IM_STRUCT", Fields: cat(headerEvents(), []Field{
-			u16("param_ram_offset", 12), u8("imm_ptr_select", 14), bytesF("reserved0", 15, 17), bytesF("immediate", 32, 32)})},
-		StructD4_MR: {CName: "NEURON_ISA_TPB_D4_MR_STRUCT", Fields: cat(headerEvents(), []Field{
-			blob("unknown12", 12, 16), {Path: "dst_element_count", Offset: 28, Size: 4, Count: 1, Kind: KUint},
-			enum("dtype", 32, KDType), blob("unknown33", 33, 1), u8("num_active_channels", 34), blob("unknown35", 35, 1),
-			u8("serialization_mode", 36), blob("unknown37", 37, 3), {Path: "set_value", Offset: 40, Size: 4, Count: 1, Kind: KUint}},
-			tensorFields("dst_mem_pattern", 44)),
-			Tensors: []TensorGroup{{"dst_mem_pattern", "dst", 44}},
-			Partial: "bytes 12..27, 33, 35 and 37..39 are not described by the sources (kept raw)"},
-		StructDMA_DIRECT2D: {CName: "NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT", Fields: cat(headerEvents(),
-			dmaConfigs("dma_configs", 12),
-			[]Field{u8("semaphore", 13), u8("sem_increment", 14), enum("compute_op", 15, KComputeOp),
-				addr8("src_start_addr", 16), i32("src_step_elem", 24, 2), {Path: "src_num_elem", Offset: 32, Size: 2, Count: 2, Kind: KUint},
-				u16("src_elem_size", 36)},
-			boundReg("src_bound_reg", 38), boundReg("dst_bound_reg", 39),
-			[]Field{addr8("dst_start_addr", 40), i32("dst_step_elem", 48, 2), {Path: "dst_num_elem", Offset: 56, Size: 2, Count: 2, Kind: KUint},
-				u16("dst_elem_size", 60), enum("in_dtype", 62, KDType), enum("out_dtype", 63, KDType)})},
-		StructDMA_INDIRECT1D: {CName: "NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT", Fields: cat(headerEvents(),
-			[]Field{u8("semaphore", 12), u8("sem_increment", 13), u8("idx_num_active_channels", 14),
-				bits("flags.indirect_mode", 15, 0, 2, KIndirectMode), bits("flags.idx_bound_is_err", 15, 2, 1, KUint),
-				bits("flags.non_unique_dst_idx", 15, 3, 1, KUint), bits("flags.gather_dim", 15, 4, 2, KIndirectDim),
-				bits("flags.scatter_dim", 15, 6, 2, KIndirectDim),
-				addr8("src_start_addr", 16), i32("src_step_elem", 24, 1), u16("src_num_elem", 28), u16("src_elem_size", 30),
-				addr8("dst_start_addr", 32), i32("dst_step_elem", 40, 1), u16("dst_num_elem", 44), u16("dst_elem_size", 46),
-				addr4("src_idx_start_addr", 48), addr4("dst_idx_start_addr", 52),
-				enum("in_dtype", 56, KDType), enum("out_dtype", 57, KDType)},
-			boundReg("src_idx_bound_reg", 58), boundReg("dst_idx_bound_reg", 59),
-			[]Field{enum("compute_op", 60, KComputeOp)}, dmaConfigs("dma_configs", 61),
-			[]Field{bytesF("reserved", 62, 2)})},
-		StructDMA_GATHER_XPOSE: {CName: "NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT", Fields: cat(headerEvents(),
-			[]Field{u8("semaphore", 12)}, dmaConfigs("dma_configs", 13),
-			[]Field{u8("idx_num_active_channels", 14)}, boundReg("src_idx_bound_reg", 15),
-			[]Field{addr8("src_start_addr", 16), i32("src_step_elem", 24, 2), {Path: "src_num_elem", Offset: 32, Size: 2, Count: 2, Kind: KUint},
-				addr4("src_idx_start_addr", 36), addr8("dst_start_addr", 40), bytesF("reserved", 48, 3)},
-			boundReg("dst_bound_reg", 51),
-			[]Field{i32("dst_step_elem_1", 52, 1), {Path: "dst_num_elem", Offset: 56, Size: 2, Count: 2, Kind: KUint},
-				u16("elem_size", 60), bits("dtype.dtype_lo", 62, 0, 4, KDType), bits("dtype.dtype_hi", 62, 4, 4, KDType),
-				bits("flags.gather_dim", 63, 0, 2, KIndirectDim), bits("flags.reserved", 63, 2, 6, KUint)})},
-		StructDMA_DIRECT2D_XPOSE: {CName: "NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT", Fields: cat(headerEvents(),
-			[]Field{blob("unknown12", 12, 2), enum("in_dtype", 14, KDType), enum("out_dtype", 15, KDType),
-				addr8("src_start_addr", 16), blob("unknown24", 24, 12), i32("tile_src_row_step", 36, 1),
-				addr8("dst_start_addr", 40), i32("dst_row_step", 48, 1), blob("unknown52", 52, 8),
-				u8("tile_src_rows", 60), u8("tile_src_cols", 61), u8("semaphore", 62)},
-			dmaConfigs("dma_configs", 63)),
-			Partial: "bytes 12..13, 16..35 and 40..59 are not described by the sources: src_start_addr (16), dst_start_addr (40) and dst_row_step (48, " +
-				"int32 elements; 0 = one SBUF partition) are tpbsim's INFERRED reading, which run executes (tpbsim explain dge.direct2d_xpose_layout); " +
-				"bytes 12..13, 24..35 and 52..59 are kept raw"},
-		StructNone: {CName: "(no modelled struct)", Fields: cat(headerEvents(), []Field{blob("payload", 12, 52)}),
-			Partial: "tpbsim models no struct for this opcode: bytes 12..63 are kept raw"},
-	}
-	for k, l := range m {
-		l.Kind = k
-		l.index = map[string]int{}
-		for i, f := range l.Fields {
-			l.index[f.Path] = i
+// layoutIndex[k][path] is the index of path in Layout(k).Fields.
+var layoutIndex = func() (t [numStructKinds]map[string]int) {
+	for k := range layoutTable {
+		t[k] = map[string]int{}
+		for i, f := range layoutTable[k].Fields {
+			t[k][f.Path] = i
 		}
-	}
-	return m
-}()
-
-// Layout is the wire layout of a struct kind (StructNone: header, events and a raw payload).
-func Layout(k StructKind) *StructLayout {
-	if int(k) < len(layoutArr) && layoutArr[k] != nil {
-		return layoutArr[k]
-	}
-	return layoutArr[StructNone]
-}
-
-var layoutArr = func() (t [8]*StructLayout) {
-	for k, l := range layouts {
-		t[k] = l
 	}
 	return t
 }()
 
+// Layout is the wire layout of a struct kind (StructNone, and any value outside the enum:
+// header, events and a raw payload).
+func Layout(k StructKind) *StructLayout {
+	if k < numStructKinds {
+		return &layoutTable[k]
+	}
+	return &layoutTable[StructNone]
+}
+
 // LayoutOf is the layout an opcode's word decodes with.
 func LayoutOf(op Opcode) *StructLayout { return Layout(structOf[op]) }
-
-// StructKinds lists the modelled struct kinds (not StructNone).
-var StructKinds = []StructKind{StructS4D4_TR, StructCTRL_IM, StructD4_MR, StructDMA_DIRECT2D,
-	StructDMA_INDIRECT1D, StructDMA_GATHER_XPOSE, StructDMA_DIRECT2D_XPOSE}

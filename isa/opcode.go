@@ -158,25 +158,6 @@ func upper(s string) string {
 	return string(b)
 }
 
-// StructKind names the operand struct an opcode binds to (instruction_mapping.json struct2opcode).
-type StructKind uint8
-
-const (
-	StructNone               StructKind = iota // named opcode, no modelled struct: decodes as a raw word
-	StructS4D4_TR                              // NEURON_ISA_TPB_S4D4_TR_STRUCT
-	StructCTRL_IM                              // LOAD_MASK_SELECT
-	StructD4_MR                                // MEMSET
-	StructDMA_DIRECT2D                         // NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT
-	StructDMA_INDIRECT1D                       // NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT
-	StructDMA_GATHER_XPOSE                     // NEURON_ISA_TPB_DMA_GATHER_XPOSE_STRUCT
-	StructDMA_DIRECT2D_XPOSE                   // partial layout
-)
-
-func (k StructKind) String() string {
-	return [...]string{"none", "S4D4_TR", "CTRL_IM", "D4_MR", "DMA_DIRECT2D", "DMA_INDIRECT1D",
-		"DMA_GATHER_XPOSE", "DMA_DIRECT2D_XPOSE"}[k]
-}
-
 // OpcodeInfo is the per-opcode row of the opcode table: everything else (decode dispatch,
 // validators, executor, disassembler, explain) is derived from it.
 type OpcodeInfo struct {

@@ -1,7 +1,6 @@
 package isa
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"fmt"
@@ -13,21 +12,29 @@ import (
 	"testing"
 )
 
-// The gcc oracle: C definitions written from the seed's struct listing (seed 000 §4, §4.1) and
-// FACTS' DMA / CTRL_IM / D4_MR tables (testdata/isa/oracle/tpb_structs.h), compiled at test
-// time. It checks sizeof and every offset against isa.Layout, and the bytes of filled structs
-// in both directions: C-filled bytes decoded by Go, Go-encoded bytes read by C. Skipped when
-// gcc is absent.
+// The gcc oracle: the C definitions generated from the wire spec (testdata/isa/oracle/
+// tpb_structs.h, from isa/internal/wirespec, whose offsets are the seed's), compiled at test
+// time. gcc lays the structs out by its own rules; the test checks sizeof and every offset
+// against isa.Layout, the bytes of filled structs in both directions (C-filled bytes decoded
+// by Go, Go-encoded bytes read by C) and every bitfield byte. Skipped when gcc is absent.
 
-var oracleKinds = map[string]StructKind{
-	"S4D4_TR": StructS4D4_TR, "CTRL_IM": StructCTRL_IM, "D4_MR": StructD4_MR, "DMA_DIRECT2D": StructDMA_DIRECT2D,
-	"DMA_INDIRECT1D": StructDMA_INDIRECT1D, "DMA_GATHER_XPOSE": StructDMA_GATHER_XPOSE, "DMA_DIRECT2D_XPOSE": StructDMA_DIRECT2D_XPOSE,
-}
+// oracleKinds are the struct kinds the oracle knows, by the name it prints (StructKind.String).
+var oracleKinds = func() map[string]StructKind {
+	m := map[string]StructKind{}
+	for _, k := range StructKinds {
+		m[k.String()] = k
+	}
+	return m
+}()
 
-var kindOpcode = map[StructKind]Opcode{
-	StructS4D4_TR: OpSTREAM_TRANSPOSE, StructCTRL_IM: OpLOAD_MASK_SELECT, StructD4_MR: OpMEMSET,
-	StructDMA_DIRECT2D: OpDMAMEMCPY, StructDMA_INDIRECT1D: OpDMA_INDIRECT, StructDMA_GATHER_XPOSE: OpDMA_GATHER_TRANSPOSE,
-	StructDMA_DIRECT2D_XPOSE: OpDMA_TRANSPOSE,
+// kindOpcode is an opcode that binds struct kind k (the lowest).
+func kindOpcode(k StructKind) Opcode {
+	for _, op := range AllOpcodes {
+		if op.Struct() == k {
+			return op
+		}
+	}
+	return 0
 }
 
 func buildOracle(t *testing.T) string {
@@ -121,7 +128,7 @@ func fillGo(inst Inst, seed uint64) {
 
 func newInst(k StructKind) Inst {
 	var w [64]byte
-	w[0] = byte(kindOpcode[k])
+	w[0] = byte(kindOpcode(k))
 	i, _ := Decode(w[:])
 	return i
 }
@@ -213,6 +220,9 @@ func TestGCCOracle(t *testing.T) {
 		for _, line := range filled {
 			name, hx, _ := strings.Cut(line, " ")
 			b, _ := hex.DecodeString(hx)
+			if got := Opcode(b[0]).Struct(); got != oracleKinds[name] {
+				t.Errorf("%s: the spec's opcode 0x%02x binds %v in the opcode table", name, b[0], got)
+			}
 			inst, err := Decode(b)
 			if err != nil {
 				t.Fatal(err)
@@ -230,7 +240,7 @@ func TestGCCOracle(t *testing.T) {
 		for name, k := range oracleKinds {
 			inst := newInst(k)
 			fillGo(inst, uint64(k)*100)
-			reflect.ValueOf(inst).Elem().FieldByName("Header").FieldByName("Opcode").SetUint(uint64(kindOpcode[k]))
+			reflect.ValueOf(inst).Elem().FieldByName("Header").FieldByName("Opcode").SetUint(uint64(kindOpcode(k)))
 			w := Encode(inst)
 			fmt.Fprintf(&in, "%s %x\n", name, w)
 			want[name] = goFieldStrings(inst)
@@ -242,54 +252,68 @@ func TestGCCOracle(t *testing.T) {
 	})
 
 	t.Run("bitfields", func(t *testing.T) {
-		get := func(k StructKind, path string, b byte) uint64 {
-			f, ok := Layout(k).Field(path)
-			if !ok {
-				t.Fatalf("no field %s", path)
-			}
-			var w [64]byte
-			w[f.Offset] = b
-			return f.Get(&w, 0)
+		types := map[string]bitfieldType{}
+		for _, bt := range bitfieldTypes {
+			types[bt.Name] = bt
 		}
-		sc := bufio.NewScanner(bytes.NewReader([]byte(strings.Join(runOracle(t, bin, nil, "bits"), "\n"))))
-		for sc.Scan() {
-			f := strings.Fields(sc.Text())
+		seen := map[string]int{}
+		for _, line := range runOracle(t, bin, nil, "bits") {
+			f := strings.Fields(line)
 			bv, _ := strconv.Atoi(f[0])
-			b := byte(bv)
-			var got []uint64
-			switch f[1] {
-			case "dma_configs":
-				got = []uint64{uint64(DMAConfigs(b).PriorityClass()), uint64(DMAConfigs(b).Reserved())}
-				if get(StructDMA_DIRECT2D, "dma_configs.priority_class", b) != got[0] || get(StructDMA_DIRECT2D, "dma_configs.reserved", b) != got[1] {
-					t.Errorf("dma_configs layout bits disagree at %d", b)
-				}
-			case "bound_check_reg":
-				r := BoundCheckReg(b)
-				got = []uint64{uint64(r.Reg()), b2u(r.DisableOOBErrorNotif()), b2u(r.Enabled())}
-				if get(StructDMA_DIRECT2D, "src_bound_reg.bc_reg", b) != got[0] || get(StructDMA_DIRECT2D, "src_bound_reg.bc_enabled", b) != got[2] {
-					t.Errorf("bound reg layout bits disagree at %d", b)
-				}
-			case "dma_indirect_flags":
-				x := DMAIndirectFlags(b)
-				got = []uint64{uint64(x.IndirectMode()), b2u(x.IdxBoundIsErr()), b2u(x.NonUniqueDstIdx()), uint64(x.GatherDim()), uint64(x.ScatterDim())}
-				if get(StructDMA_INDIRECT1D, "flags.gather_dim", b) != got[3] || get(StructDMA_INDIRECT1D, "flags.scatter_dim", b) != got[4] {
-					t.Errorf("indirect flags layout bits disagree at %d", b)
-				}
-			case "dtype_pair":
-				got = []uint64{uint64(DTypePair(b).Lo()), uint64(DTypePair(b).Hi())}
-				if get(StructDMA_GATHER_XPOSE, "dtype.dtype_lo", b) != got[0] || get(StructDMA_GATHER_XPOSE, "dtype.dtype_hi", b) != got[1] {
-					t.Errorf("dtype pair layout bits disagree at %d", b)
-				}
-			case "gather_transpose_flags":
-				got = []uint64{uint64(GatherTransposeFlags(b).GatherDim()), uint64(GatherTransposeFlags(b).Reserved())}
+			w := [64]byte{byte(bv)}
+			bt, ok := types[f[1]]
+			if !ok || len(f)-2 != len(bt.Fields) {
+				t.Fatalf("oracle bits: %q: no Go bitfield type of that name and shape", line)
 			}
-			for i, g := range got {
-				if c, _ := strconv.ParseUint(f[2+i], 10, 64); c != g {
-					t.Errorf("byte %d %s field %d: C %d, Go %d", b, f[1], i, c, g)
+			seen[f[1]]++
+			c := map[string]uint64{}
+			for k, kv := range f[2:] {
+				name, v, _ := strings.Cut(kv, "=")
+				cv, _ := strconv.ParseUint(v, 10, 64)
+				c[name] = cv
+				if fl := bt.Fields[k]; fl.Path != name || fl.Get(&w, 0) != cv {
+					t.Errorf("%s byte %d: C %s=%d, Go table %s=%d", f[1], bv, name, cv, fl.Path, fl.Get(&w, 0))
 				}
+			}
+			if acc := bitAccessors(byte(bv), f[1]); acc != nil {
+				for name, g := range acc {
+					if c[name] != g {
+						t.Errorf("%s byte %d: C %s=%d, Go accessor %d", f[1], bv, name, c[name], g)
+					}
+				}
+			} else {
+				t.Errorf("no accessor check for %s", f[1])
+			}
+		}
+		for _, bt := range bitfieldTypes {
+			if seen[bt.Name] != 256 {
+				t.Errorf("%s: the oracle printed %d bytes, want 256", bt.Name, seen[bt.Name])
 			}
 		}
 	})
+}
+
+// bitAccessors reads byte b through the Go accessor methods of bitfield type name, by subfield.
+func bitAccessors(b byte, name string) map[string]uint64 {
+	switch name {
+	case "DMA_CONFIGS":
+		x := DMAConfigs(b)
+		return map[string]uint64{"priority_class": uint64(x.PriorityClass()), "reserved": uint64(x.Reserved())}
+	case "BOUND_CHECK_REG":
+		x := BoundCheckReg(b)
+		return map[string]uint64{"bc_reg": uint64(x.Reg()), "bc_disable_oob_error_notif": b2u(x.DisableOOBErrorNotif()), "bc_enabled": b2u(x.Enabled())}
+	case "DMA_INDIRECT_FLAGS":
+		x := DMAIndirectFlags(b)
+		return map[string]uint64{"indirect_mode": uint64(x.IndirectMode()), "idx_bound_is_err": b2u(x.IdxBoundIsErr()),
+			"non_unique_dst_idx": b2u(x.NonUniqueDstIdx()), "gather_dim": uint64(x.GatherDim()), "scatter_dim": uint64(x.ScatterDim())}
+	case "DTYPE_PAIR":
+		x := DTypePair(b)
+		return map[string]uint64{"dtype_lo": uint64(x.Lo()), "dtype_hi": uint64(x.Hi())}
+	case "GATHER_TRANSPOSE_FLAGS":
+		x := GatherTransposeFlags(b)
+		return map[string]uint64{"gather_dim": uint64(x.GatherDim()), "reserved": uint64(x.Reserved())}
+	}
+	return nil
 }
 
 func b2u(b bool) uint64 {

@@ -239,37 +239,14 @@ func RuleSet(op Opcode, g Generation) []string {
 		return nil
 	}
 	out := []string{"opcode_on_generation", "has_valid_neuron_header", "has_valid_neuron_events"}
-	switch op.Struct() {
-	case StructS4D4_TR:
-		out = append(out, ids(s4Checks[op])...)
-	case StructCTRL_IM:
-		out = append(out, ids(lmsChecks)...)
-	case StructD4_MR:
-		out = append(out, ids(memsetChecks)...)
-	case StructDMA_DIRECT2D:
-		out = append(out, ids(d2Checks)...)
-	case StructDMA_INDIRECT1D:
-		out = append(out, ids(diChecks)...)
-	case StructDMA_GATHER_XPOSE:
-		out = append(out, ids(gxChecks)...)
-	case StructDMA_DIRECT2D_XPOSE:
-		out = append(out, ids(dxChecks)...)
-	}
-	return out
+	return append(out, ruleListIDs(op.Struct(), op)...)
 }
 
 // RuleIDs lists every rule id any validator can emit, sorted.
 func RuleIDs() []string {
 	set := map[string]bool{RuleInstNBytes: true, "opcode_on_generation": true, "has_valid_neuron_header": true, "has_valid_neuron_events": true}
-	for op := 0; op < 256; op++ {
-		for _, id := range ids(s4Checks[op]) {
-			set[id] = true
-		}
-	}
-	for _, l := range [][]string{ids(lmsChecks), ids(memsetChecks), ids(d2Checks), ids(diChecks), ids(gxChecks), ids(dxChecks)} {
-		for _, id := range l {
-			set[id] = true
-		}
+	for _, id := range allRuleListIDs() {
+		set[id] = true
 	}
 	out := make([]string, 0, len(set))
 	for id := range set {

@@ -2,21 +2,6 @@ package isa
 
 import "fmt"
 
-// Header is NEURON_ISA_TPB_HEADER, bytes 0..3 of every instruction (FACTS §B.1).
-//
-//	byte  0        1              2          3
-//	    +--------+--------------+----------+-----------+
-//	    | opcode | inst_word_len| debug_cmd| debug_hint|
-//	    +--------+--------------+----------+-----------+
-//
-// has_valid_neuron_header requires a valid opcode and inst_word_len == 16 (dwords).
-type Header struct {
-	Opcode      Opcode
-	InstWordLen uint8
-	DebugCmd    uint8
-	DebugHint   uint8
-}
-
 // InstWordLen is the only legal inst_word_len: 16 dwords = 64 bytes.
 const InstWordLen = 16
 
@@ -146,21 +131,6 @@ func (m UpdateMode) Apply(sem, value uint32) (uint32, bool) {
 	return sem, false
 }
 
-// Events is NEURON_ISA_TPB_EVENTS, bytes 4..11 (FACTS §B.2): wait before issue, update after the
-// reads or on completion. One semaphore_value serves as wait target and update immediate.
-//
-//	byte  4          5         6            7           8..11
-//	    +----------+---------+------------+-----------+-----------------+
-//	    | wait_mode| wait_idx| update_mode| update_idx| semaphore_value |
-//	    +----------+---------+------------+-----------+-----------------+
-type Events struct {
-	WaitMode       WaitMode
-	WaitIdx        uint8
-	UpdateMode     UpdateMode
-	UpdateIdx      uint8
-	SemaphoreValue uint32
-}
-
 // Addr4 is NEURON_ISA_TPB_ADDR4, the 32-bit little-endian address word that opens every TENSORnD
 // (FACTS §B.3). The partition is folded into the address: addr = region_base + partition*stride + offset.
 //
@@ -202,20 +172,6 @@ func (a Addr4) ShapeFromRegister() bool { return a&0x40000000 != 0 }
 
 // IsIndirect reports bit 29 (INDIRECT_IMM / INDIRECT_REG gather index slot).
 func (a Addr4) IsIndirect() bool { return a&0x20000000 != 0 }
-
-// Tensor4D is NEURON_ISA_TPB_TENSOR4D (20 bytes; seed 000 §4.1, FACTS §B.4): the 4-D strided
-// access pattern. Steps are signed element strides (negative walks backwards, 0 broadcasts);
-// counts are unsigned loop bounds. All strides come first, then all counts.
-//
-//	byte 0      4          6          8          10         12     14     16     18    20
-//	   +-------+----------+----------+----------+----------+------+------+------+------+
-//	   | ADDR4 | step[0]  | step[1]  | step[2]  | step[3]  |num[0]|num[1]|num[2]|num[3]|
-//	   +-------+----------+----------+----------+----------+------+------+------+------+
-type Tensor4D struct {
-	StartAddr Addr4
-	StepElem  [4]int16
-	NumElem   [4]uint16
-}
 
 // ElementCount is t4d_element_count: num[0]*num[1]*num[2]*num[3].
 func (t Tensor4D) ElementCount() uint64 {
@@ -274,32 +230,6 @@ func (a Addr8) Local() uint32 { return uint32(a.Address() - DMALocalBase) }
 func LocalAddr8(onchip uint32) Addr8 {
 	return Addr8(DMALocalBase + uint64(onchip&TPBPartitionAddrMask))
 }
-
-// BoundCheckReg is NEURON_ISA_TPB_BOUND_CHECK_REG (1 byte; FACTS §C.6), LSB first:
-//
-//	bit  7           6                        5 ......... 0
-//	   +------------+--------------------------+-----------+
-//	   | bc_enabled | bc_disable_oob_error_notif|  bc_reg   |
-//	   +------------+--------------------------+-----------+
-type BoundCheckReg uint8
-
-// Reg is bc_reg: the register holding the bound (bc_reg+1 holds the high 32 bits in wide mode).
-func (b BoundCheckReg) Reg() uint8 { return uint8(b) & 0x3F }
-
-// DisableOOBErrorNotif is bc_disable_oob_error_notif.
-func (b BoundCheckReg) DisableOOBErrorNotif() bool { return b&0x40 != 0 }
-
-// Enabled is bc_enabled.
-func (b BoundCheckReg) Enabled() bool { return b&0x80 != 0 }
-
-// DMAConfigs is NEURON_ISA_TPB_DMA_CONFIGS (1 byte): priority_class:3 (valid 0..4), reserved:5 == 0.
-type DMAConfigs uint8
-
-// PriorityClass is bits 0..2.
-func (c DMAConfigs) PriorityClass() uint8 { return uint8(c) & 7 }
-
-// Reserved is bits 3..7 (must be zero).
-func (c DMAConfigs) Reserved() uint8 { return uint8(c) >> 3 }
 
 // DGEComputeOp is NEURON_ISA_TPB_DGE_COMPUTE_OP (seed 003 §3.4): the reduce-on-copy op.
 type DGEComputeOp uint8
@@ -360,35 +290,3 @@ func (m IndirectMode) String() string {
 	}
 	return fmt.Sprintf("IndirectMode(%d)", uint8(m))
 }
-
-// DMAIndirectFlags is NEURON_ISA_TPB_DMA_INDIRECT_FLAGS (1 byte, common.h:852), LSB first:
-//
-//	bit  7   6      5   4        3                   2                 1   0
-//	   +-------------+-------------+-------------------+-----------------+--------+
-//	   | scatter_dim | gather_dim  | non_unique_dst_idx| idx_bound_is_err | mode   |
-//	   +-------------+-------------+-------------------+-----------------+--------+
-type DMAIndirectFlags uint8
-
-func (f DMAIndirectFlags) IndirectMode() IndirectMode { return IndirectMode(f & 3) }
-func (f DMAIndirectFlags) IdxBoundIsErr() bool        { return f&0x04 != 0 }
-func (f DMAIndirectFlags) NonUniqueDstIdx() bool      { return f&0x08 != 0 }
-func (f DMAIndirectFlags) GatherDim() IndirectDim     { return IndirectDim(f>>4) & 3 }
-func (f DMAIndirectFlags) ScatterDim() IndirectDim    { return IndirectDim(f>>6) & 3 }
-
-// MakeDMAIndirectFlags packs the fields.
-func MakeDMAIndirectFlags(mode IndirectMode, idxBoundIsErr, nonUnique bool, gather, scatter IndirectDim) DMAIndirectFlags {
-	f := uint8(mode&3) | uint8(gather&3)<<4 | uint8(scatter&3)<<6
-	if idxBoundIsErr {
-		f |= 0x04
-	}
-	if nonUnique {
-		f |= 0x08
-	}
-	return DMAIndirectFlags(f)
-}
-
-// GatherTransposeFlags is GATHER_TRANSPOSE_FLAGS (1 byte): gather_dim:2 (bits 0..1), reserved:6.
-type GatherTransposeFlags uint8
-
-func (f GatherTransposeFlags) GatherDim() IndirectDim { return IndirectDim(f & 3) }
-func (f GatherTransposeFlags) Reserved() uint8        { return uint8(f) >> 2 }

@@ -103,22 +103,7 @@ func (x *Validator) AppendOn(dst []Violation, inst Inst, g Generation, e Engine)
 	}
 	v.rule = "has_valid_neuron_events"
 	validEvents(v, inst.Evt())
-	switch i := inst.(type) {
-	case *S4D4TR:
-		run(v, i, s4Checks[i.Header.Opcode])
-	case *LoadMaskSelect:
-		run(v, i, lmsChecks)
-	case *Memset:
-		run(v, i, memsetChecks)
-	case *DMADirect2D:
-		run(v, i, d2Checks)
-	case *DMAIndirect1D:
-		run(v, i, diChecks)
-	case *DMAGatherXpose:
-		run(v, i, gxChecks)
-	case *DMADirect2DXpose:
-		run(v, i, dxChecks)
-	}
+	runRules(v, inst)
 	return x.done()
 }
 

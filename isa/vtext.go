@@ -236,11 +236,9 @@ var (
 
 // fieldOffsets[k][path] is Layout(k).Offset(path) for every field, array element, tensor and
 // group path of struct kind k: one map lookup per violation instead of Offset's parsing.
-var fieldOffsets = func() (t [len(layoutArr)]map[string]int) {
-	for k, l := range layoutArr {
-		if l == nil {
-			continue
-		}
+var fieldOffsets = func() (t [numStructKinds]map[string]int) {
+	for k := range layoutTable {
+		l := &layoutTable[k]
 		m := map[string]int{}
 		add := func(p string) { m[p] = l.Offset(p) }
 		for _, f := range l.Fields {

@@ -47,7 +47,8 @@ func TestViolationTextMatchesFmt(t *testing.T) {
 			}
 		}
 	}
-	for k, l := range layoutArr {
+	for k := range layoutTable {
+		l := &layoutTable[k]
 		for p, o := range fieldOffsets[k] {
 			if l.Offset(p) != o {
 				t.Fatalf("%v %s: offset %d, want %d", l.Kind, p, o, l.Offset(p))
