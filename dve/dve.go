@@ -16,7 +16,6 @@
 package dve
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 
@@ -70,8 +69,9 @@ type DVE struct {
 	src []byte
 	// ops holds the other buffers the executor reuses (see opScratch).
 	ops opScratch
-	// reference runs the element-by-element reference implementations of ops.go in place of
-	// their fast paths (the differential tests).
+	// reference runs the element-by-element reference implementations of the reduce, scan,
+	// copy, cast, reciprocal and shuffle ops in place of their fast paths (the differential
+	// tests).
 	reference bool
 }
 
@@ -165,17 +165,6 @@ func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, e
 		return d.memset(m, in, g, eff)
 	}
 	return eff, fail(op, fault.ErrUnsupported, RuleOpcodeModelled, "header.opcode", "the DVE executor does not run %v (%T)", op, inst)
-}
-
-func (d *DVE) loadMask(in *isa.LoadMaskSelect, g isa.Generation, eff Effect) (Effect, error) {
-	for i, v := range in.Immediate {
-		if v >= 64 && v != 0xFF {
-			return eff, refuse(in, g, "load_mask_select_valid_mask", fmt.Sprintf("immediate[%d]", i), "mask entry %d", v)
-		}
-	}
-	d.mask, d.maskSet = in.Immediate, true
-	eff.MaskLoaded = true
-	return eff, nil
 }
 
 // operands holds an S4D4_TR instruction's checked memory operands.

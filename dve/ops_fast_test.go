@@ -13,10 +13,11 @@ import (
 	"github.com/tpbsim/tpbsim/num"
 )
 
-// The fast paths of ops.go against the element-by-element reference they replace
-// (DVE.reference): the same instruction on the same memory must leave the same bytes, the same
-// Effect and the same error, for every (opcode, ALU op, in dtype, out dtype) the executor takes
-// and for the shapes and placements that select the fast paths' branches.
+// The fast paths of the reduce, scan, cast, reciprocal and shuffle ops against the
+// element-by-element reference they replace (DVE.reference): the same instruction on the same
+// memory must leave the same bytes, the same Effect and the same error, for every (opcode, ALU
+// op, in dtype, out dtype) the executor takes and for the shapes and placements that select the
+// fast paths' branches.
 
 // fastOpcodes are the opcodes with a fast path (COPY's: row to row, see copyOp).
 var fastOpcodes = []isa.Opcode{
