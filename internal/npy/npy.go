@@ -13,15 +13,41 @@ package npy
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
-// ErrFormat is returned (wrapped) for any malformed or unsupported .npy input.
-var ErrFormat = errors.New("npy: bad or unsupported file")
+// FormatError is a malformed or unsupported .npy input. It unwraps to fault.ErrTruncated when
+// the file ends early and to fault.ErrInvalid otherwise; its rule is RuleFormat.
+type FormatError struct {
+	Msg       string
+	Truncated bool
+}
+
+// RuleFormat is the rule a refused file breaks: the .npy format (versions 1.0 to 3.0) of a
+// C-order array of a dtype tpbsim reads.
+const RuleFormat = "npy.format"
+
+func (e *FormatError) Error() string  { return "npy: bad or unsupported file: " + e.Msg }
+func (e *FormatError) RuleID() string { return RuleFormat }
+func (e *FormatError) Unwrap() error {
+	if e.Truncated {
+		return fault.ErrTruncated
+	}
+	return fault.ErrInvalid
+}
+
+func formatErr(format string, args ...any) error {
+	return &FormatError{Msg: fmt.Sprintf(format, args...)}
+}
+
+func truncatedErr(format string, args ...any) error {
+	return &FormatError{Msg: fmt.Sprintf(format, args...), Truncated: true}
+}
 
 // maxHeader bounds the header length so a crafted file cannot make the reader allocate much.
 const maxHeader = 1 << 20
@@ -65,10 +91,10 @@ func (a *Array) Len() int {
 func Read(r io.Reader) (*Array, error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
-		return nil, fmt.Errorf("%w: short preamble: %v", ErrFormat, err)
+		return nil, truncatedErr("short preamble: %v", err)
 	}
 	if string(pre[:6]) != "\x93NUMPY" {
-		return nil, fmt.Errorf("%w: missing \\x93NUMPY magic", ErrFormat)
+		return nil, formatErr("missing \\x93NUMPY magic")
 	}
 	major := pre[6]
 	var hlen int
@@ -76,32 +102,32 @@ func Read(r io.Reader) (*Array, error) {
 	case 1:
 		var b [2]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, fmt.Errorf("%w: short header length: %v", ErrFormat, err)
+			return nil, truncatedErr("short header length: %v", err)
 		}
 		hlen = int(binary.LittleEndian.Uint16(b[:]))
 	case 2, 3:
 		var b [4]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, fmt.Errorf("%w: short header length: %v", ErrFormat, err)
+			return nil, truncatedErr("short header length: %v", err)
 		}
 		v := binary.LittleEndian.Uint32(b[:])
 		if v > maxHeader {
-			return nil, fmt.Errorf("%w: header length %d too large", ErrFormat, v)
+			return nil, formatErr("header length %d too large", v)
 		}
 		hlen = int(v)
 	default:
-		return nil, fmt.Errorf("%w: format version %d.%d not supported", ErrFormat, major, pre[7])
+		return nil, formatErr("format version %d.%d not supported", major, pre[7])
 	}
 	hdr := make([]byte, hlen)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return nil, fmt.Errorf("%w: short header: %v", ErrFormat, err)
+		return nil, truncatedErr("short header: %v", err)
 	}
 	descr, fortran, shape, err := parseHeader(string(hdr))
 	if err != nil {
 		return nil, err
 	}
 	if fortran {
-		return nil, fmt.Errorf("%w: fortran_order arrays are not supported (save np.ascontiguousarray(a))", ErrFormat)
+		return nil, formatErr("fortran_order arrays are not supported (save np.ascontiguousarray(a))")
 	}
 	order, typ, err := splitDescr(descr)
 	if err != nil {
@@ -111,7 +137,7 @@ func Read(r io.Reader) (*Array, error) {
 	n := uint64(1)
 	for _, d := range shape {
 		if d > 0 && n > maxData/uint64(size)/uint64(d) {
-			return nil, fmt.Errorf("%w: array of shape %v is larger than %d bytes", ErrFormat, shape, uint64(maxData))
+			return nil, formatErr("array of shape %v is larger than %d bytes", shape, uint64(maxData))
 		}
 		n *= uint64(d)
 	}
@@ -121,7 +147,7 @@ func Read(r io.Reader) (*Array, error) {
 	var buf bytes.Buffer
 	buf.Grow(int(min(need, 64<<20)))
 	if got, err := io.CopyN(&buf, r, int64(need)); err != nil {
-		return nil, fmt.Errorf("%w: data shorter than shape %v x %d bytes (%d of %d bytes): %v", ErrFormat, shape, size, got, need, err)
+		return nil, truncatedErr("data shorter than shape %v x %d bytes (%d of %d bytes): %v", shape, size, got, need, err)
 	}
 	data := buf.Bytes()
 	if order == '>' && size > 1 {
@@ -134,7 +160,7 @@ func Read(r io.Reader) (*Array, error) {
 func Write(w io.Writer, a *Array) error {
 	size := ItemSize(a.Dtype)
 	if size == 0 {
-		return fmt.Errorf("%w: dtype %q", ErrFormat, a.Dtype)
+		return formatErr("dtype %q", a.Dtype)
 	}
 	if len(a.Data) != a.Len()*size {
 		return fmt.Errorf("npy: data is %d bytes, shape %v of %s needs %d", len(a.Data), a.Shape, a.Dtype, a.Len()*size)
@@ -191,7 +217,7 @@ func swap(b []byte, size int) {
 
 func splitDescr(d string) (byte, string, error) {
 	if len(d) < 2 {
-		return 0, "", fmt.Errorf("%w: descr %q", ErrFormat, d)
+		return 0, "", formatErr("descr %q", d)
 	}
 	order, typ := d[0], d[1:]
 	switch order {
@@ -207,8 +233,8 @@ func splitDescr(d string) (byte, string, error) {
 		if n := numpyName(typ); n != "" {
 			name = " (" + n + ")"
 		}
-		return 0, "", fmt.Errorf("%w: dtype %q%s not supported: tpbsim reads bool, uint8..uint64, int8..int64 and float16/32/64; "+
-			"convert the array in numpy first, e.g. np.save(f, a.astype(np.float32))", ErrFormat, d, name)
+		return 0, "", formatErr("dtype %q%s not supported: tpbsim reads bool, uint8..uint64, int8..int64 and float16/32/64; "+
+			"convert the array in numpy first, e.g. np.save(f, a.astype(np.float32))", d, name)
 	}
 	if order == '=' {
 		order = '<' // tpbsim runs on little-endian hosts; '=' in a file means the writer's native order
@@ -255,7 +281,7 @@ func numpyName(typ string) string {
 // single or double quotes, and trailing commas, as numpy's own writer and other writers emit.
 func parseHeader(h string) (descr string, fortran bool, shape []int, err error) {
 	p := &lit{s: strings.TrimSpace(h)}
-	bad := func(why string) error { return fmt.Errorf("%w: header %q: %s", ErrFormat, h, why) }
+	bad := func(why string) error { return formatErr("header %q: %s", h, why) }
 	if !p.eat('{') {
 		return "", false, nil, bad("not a dict")
 	}

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -93,9 +95,11 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := Read(bytes.NewReader(data))
 		if err != nil {
-			// The reader is in memory: every failure is the file's, so it is ErrFormat.
-			if !errors.Is(err, ErrFormat) {
-				t.Fatalf("error not ErrFormat: %v", err)
+			// The reader is in memory: every failure is the file's, a *FormatError of rule
+			// npy.format in one of two categories.
+			var fe *FormatError
+			if !errors.As(err, &fe) || fault.Rule(err) != RuleFormat || (!errors.Is(err, fault.ErrInvalid) && !errors.Is(err, fault.ErrTruncated)) {
+				t.Fatalf("error not a *FormatError: %v", err)
 			}
 			return
 		}
@@ -183,8 +187,8 @@ func TestReadHugeDeclaredShapeShortData(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err := Read(&b)
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrFormat) {
-		t.Fatalf("err = %v, want ErrFormat", err)
+	if !errors.Is(err, fault.ErrTruncated) {
+		t.Fatalf("err = %v, want a truncated file", err)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
 		t.Errorf("allocated %d bytes for a 100-byte payload", grew)
@@ -197,12 +201,14 @@ func TestUnsupportedDtypeNamed(t *testing.T) {
 		"<c8": "complex64", "<c16": "complex128", "<f16": "float128", "|O": "object", "<U5": "unicode string",
 		"|S3": "byte string", "|V8": "void", "<M8[ns]": "datetime64", "<m8[s]": "timedelta64",
 	} {
-		hdr := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }\n"
-		raw := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), 0)
-		raw = append(append(raw, hdr...), make([]byte, 32)...)
-		_, err := Read(bytes.NewReader(raw))
-		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "("+name) || !strings.Contains(err.Error(), "astype") {
-			t.Errorf("%s: %v", descr, err)
-		}
+		t.Run(descr, func(t *testing.T) {
+			hdr := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }\n"
+			raw := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), 0)
+			raw = append(append(raw, hdr...), make([]byte, 32)...)
+			_, err := Read(bytes.NewReader(raw))
+			if !errors.Is(err, fault.ErrInvalid) || !strings.Contains(err.Error(), "("+name) || !strings.Contains(err.Error(), "astype") {
+				t.Errorf("%s: %v", descr, err)
+			}
+		})
 	}
 }
