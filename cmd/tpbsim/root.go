@@ -8,6 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/mem"
+	"github.com/tpbsim/tpbsim/sim"
 )
 
 // Exit statuses (DESIGN.md §7).
@@ -17,8 +23,68 @@ const (
 	exitUsageIO = 2 // usage or I/O error
 )
 
-// cliError carries an exit status with the message. Commands return ruleErr(...) or ioErr(...);
-// any other error (cobra's own flag errors included) is a usage error.
+// categoryStatus is the exit status of each of fault's categories: the input broke a rule of the
+// hardware or of the model (1), except a structure cut short, which is a file of the wrong
+// length (2, as a usage or I/O error: "a file whose length is not a multiple of 64").
+var categoryStatus = map[error]int{
+	fault.ErrTruncated:   exitUsageIO,
+	fault.ErrInvalid:     exitRule,
+	fault.ErrBounds:      exitRule,
+	fault.ErrCapacity:    exitRule,
+	fault.ErrUninit:      exitRule,
+	fault.ErrDeadlock:    exitRule,
+	fault.ErrRace:        exitRule,
+	fault.ErrUnsupported: exitRule,
+	fault.ErrLimit:       exitRule,
+}
+
+// legacyCategory maps the sentinels of packages whose errors do not unwrap to fault's categories
+// yet onto the category they stand for. Each entry goes once its package's sentinel is an alias
+// of fault's (then the entry maps a category onto itself).
+var legacyCategory = []struct{ sentinel, category error }{
+	{dge.ErrRequest, fault.ErrInvalid}, {dge.ErrUnsupported, fault.ErrUnsupported},
+	{sim.ErrInvalid, fault.ErrInvalid}, {sim.ErrBounds, fault.ErrBounds}, {sim.ErrCapacity, fault.ErrCapacity},
+	{sim.ErrUninit, fault.ErrUninit}, {sim.ErrDeadlock, fault.ErrDeadlock}, {sim.ErrUnsupported, fault.ErrUnsupported},
+	{sim.ErrLimit, fault.ErrLimit}, {sim.ErrRace, fault.ErrRace},
+	{mem.ErrBounds, fault.ErrBounds}, {mem.ErrUninit, fault.ErrUninit}, {mem.ErrHBMCap, fault.ErrCapacity},
+	{mem.ErrUnsupported, fault.ErrUnsupported}, {mem.ErrPSUMWrite, fault.ErrInvalid},
+	{dma.ErrBounds, fault.ErrBounds}, {dma.ErrIndex, fault.ErrBounds}, {dma.ErrDescriptor, fault.ErrInvalid},
+}
+
+// category is err's fault category, or that of a legacy sentinel it wraps; nil for neither.
+func category(err error) error {
+	if c := fault.Category(err); c != nil {
+		return c
+	}
+	for _, l := range legacyCategory {
+		if errors.Is(err, l.sentinel) {
+			return l.category
+		}
+	}
+	return nil
+}
+
+// exitStatus is the one mapping from a command's error to the exit status (DESIGN.md §7): what
+// the command marked itself (ioErr: usage or I/O, whatever the cause's category; the status an
+// NKI script exited with) is that; otherwise the error's fault category decides
+// (categoryStatus); an error of no category (cobra's flag errors, an unknown explain topic, an
+// unreadable file) is a usage or I/O error.
+func exitStatus(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ce *cliError
+	if errors.As(err, &ce) {
+		return ce.code
+	}
+	if c := category(err); c != nil {
+		return categoryStatus[c]
+	}
+	return exitUsageIO
+}
+
+// cliError carries an exit status the command chose with the message: ioErr's usage or I/O
+// errors, ruleErr's rule failures of no fault category, an NKI script's own status.
 type cliError struct {
 	code int
 	err  error
@@ -27,28 +93,28 @@ type cliError struct {
 func (e *cliError) Error() string { return e.err.Error() }
 func (e *cliError) Unwrap() error { return e.err }
 
-// ruleErr wraps an error as "the input breaks a rule" (exit 1).
-func ruleErr(err error) error { return &cliError{exitRule, err} }
+// ruleErr marks err as "the input breaks a rule" (exit 1) when its category does not say so
+// already (an error of a layer outside fault's vocabulary); an error whose category is a rule's
+// is returned as it is, for exitStatus to map.
+func ruleErr(err error) error {
+	if c := category(err); c != nil && categoryStatus[c] == exitRule {
+		return err
+	}
+	return &cliError{exitRule, err}
+}
 
 // ioErr wraps an error as a usage or I/O error (exit 2).
 func ioErr(err error) error { return &cliError{exitUsageIO, err} }
 
-// silentRuleErr signals exit 1 after the command already printed its report.
+// errSilentRule signals exit 1 after the command already printed its report.
 var errSilentRule = &cliError{exitRule, errors.New("")}
 
+// exitCode prints err (unless its message is empty: the report said it) and returns its status.
 func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
+	if err != nil && err.Error() != "" {
+		fmt.Fprintln(stderr, "tpbsim:", err.Error())
 	}
-	var ce *cliError
-	code := exitUsageIO
-	if errors.As(err, &ce) {
-		code = ce.code
-	}
-	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(stderr, "tpbsim:", msg)
-	}
-	return code
+	return exitStatus(err)
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {

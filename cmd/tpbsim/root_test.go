@@ -1,10 +1,15 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // Missing and unknown (sub)commands are usage errors, exit 2, with a message.
@@ -74,5 +79,45 @@ func TestRepeatedFlagRefused(t *testing.T) {
 	}
 	if code, stdout, stderr := simCLI("dtable", "dump", fixtures+"/dve_bin_gen2", "--block", "41", "--block", "42"); code != 0 || !strings.Contains(stdout, "block 42") {
 		t.Errorf("repeatable --block: exit %d: %s", code, stderr)
+	}
+}
+
+// exitStatus is the one mapping of errors to exit statuses: a status the command chose wins,
+// else the fault category decides (through any wrapping), else usage or I/O.
+func TestExitStatus(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, exitOK},
+		{"no category", errors.New("open x: no such file"), exitUsageIO},
+		{"ioErr over a rule category", ioErr(fmt.Errorf("--timing: %w", fault.ErrInvalid)), exitUsageIO},
+		{"ruleErr of no category", ruleErr(errors.New("mismatch")), exitRule},
+		{"ruleErr of truncated", ruleErr(fault.ErrTruncated), exitRule},
+		{"legacy sentinel", fmt.Errorf("plan: %w", dge.ErrRequest), exitRule},
+		{"script status", &cliError{7, errors.New("")}, 7},
+		{"wrapped twice", fault.Wrap("DMA[3]", fmt.Errorf("descriptor[7]: %w", fault.ErrBounds)), exitRule},
+	}
+	for _, c := range fault.Categories {
+		want := exitRule
+		if c == fault.ErrTruncated {
+			want = exitUsageIO
+		}
+		cases = append(cases, struct {
+			name string
+			err  error
+			want int
+		}{"category " + c.Error(), fmt.Errorf("x: %w", c), want})
+		if _, ok := categoryStatus[c]; !ok {
+			t.Errorf("category %v has no exit status", c)
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := exitStatus(c.err); got != c.want {
+				t.Errorf("exitStatus(%v) = %d, want %d", c.err, got, c.want)
+			}
+		})
 	}
 }
