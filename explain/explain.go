@@ -30,7 +30,7 @@ import (
 // registry, then the behaviour entries of every package that models hardware.
 var sources = []func() []isa.Provenance{
 	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
-	sim.Provenance, ucode.Provenance, timing.Provenance, kernel.Provenance,
+	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance,
 }
 
 // Registry returns every registry entry tpbsim has: the rules of the instruction layer and the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand"
 	"os"
 	"reflect"
 	"strconv"
@@ -550,19 +549,13 @@ func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
 	return out, nil
 }
 
-// requestErr classifies request-building errors: a request that parses but breaks a layout
-// rule (a tensor that does not fit the partitions, ...) is exit 1; anything else is usage.
+// requestErr marks request-building errors as usage errors, except a request that parses but
+// breaks a layout rule of the DGE (a tensor that does not fit the partitions, ...): its
+// category decides.
 func requestErr(err error) error {
-	if errors.Is(err, dge.ErrRequest) {
-		return ruleErr(err)
-	}
-	return ioErr(err)
-}
-
-// planErr classifies planning errors: malformed requests and unsupported kinds break a rule.
-func planErr(err error) error {
-	if errors.Is(err, dge.ErrRequest) || errors.Is(err, dge.ErrUnsupported) {
-		return ruleErr(err)
+	var de *dge.Error
+	if errors.As(err, &de) {
+		return err
 	}
 	return ioErr(err)
 }
@@ -638,7 +631,7 @@ func dgePlan(f *dgeFlags, stdout io.Writer) error {
 	}
 	p, err := dge.PlanRequest(req, dge.Options{})
 	if err != nil {
-		return planErr(err)
+		return err // a request the planner refuses breaks a rule (its category)
 	}
 	if f.json {
 		enc := json.NewEncoder(stdout)
@@ -647,20 +640,6 @@ func dgePlan(f *dgeFlags, stdout io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, p.Text())
 	return err
-}
-
-// randomFill writes random values of dtype d over a view (finite floats).
-func randomFill(m dma.Memory, v dge.View, d isa.DType, rng *rand.Rand) error {
-	buf := make([]byte, v.Elements()*uint64(v.ElemSize))
-	k := num.Kind(d)
-	if d != 0 && k.IsFloat() && k.Size() > 0 {
-		for i := 0; i+k.Size() <= len(buf); i += k.Size() {
-			num.StoreF32(k, buf[i:], float32(rng.NormFloat64()*4))
-		}
-	} else {
-		rng.Read(buf)
-	}
-	return dge.WriteView(m, v, buf)
 }
 
 type runJSON struct {
@@ -682,32 +661,15 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return requestErr(err)
 	}
 	g := req.Gen
-	p, err := dge.PlanRequest(req, dge.Options{})
+	r, err := sim.PlanDGE(req)
 	if err != nil {
-		return planErr(err)
+		return err // a request the planner refuses breaks a rule (its category)
 	}
-	// The work limits, before anything is allocated, loaded or filled: planning is bounded
-	// (dge.MaxPlanNests), while the random fill, the reference and the run cost what the
-	// request moves.
-	if f.maxElements == 0 {
-		return ioErr(errZeroMaxElements)
-	}
-	cfg := sim.Config{Gen: g, MaxElements: f.maxElements}
-	if err := cfg.CheckPlan(p, "tpbsim dge run --max-elements N"); err != nil {
-		return ruleErr(fmt.Errorf("%s: %w", requestName(f), err))
-	}
-	if cfg.Timing, err = f.tf.table(g); err != nil {
-		return err
-	}
-	sumOut, err := f.tf.toStdout(f.trace)
+	sumOut, err := f.start(r, g, requestName(f))
 	if err != nil {
 		return err
 	}
-	m, err := sim.New(cfg)
-	if err != nil {
-		return ioErr(err)
-	}
-	mm := m.Memory()
+	m := r.Machine()
 	// Dumps and output paths first, as in tpbsim run: a usage mistake costs no large read.
 	dumps, err := parseDumps(m, g, f.dumps, f.trace, "", f.tf.outFlags()...)
 	if err != nil {
@@ -736,61 +698,20 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(f.loads) == 0 {
-		rng := rand.New(rand.NewSource(f.seed))
-		if err := randomFill(mm, req.Src, req.In, rng); err != nil {
-			return ruleErr(fmt.Errorf("random fill of the source: %w", err))
-		}
-		if req.ComputeOp != isa.DGEComputeNONE {
-			if err := randomFill(mm, req.Dst, req.Out, rng); err != nil {
-				return ruleErr(fmt.Errorf("random fill of the destination: %w", err))
-			}
-		}
-	}
-	var want []byte
-	if f.verify {
-		src, err := req.SourceStream(mm)
-		if err != nil {
-			return ruleErr(fmt.Errorf("verify: reading the source: %w", err))
-		}
-		before, err := dge.ReadView(mm, req.Dst)
-		if err != nil {
-			return ruleErr(fmt.Errorf("verify: reading the destination: %w", err))
-		}
-		if want, err = req.Expect(src, before); err != nil {
+		if err := r.Fill(f.seed); err != nil {
 			return ruleErr(err)
 		}
-		want = dge.ReadBack(req.Dst, want)
 	}
-	// The machine's DMA engines, as a DMA instruction's descriptors run: the timing table, the
-	// placement by partition, and (sim.dma_dst_overlap) a destination that overlaps itself
-	// across descriptors on one worker in job order, so the result is the same on every run.
-	res, sum, err := m.RunDMAPlan(p)
-	if err != nil {
-		return ruleErr(err)
+	res, mismatch := r.Execute(f.verify)
+	if res == nil {
+		return ruleErr(mismatch)
 	}
-	var verified *bool
-	var mismatch error
-	if f.verify {
-		got, err := dge.ReadView(mm, req.Dst)
-		if err != nil {
-			return ruleErr(err)
-		}
-		ok := bytes.Equal(got, want)
-		verified = &ok
-		if !ok {
-			i := 0
-			for i < len(got) && got[i] == want[i] {
-				i++
-			}
-			es := int(req.Dst.ElemSize)
-			mismatch = fmt.Errorf("verify: destination element %d differs from the reference: got %x, want %x", i/es, got[i/es*es:i/es*es+es], want[i/es*es:i/es*es+es])
-		}
-	}
-	outs, err := dgeOutputs(m, dumps, f.trace, res, g)
+	p := r.Plan()
+	outs, err := dgeOutputs(m, dumps, f.trace, res.Result, g)
 	if err != nil {
 		return err
 	}
-	outs = append(outs, f.tf.files(sum)...)
+	outs = append(outs, f.tf.files(res.Summary)...)
 	if mismatch == nil && len(outs) > 0 {
 		if err := writeOutputs(outs, stdout); err != nil {
 			flagOf := map[string]string{f.trace: "--trace " + f.trace, f.tf.summary: "--summary " + f.tf.summary}
@@ -801,7 +722,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	if mismatch == nil {
-		if err := f.tf.writeStdout(sum, stdout); err != nil {
+		if err := f.tf.writeStdout(res.Summary, stdout); err != nil {
 			return err
 		}
 	}
@@ -811,14 +732,13 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		pj := planToJSON(p)
-		if err := enc.Encode(runJSON{Plan: pj, EndNs: res.End, Bytes: res.Bytes, Waits: res.CreditWaits, Sems: res.Sems, Trace: res.Records, Verified: verified}); err != nil {
+		if err := enc.Encode(runToJSON(p, res)); err != nil {
 			return ioErr(err)
 		}
 	} else {
 		fmt.Fprintf(stdout, "%v: %v, %d descriptors on %d of %d DMA engines (lower bound %d), %d bytes, modelled time %d ns",
 			g, p.Kind, p.Descriptors, p.NumDMA, p.DMAAvail, p.LowerBound, res.Bytes, res.End)
-		if n := len(sum.Engines); n != p.NumDMA {
+		if n := len(res.Summary.Engines); n != p.NumDMA {
 			fmt.Fprintf(stdout, ", carried by %d engine(s) by SBUF partition (tpbsim explain sim.dma_partition_spread)", n)
 		}
 		if p.Job.RingDepth > 0 {
@@ -831,14 +751,47 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		for _, s := range res.Sems {
 			fmt.Fprintf(stdout, "semaphore %d += %d at %d ns (DMA[%d])\n", s.Sem, s.Delta, s.Time, s.Engine)
 		}
-		if verified != nil && *verified {
+		if res.Verified {
 			fmt.Fprintln(stdout, "verify: destination matches the direct reference")
 		}
 	}
-	if mismatch != nil {
-		return ruleErr(mismatch)
+	return mismatch
+}
+
+// start checks the work limits of the planned request r (before anything is allocated, loaded
+// or filled: planning is bounded by dge.MaxPlanNests, while the fill, the reference and the
+// run cost what the request moves), reads --timing and builds the machine. It reports whether
+// --summary goes to standard output. name prefixes a work-limit error ("" none).
+func (f *dgeFlags) start(r *sim.DGERun, g isa.Generation, name string) (bool, error) {
+	if f.maxElements == 0 {
+		return false, ioErr(errZeroMaxElements)
 	}
-	return nil
+	cfg := sim.Config{Gen: g, MaxElements: f.maxElements}
+	o := sim.DGEOptions{Name: name, Raise: "tpbsim dge run --max-elements N"}
+	if err := r.CheckLimits(cfg, o); err != nil {
+		return false, err
+	}
+	var err error
+	if cfg.Timing, err = f.tf.table(g); err != nil {
+		return false, err
+	}
+	sumOut, err := f.tf.toStdout(f.trace)
+	if err != nil {
+		return false, err
+	}
+	if err := r.Start(cfg, o); err != nil {
+		return false, ioErr(err)
+	}
+	return sumOut, nil
+}
+
+// runToJSON is dge run's --json form: the plan and what the engines did.
+func runToJSON(p *dge.Plan, res *sim.DGEResult) runJSON {
+	j := runJSON{Plan: planToJSON(p), EndNs: res.End, Bytes: res.Bytes, Waits: res.CreditWaits, Sems: res.Sems, Trace: res.Records}
+	if res.Checked {
+		j.Verified = &res.Verified
+	}
+	return j
 }
 
 // dgeOutputs renders dge run's --dump files and --trace after the run.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
@@ -76,7 +77,7 @@ func dgeLoad(m *sim.Machine, g isa.Generation, arg string, req dge.Request) (str
 	data, note := a.Data, ""
 	if d != 0 {
 		k := num.Kind(d)
-		own, _ := npyTypeOf(k)
+		own, _ := npy.TypeOf(k)
 		raw := fmt.Sprintf("u%d", k.Size())
 		switch {
 		case kind != num.INVALID && kind != k:
@@ -84,7 +85,7 @@ func dgeLoad(m *sim.Machine, g isa.Generation, arg string, req dge.Request) (str
 		case kind == num.INVALID && (a.Dtype == own || a.Dtype == raw):
 			// the dtype's own numpy type or its raw bits: copied as they are
 		default:
-			if data, err = convertIn(a, k); err != nil {
+			if data, err = a.Convert(k); err != nil {
 				return fail(err)
 			}
 			if kind == num.INVALID {

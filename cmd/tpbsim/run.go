@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -330,52 +329,6 @@ func parseSize(s string) (uint64, error) {
 	return v * mul, nil
 }
 
-// npyKind maps a .npy element type to the element kind of its bytes.
-var npyKind = map[string]num.Kind{
-	"b1": num.UINT8, "u1": num.UINT8, "i1": num.INT8, "u2": num.UINT16, "i2": num.INT16,
-	"u4": num.UINT32, "i4": num.INT32, "u8": num.UINT64, "i8": num.INT64, "f2": num.FP16, "f4": num.FP32,
-}
-
-var npyName = map[string]string{"u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64"}
-
-// npyTypeOf is the numpy type a kind is written as: its own where numpy has it, else the
-// unsigned integer of its width (raw bits). ok false when it is raw bits.
-func npyTypeOf(k num.Kind) (string, bool) {
-	switch k {
-	case num.UINT8:
-		return "u1", true
-	case num.INT8:
-		return "i1", true
-	case num.UINT16:
-		return "u2", true
-	case num.INT16:
-		return "i2", true
-	case num.UINT32:
-		return "u4", true
-	case num.INT32:
-		return "i4", true
-	case num.UINT64:
-		return "u8", true
-	case num.INT64:
-		return "i8", true
-	case num.FP16:
-		return "f2", true
-	case num.FP32, num.FP32R:
-		return "f4", true
-	}
-	switch k.Size() {
-	case 1:
-		return "u1", false
-	case 2:
-		return "u2", false
-	case 4:
-		return "u4", false
-	case 8:
-		return "u8", false
-	}
-	return "", false
-}
-
 func readNPY(path string) (*npy.Array, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -411,7 +364,7 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := npyKind[a.Dtype]; !ok && kind == num.INVALID {
+	if _, ok := npy.KindOf(a.Dtype); !ok && kind == num.INVALID {
 		// float64 (numpy's default float) is the one type npy reads whose bytes no device
 		// element type has: loaded as they are, they would be garbage to every instruction.
 		name := a.Dtype
@@ -430,7 +383,7 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 		return fmt.Errorf("array %v of %s: %w", a.Shape, a.Dtype, err)
 	}
 	if kind != num.INVALID {
-		if data, err = convertIn(a, kind); err != nil {
+		if data, err = a.Convert(kind); err != nil {
 			return err
 		}
 		size = kind.Size()
@@ -462,34 +415,6 @@ func splitLoadFile(rest string) (string, num.Kind, error) {
 		return "", num.INVALID, fmt.Errorf("empty DTYPE after %s: (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", file)
 	}
 	return "", num.INVALID, fmt.Errorf("unknown dtype %s after %s (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", suffix, file)
-}
-
-// convertIn turns the array's elements into elements of k: raw bits when the file's type is k's
-// own numpy type or the unsigned integer of k's width, a value conversion through FP32 otherwise.
-func convertIn(a *npy.Array, k num.Kind) ([]byte, error) {
-	if !k.Numeric() || k.Size() == 0 {
-		return nil, fmt.Errorf("element type %v cannot be loaded", k)
-	}
-	own, _ := npyTypeOf(k)
-	if a.Dtype == own {
-		return a.Data, nil
-	}
-	n := a.Len()
-	out := make([]byte, n*k.Size())
-	if a.Dtype == "f8" {
-		for i := 0; i < n; i++ {
-			num.StoreF64(k, out[i*k.Size():], float64frombits(a.Data[i*8:]))
-		}
-		return out, nil
-	}
-	sk, ok := npyKind[a.Dtype]
-	if !ok {
-		return nil, fmt.Errorf("cannot convert %s to %v", a.Dtype, k)
-	}
-	if err := num.ConvertSlice(out, k, a.Data, sk, n); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 type dumpSpec struct {
@@ -688,7 +613,7 @@ func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
 	if d.asF32 {
 		return d.renderFloat32(m)
 	}
-	typ, _ := npyTypeOf(d.kind)
+	typ, _ := npy.TypeOf(d.kind)
 	n := d.bytes()
 	const room = npyHeaderMax
 	buf := make([]byte, room+n)
@@ -736,10 +661,6 @@ func (w *npyHeaderWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func float64frombits(b []byte) float64 {
-	return math.Float64frombits(binary.LittleEndian.Uint64(b))
-}
-
 // outputName is how the report names an output.
 func outputName(p string) string {
 	if p == stdoutPath {
@@ -758,8 +679,8 @@ func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dump
 				return nil, nil, ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
 			}
 			outs = append(outs, output{d.file, data})
-			if typ, own := npyTypeOf(d.kind); !own && !d.asF32 {
-				notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npyName[typ], d.kind))
+			if typ, own := npy.TypeOf(d.kind); !own && !d.asF32 {
+				notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npy.TypeName(typ), d.kind))
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/tpbsim/tpbsim/internal/npy"
@@ -82,7 +81,7 @@ func parseExpect(m *sim.Machine, g isa.Generation, arg string) (expectSpec, erro
 	if !sameShape(a.Shape, d.shape) {
 		return expectSpec{}, fmt.Errorf("%s has shape %v, the expectation %v", d.file, a.Shape, d.shape)
 	}
-	want, err := convertIn(a, d.kind)
+	want, err := a.Convert(d.kind)
 	if err != nil {
 		return expectSpec{}, fmt.Errorf("%s: %w", d.file, err)
 	}
@@ -104,71 +103,13 @@ func sameShape(a, b []int) bool {
 	return true
 }
 
-// compare checks the memory against the reference: elements are equal when their bits are, or
-// when both are NaN. The error names the first differing element by its index and both values.
-func (e expectSpec) compare(m *sim.Machine) error {
-	got, err := m.ReadTensor(e.at, e.shape, e.kind.Size())
-	if err != nil {
-		return err
-	}
-	es := e.kind.Size()
-	n := len(got) / es
-	first, diff := -1, 0
-	for i := 0; i < n; i++ {
-		g, w := got[i*es:(i+1)*es], e.want[i*es:(i+1)*es]
-		if bytes.Equal(g, w) || (e.kind.IsFloat() && math.IsNaN(num.LoadF64(e.kind, g)) && math.IsNaN(num.LoadF64(e.kind, w))) {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		diff++
-	}
-	if first < 0 {
-		return nil
-	}
-	g, w := got[first*es:(first+1)*es], e.want[first*es:(first+1)*es]
-	return fmt.Errorf("expectation not met: element %s (flat %d) is %s in memory, %s in %s; %d of %d elements differ",
-		indexText(unravel(first, e.shape)), first, valueText(e.kind, g), valueText(e.kind, w), e.file, diff, n)
-}
-
-// unravel is numpy's unravel_index of flat index i in shape (row-major).
-func unravel(i int, shape []int) []int {
-	idx := make([]int, len(shape))
-	for k := len(shape) - 1; k >= 0; k-- {
-		idx[k] = i % shape[k]
-		i /= shape[k]
-	}
-	return idx
-}
-
-// valueText prints an element as its value and, for floats, its bits.
-func valueText(k num.Kind, b []byte) string {
-	switch {
-	case k.IsFloat():
-		return fmt.Sprintf("%v (%v 0x%0*x)", num.LoadF64(k, b), k, 2*k.Size(), num.LoadBits(k, b))
-	case k.IsSigned():
-		return fmt.Sprintf("%d", num.LoadInt(k, b))
-	}
-	return fmt.Sprintf("%d", num.LoadUint(k, b))
-}
-
-// checkExpects compares every expectation after the run; the first unmet one is a rule broken
-// (exit 1), and no output is written.
+// checkExpects compares every expectation after the run (sim.Machine.Expect); the first unmet
+// one is a rule broken (exit 1), and no output is written.
 func checkExpects(m *sim.Machine, es []expectSpec) error {
 	for _, e := range es {
-		if err := e.compare(m); err != nil {
+		if err := m.Expect(e.at, e.shape, e.kind, e.want, e.file); err != nil {
 			return ruleErr(fmt.Errorf("--expect %s: %w", e.arg, err))
 		}
 	}
 	return nil
-}
-
-// indexText prints a multi-index as numpy does, [i, j].
-func indexText(idx []int) string {
-	s := make([]string, len(idx))
-	for i, v := range idx {
-		s[i] = fmt.Sprint(v)
-	}
-	return "[" + strings.Join(s, ", ") + "]"
 }
