@@ -78,7 +78,7 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 				// when that holds them as they are (outRaw).
 				xs, ys := l.read(data[:n*G], row[r0*G*es:]), data[:n*G]
 				if cumulative && l.outRaw {
-					if v, ok := view[T](orows[c][r0*G*esOut:], n*G); ok {
+					if v, ok := num.View[T](orows[c][r0*G*esOut:], n*G); ok {
 						ys = v
 					}
 				}
@@ -137,7 +137,7 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 				l.x[k] = l.read(buf[k*laneChunk:k*laneChunk+n], rows[q/R][(q%R*G+off)*es:])
 				ys[k] = buf[k*laneChunk : k*laneChunk+n]
 				if cumulative && l.outRaw {
-					if v, ok := view[T](orows[q/R][(q%R*G+off)*esOut:], n); ok {
+					if v, ok := num.View[T](orows[q/R][(q%R*G+off)*esOut:], n); ok {
 						ys[k] = v
 					}
 				}
@@ -174,7 +174,7 @@ func foldGroups[T laneValue](l *lanes[T], rows, orows [][]byte, es, esOut, G int
 // else decoded into dst.
 func (l *lanes[T]) read(dst []T, b []byte) []T {
 	if l.raw {
-		if v, ok := view[T](b, len(dst)); ok {
+		if v, ok := num.View[T](b, len(dst)); ok {
 			return v
 		}
 	}

@@ -96,17 +96,6 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 	return nil
 }
 
-// storeInt stores an integer-band result as an element of vk.out, saturated to its range: the
-// value of v's 64 bits read unsigned when the input is UINT64 (whose values the int64 lanes hold
-// as their bits), else signed (Provenance dve.int_band_ops).
-func storeInt(vk valueKind, b []byte, v int64) {
-	if vk.in == num.UINT64 {
-		num.StoreUint(vk.out, b, uint64(v))
-		return
-	}
-	num.StoreInt(vk.out, b, v)
-}
-
 func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if o.nac%32 != 0 {
 		return o.refuse("has_multiple_32_channels", "num_active_channels", "%d channels", o.nac)

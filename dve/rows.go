@@ -177,18 +177,18 @@ func (j *rowJob) run(s *laneSet, lo, hi int) {
 		op, vk, negate := j.op, j.vk, j.negate
 		switch vk.class {
 		case classFloat:
-			s.f32.set(op, vk, negate, vk.in == num.FP32 || vk.in == num.FP32R, loadF32s, scanF32, storeF32s, putF32, negateAll[float32])
+			s.f32.set(op, vk, negate, vk.in == num.FP32 || vk.in == num.FP32R, num.LoadF32Slice, scanF32, num.StoreF32Slice, putF32, negateAll[float32])
 			s.f32.outRaw = vk.out == num.FP32
 			foldGroups(&s.f32, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		case classInt:
-			store := storeI64s
+			store := num.StoreIntSlice
 			if vk.in == num.UINT64 {
-				store = storeI64sUnsigned
+				store = storeUnsigned
 			}
-			s.i64.set(op, vk, negate, vk.in.Size() == 8, loadI64s, scanI64, store, putAsIs[int64], negateAll[int64])
+			s.i64.set(op, vk, negate, vk.in.Size() == 8, num.LoadExtendedSlice, scanI64, store, putAsIs[int64], negateAll[int64])
 			foldGroups(&s.i64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		default:
-			s.u64.set(op, vk, false, vk.in.Size() == 8, loadU64s, scanU64, storeU64s, putAsIs[uint64], nil)
+			s.u64.set(op, vk, false, vk.in.Size() == 8, num.LoadBitsSlice, scanU64, num.StoreBitsSlice, putAsIs[uint64], nil)
 			foldGroups(&s.u64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		}
 	case jobReciprocal:
@@ -196,11 +196,11 @@ func (j *rowJob) run(s *laneSet, lo, hi int) {
 		for c, row := range rows {
 			for lo, E := 0, len(row)/j.esIn; lo < E; lo += len(xs) {
 				x := xs[:min(len(xs), E-lo)]
-				loadF32s(x, row[lo*j.esIn:], j.in)
+				num.LoadF32Slice(x, row[lo*j.esIn:], j.in)
 				for i, v := range x {
 					x[i] = num.CanonicalNaN(1 / v)
 				}
-				storeF32s(orows[c][lo*j.esOut:], x, j.out)
+				num.StoreF32Slice(orows[c][lo*j.esOut:], x, j.out)
 			}
 		}
 	case jobCast:

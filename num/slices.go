@@ -409,104 +409,17 @@ func intsExact(dk, sk Kind) bool {
 // through a chunk of int64 on the stack.
 func convertInts(dst []byte, dk Kind, src []byte, sk Kind, n int) {
 	var buf [chunkElems]int64
-	lo, hi := intRange(dk) // UINT64: [0, MaxInt64], which holds every value of a 16-bit source
 	ss, ds := sk.Size(), dk.Size()
 	for i := 0; i < n; i += chunkElems {
 		v := buf[:min(chunkElems, n-i)]
-		loadInts(sk, v, src[i*ss:])
-		storeInts(ds, dst[i*ds:], v, lo, hi)
-	}
-}
-
-// loadInts reads len(v) elements of integer kind k from s (UINT64 held to MaxInt64).
-func loadInts(k Kind, v []int64, s []byte) {
-	switch k {
-	case INT8:
-		for i, c := range s[:len(v)] {
-			v[i] = int64(int8(c))
+		LoadExtendedSlice(v, src[i*ss:], sk)
+		if sk == UINT64 { // its values above MaxInt64 read as negative: they saturate high
+			for j, x := range v {
+				if x < 0 {
+					v[j] = math.MaxInt64
+				}
+			}
 		}
-	case UINT8:
-		for i, c := range s[:len(v)] {
-			v[i] = int64(c)
-		}
-	case INT16:
-		for len(v) >= 2 && len(s) >= 4 {
-			w := binary.LittleEndian.Uint32(s)
-			v[0], v[1] = int64(int16(w)), int64(int16(w>>16))
-			v, s = v[2:], s[4:]
-		}
-		if len(v) >= 1 && len(s) >= 2 {
-			v[0] = int64(int16(binary.LittleEndian.Uint16(s)))
-		}
-	case UINT16:
-		for len(v) >= 2 && len(s) >= 4 {
-			w := binary.LittleEndian.Uint32(s)
-			v[0], v[1] = int64(w&0xffff), int64(w>>16)
-			v, s = v[2:], s[4:]
-		}
-		if len(v) >= 1 && len(s) >= 2 {
-			v[0] = int64(binary.LittleEndian.Uint16(s))
-		}
-	case INT32:
-		for len(v) >= 2 && len(s) >= 8 {
-			w := binary.LittleEndian.Uint64(s)
-			v[0], v[1] = int64(int32(w)), int64(int32(w>>32))
-			v, s = v[2:], s[8:]
-		}
-		if len(v) >= 1 && len(s) >= 4 {
-			v[0] = int64(int32(binary.LittleEndian.Uint32(s)))
-		}
-	case UINT32:
-		for len(v) >= 2 && len(s) >= 8 {
-			w := binary.LittleEndian.Uint64(s)
-			v[0], v[1] = int64(w&0xffffffff), int64(w>>32)
-			v, s = v[2:], s[8:]
-		}
-		if len(v) >= 1 && len(s) >= 4 {
-			v[0] = int64(binary.LittleEndian.Uint32(s))
-		}
-	case INT64:
-		for i := range v {
-			v[i] = int64(binary.LittleEndian.Uint64(s[8*i:]))
-		}
-	case UINT64:
-		for i := range v {
-			v[i] = int64(min(binary.LittleEndian.Uint64(s[8*i:]), math.MaxInt64))
-		}
-	}
-}
-
-// storeInts writes v clamped to [lo, hi] as size-byte integers.
-func storeInts(size int, d []byte, v []int64, lo, hi int64) {
-	switch size {
-	case 1:
-		for len(v) >= 4 && len(d) >= 4 {
-			binary.LittleEndian.PutUint32(d, uint32(uint8(min(max(v[0], lo), hi)))|uint32(uint8(min(max(v[1], lo), hi)))<<8|
-				uint32(uint8(min(max(v[2], lo), hi)))<<16|uint32(uint8(min(max(v[3], lo), hi)))<<24)
-			v, d = v[4:], d[4:]
-		}
-		for i, x := range v {
-			d[i] = uint8(min(max(x, lo), hi))
-		}
-	case 2:
-		for len(v) >= 2 && len(d) >= 4 {
-			binary.LittleEndian.PutUint32(d, uint32(uint16(min(max(v[0], lo), hi)))|uint32(uint16(min(max(v[1], lo), hi)))<<16)
-			v, d = v[2:], d[4:]
-		}
-		if len(v) >= 1 && len(d) >= 2 {
-			binary.LittleEndian.PutUint16(d, uint16(min(max(v[0], lo), hi)))
-		}
-	case 4:
-		for len(v) >= 2 && len(d) >= 8 {
-			binary.LittleEndian.PutUint64(d, uint64(uint32(min(max(v[0], lo), hi)))|uint64(uint32(min(max(v[1], lo), hi)))<<32)
-			v, d = v[2:], d[8:]
-		}
-		if len(v) >= 1 && len(d) >= 4 {
-			binary.LittleEndian.PutUint32(d, uint32(min(max(v[0], lo), hi)))
-		}
-	case 8:
-		for i, x := range v {
-			binary.LittleEndian.PutUint64(d[8*i:], uint64(min(max(x, lo), hi)))
-		}
+		StoreIntSlice(dst[i*ds:], v, dk) // UINT64: [0, MaxInt64] holds every value of a 16-bit source
 	}
 }
