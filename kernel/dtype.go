@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -35,14 +36,14 @@ func dtypeOf(t *Tensor, g isa.Generation) (isa.DType, error) {
 	d, ok := nkiDTypes[name]
 	if !ok {
 		if name == "tfloat32" {
-			return 0, &Error{Kind: ErrUnsupported, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.dtype",
+			return 0, &Error{Kind: fault.ErrUnsupported, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.dtype",
 				Msg: "tfloat32 is a Tensor Engine compute type with no ISA storage dtype; tpbsim does not model it", Legal: "store as float32"}
 		}
-		return 0, &Error{Kind: ErrRule, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.dtype",
+		return 0, &Error{Kind: fault.ErrInvalid, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.dtype",
 			Msg: fmt.Sprintf("dtype %q", t.DType), Legal: dtypeNames()}
 	}
 	if !d.InGen(g) || !isa.IsValidDType(d, g, false) {
-		return 0, &Error{Kind: ErrRule, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.dtype",
+		return 0, &Error{Kind: fault.ErrInvalid, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.dtype",
 			Msg: fmt.Sprintf("dtype %s (%v) is not a storage type of %v", t.DType, d, g), Legal: "a dtype the generation has"}
 	}
 	return d, nil

@@ -4,51 +4,59 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/isa"
 )
 
-// Sentinel errors: the category of a refused kernel (errors.Is). ErrForm is a malformed kernel
-// form (a usage error: exit 2 in the CLI); the others are a well-formed kernel that breaks a
-// rule (exit 1).
-var (
-	ErrForm        = errors.New("malformed kernel form")
-	ErrRule        = errors.New("NKI rule broken")
-	ErrCapacity    = errors.New("capacity exceeded")
-	ErrUnsupported = errors.New("not modelled by tpbsim")
-	// ErrLowering: the lowering produced a word the machine's own checks refuse. That is a
-	// tpbsim defect or an NKI rule tpbsim does not check yet; the error says which word.
-	ErrLowering = errors.New("lowering refused by the machine's checks")
-)
+// A refused kernel is an *Error whose Kind is one of package fault's categories (match with
+// errors.Is from any layer):
+//
+//   - fault.ErrInvalid: the kernel breaks an NKI rule or one of the lowering's rules, or (with
+//     Malformed set) the kernel form itself is malformed: bad JSON, an unknown key, an id out of
+//     range, a missing operand, input data of the wrong size. The CLI exits 1 for the first and
+//     2, a usage error, for the second (IsMalformed).
+//   - fault.ErrCapacity: the live tiles do not fit SBUF / PSUM.
+//   - fault.ErrUnsupported: a call or type tpbsim does not model.
+//
+// A lowered word the machine's check pipeline refuses is a *LoweringError instead, of the
+// machine error's category.
 
 // Error is one refusal, naming the call (its file:line and name), the argument, the rule, what
 // was found and what would be legal.
 type Error struct {
-	Kind  error
-	Loc   string // file:line of the call (or tensor)
-	Call  string // the call's name, e.g. nisa.nc_transpose
-	Arg   string // the argument or key path, e.g. "data" or "tensors[3].shape"
-	Rule  string // rule id, e.g. nki.nc_transpose.vector_tile
-	Msg   string // what was found
-	Legal string // what would be legal
-	Err   error  // the cause (a machine error), when there is one
+	Kind error // fault.ErrInvalid, fault.ErrCapacity or fault.ErrUnsupported
+	// Malformed: the kernel form (or the data and options given with it) is malformed, rather
+	// than a well-formed kernel breaking a rule. Kind is fault.ErrInvalid.
+	Malformed bool
+	Loc       string // file:line of the call (or tensor)
+	Call      string // the call's name, e.g. nisa.nc_transpose
+	Arg       string // the argument or key path, e.g. "data" or "tensors[3].shape"
+	Rule      string // rule id, e.g. nki.nc_transpose.vector_tile
+	Msg       string // what was found
+	Legal     string // what would be legal
+}
+
+// what names the kind of refusal in messages.
+func (e *Error) what() string {
+	switch {
+	case e.Malformed:
+		return "malformed kernel form"
+	case e.Kind == fault.ErrInvalid:
+		return "NKI rule broken"
+	case e.Kind != nil:
+		return e.Kind.Error()
+	}
+	return ""
 }
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Loc != "" {
-		b.WriteString(e.Loc)
+	if p := e.ErrPath(); p != "" {
+		b.WriteString(p)
 		b.WriteString(": ")
 	}
-	if e.Call != "" {
-		b.WriteString(e.Call)
-		b.WriteString(": ")
-	}
-	if e.Arg != "" {
-		b.WriteString(e.Arg)
-		b.WriteString(": ")
-	}
-	if e.Kind != nil {
-		b.WriteString(e.Kind.Error())
-	}
+	b.WriteString(e.what())
 	if e.Rule != "" {
 		fmt.Fprintf(&b, ": rule %s", e.Rule)
 	}
@@ -59,26 +67,63 @@ func (e *Error) Error() string {
 	if e.Legal != "" {
 		fmt.Fprintf(&b, " (legal: %s)", e.Legal)
 	}
-	if e.Err != nil {
-		fmt.Fprintf(&b, ": %v", e.Err)
-	}
 	return b.String()
 }
 
-// Unwrap exposes the category and the cause to errors.Is / errors.As.
-func (e *Error) Unwrap() []error {
-	out := []error{e.Kind}
-	if e.Err != nil {
-		out = append(out, e.Err)
-	}
-	return out
-}
+// Unwrap exposes the category to errors.Is.
+func (e *Error) Unwrap() error { return e.Kind }
 
-// RuleID is the rule the error names.
+// RuleID is the rule the error names (fault.Ruled).
 func (e *Error) RuleID() string { return e.Rule }
 
-func formErr(path, format string, args ...any) *Error {
-	return &Error{Kind: ErrForm, Arg: path, Msg: fmt.Sprintf(format, args...)}
+// ErrPath is where the error is (fault.Pathed): the call's file:line, the call, the argument,
+// those that are known, joined with ": " ("t.py:14: nisa.tensor_reduce: axis").
+func (e *Error) ErrPath() string {
+	var parts []string
+	for _, s := range []string{e.Loc, e.Call, e.Arg} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ": ")
+}
+
+// IsMalformed reports whether err is a malformed kernel form (or its data or options) rather
+// than a kernel that breaks a rule: what a command reports as a usage error.
+func IsMalformed(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Malformed
+}
+
+// LoweringError is a lowered word the machine's check pipeline refuses: a tpbsim lowering defect
+// or an NKI rule tpbsim does not check yet (the message asks for a report). It names the call
+// the word was lowered from; Err is the machine's refusal, whose category and rule it keeps.
+type LoweringError struct {
+	Origin string // "file:line call" of the call, or what the lowering added the word for
+	Engine isa.Engine
+	Index  int // the word's index in its queue
+	Opcode isa.Opcode
+	Rule   string
+	Err    error
+}
+
+func (e *LoweringError) Error() string {
+	return fmt.Sprintf("%s: lowering refused by the machine's checks: rule %s: the lowered %v on %v (instruction %d of its queue) is refused; "+
+		"this is a tpbsim lowering defect or an NKI rule tpbsim does not check yet (please report it): %v", e.Origin, e.Rule, e.Opcode, e.Engine, e.Index, e.Err)
+}
+
+// Unwrap is the machine's refusal.
+func (e *LoweringError) Unwrap() error { return e.Err }
+
+// RuleID is the rule the machine names (fault.Ruled).
+func (e *LoweringError) RuleID() string { return e.Rule }
+
+// ErrPath is the call the word came from (fault.Pathed).
+func (e *LoweringError) ErrPath() string { return e.Origin }
+
+// formErr is a malformed kernel form at key path path.
+func formErr(path, rule, format string, args ...any) *Error {
+	return &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: path, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 }
 
 // callErr is a refusal of call c.

@@ -187,7 +187,7 @@ func (c *Call) name() string {
 }
 
 // Parse reads a kernel form. Unknown keys, a key given twice in one object, trailing data and a
-// wrong format or version are refused (ErrForm) with where they are.
+// wrong format or version are refused (a malformed *Error) with where they are.
 func Parse(data []byte) (*Kernel, error) {
 	if err := checkDuplicateKeys(data); err != nil {
 		return nil, err
@@ -196,16 +196,16 @@ func Parse(data []byte) (*Kernel, error) {
 	dec.DisallowUnknownFields()
 	var k Kernel
 	if err := dec.Decode(&k); err != nil {
-		return nil, formErr("", "%s", jsonErrText(data, err))
+		return nil, formErr("", "kernel.form.json", "%s", jsonErrText(data, err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, formErr("", "trailing data after the kernel object")
+		return nil, formErr("", "kernel.form.json", "trailing data after the kernel object")
 	}
 	if k.Format != FormatName {
-		return nil, formErr("format", "%q; want %q", k.Format, FormatName)
+		return nil, formErr("format", "kernel.form.format", "%q; want %q", k.Format, FormatName)
 	}
 	if k.Version != FormatVersion {
-		return nil, formErr("version", "%d; this tpbsim reads version %d", k.Version, FormatVersion)
+		return nil, formErr("version", "kernel.form.format", "%d; this tpbsim reads version %d", k.Version, FormatVersion)
 	}
 	if err := k.checkStructure(); err != nil {
 		return nil, err
@@ -213,22 +213,28 @@ func Parse(data []byte) (*Kernel, error) {
 	return &k, nil
 }
 
-// jsonErrText names the line of a JSON decoding error.
+// jsonErrText names the line and byte of a JSON decoding error. An input that ends inside the
+// object (encoding/json's bare "unexpected EOF") is named at its end.
 func jsonErrText(data []byte, err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	off := int64(-1)
+	msg := err.Error()
 	switch {
 	case errors.As(err, &se):
 		off = se.Offset
 	case errors.As(err, &te):
 		off = te.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		off, msg = int64(len(data)), "unexpected EOF: the input ends inside the kernel object (an unclosed object, array or string)"
+	case errors.Is(err, io.EOF):
+		off, msg = int64(len(data)), "unexpected EOF: no kernel object (the input is empty or only white space)"
 	}
 	if off < 0 || off > int64(len(data)) {
-		return err.Error()
+		return msg
 	}
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	return fmt.Sprintf("line %d (byte %d): %v", line, off, err)
+	return fmt.Sprintf("line %d (byte %d): %s", line, off, msg)
 }
 
 // checkDuplicateKeys refuses an object that names a key twice (encoding/json keeps the last).
@@ -272,7 +278,7 @@ func checkDuplicateKeys(data []byte) error {
 				if top.keys[t] {
 					off := dec.InputOffset()
 					line := 1 + bytes.Count(data[:off], []byte{'\n'})
-					return formErr("", "line %d: key %q given twice in one object", line, t)
+					return formErr("", "kernel.form.duplicate_key", "line %d: key %q given twice in one object", line, t)
 				}
 				top.keys[t] = true
 				top.next = false
@@ -289,53 +295,53 @@ func checkDuplicateKeys(data []byte) error {
 // formed, the keys each op needs. What the NKI rules or the machine refuse is the lowering's.
 func (k *Kernel) checkStructure() error {
 	if len(k.Tensors) == 0 {
-		return formErr("tensors", "empty: a kernel has at least one tensor")
+		return formErr("tensors", "kernel.form.tensor", "empty: a kernel has at least one tensor")
 	}
 	for i := range k.Tensors {
 		t := &k.Tensors[i]
 		p := fmt.Sprintf("tensors[%d]", i)
 		if len(t.Shape) == 0 {
-			return formErr(p+".shape", "empty (tensor %q)", t.Name)
+			return formErr(p+".shape", "kernel.form.tensor", "empty (tensor %q)", t.Name)
 		}
 		n := int64(1)
 		for j, d := range t.Shape {
 			if d < 1 {
-				return formErr(fmt.Sprintf("%s.shape[%d]", p, j), "%d (tensor %q): every extent is at least 1", d, t.Name)
+				return formErr(fmt.Sprintf("%s.shape[%d]", p, j), "kernel.form.tensor", "%d (tensor %q): every extent is at least 1", d, t.Name)
 			}
 			n *= int64(d)
 			if n > 1<<40 {
-				return formErr(p+".shape", "%v (tensor %q): more than 2^40 elements", t.Shape, t.Name)
+				return formErr(p+".shape", "kernel.form.tensor", "%v (tensor %q): more than 2^40 elements", t.Shape, t.Name)
 			}
 		}
 		switch t.Buffer {
 		case BufHBM, BufSharedHBM, BufPrivateHBM, BufSBUF, BufPSUM:
 		default:
-			return formErr(p+".buffer", "%q (tensor %q); legal: hbm, shared_hbm, private_hbm, sbuf, psum", t.Buffer, t.Name)
+			return formErr(p+".buffer", "kernel.form.tensor", "%q (tensor %q); legal: hbm, shared_hbm, private_hbm, sbuf, psum", t.Buffer, t.Name)
 		}
 		switch t.Kind {
 		case "", "internal":
 			if t.File != "" || t.Arg != nil {
-				return formErr(p, "tensor %q has \"file\" or \"arg\" but is not an input", t.Name)
+				return formErr(p, "kernel.form.tensor", "tensor %q has \"file\" or \"arg\" but is not an input", t.Name)
 			}
 		case "input":
 			if t.onChip() {
-				return formErr(p+".buffer", "input %q is in %s: kernel arguments are HBM tensors", t.Name, t.Buffer)
+				return formErr(p+".buffer", "kernel.form.tensor", "input %q is in %s: kernel arguments are HBM tensors", t.Name, t.Buffer)
 			}
 		default:
-			return formErr(p+".kind", "%q (tensor %q); legal: input, internal", t.Kind, t.Name)
+			return formErr(p+".kind", "kernel.form.tensor", "%q (tensor %q); legal: input, internal", t.Kind, t.Name)
 		}
 		switch t.Encoding {
 		case "", "native", "raw", "float32":
 		default:
-			return formErr(p+".encoding", "%q (tensor %q); legal: native, raw, float32", t.Encoding, t.Name)
+			return formErr(p+".encoding", "kernel.form.tensor", "%q (tensor %q); legal: native, raw, float32", t.Encoding, t.Name)
 		}
 	}
 	for i, o := range k.Outputs {
 		if o < 0 || o >= len(k.Tensors) {
-			return formErr(fmt.Sprintf("outputs[%d]", i), "tensor %d; legal 0..%d", o, len(k.Tensors)-1)
+			return formErr(fmt.Sprintf("outputs[%d]", i), "kernel.form.outputs", "tensor %d; legal 0..%d", o, len(k.Tensors)-1)
 		}
 		if k.Tensors[o].onChip() {
-			return formErr(fmt.Sprintf("outputs[%d]", i), "tensor %q is in %s: a kernel returns HBM tensors", k.Tensors[o].Name, k.Tensors[o].Buffer)
+			return formErr(fmt.Sprintf("outputs[%d]", i), "kernel.form.outputs", "tensor %q is in %s: a kernel returns HBM tensors", k.Tensors[o].Name, k.Tensors[o].Buffer)
 		}
 	}
 	for i := range k.Calls {
@@ -350,10 +356,10 @@ func (k *Kernel) checkStructure() error {
 		case OpMemset:
 			need["dst"] = true
 			if c.Value == nil {
-				return formErr(p+".value", "missing (%s at %s)", c.name(), c.Loc)
+				return formErr(p+".value", "kernel.form.call", "missing (%s at %s)", c.name(), c.Loc)
 			}
 		default:
-			return formErr(p+".op", "%q (%s at %s) is not an op of the kernel form; legal: %s", c.Op, c.name(), c.Loc,
+			return formErr(p+".op", "kernel.form.call", "%q (%s at %s) is not an op of the kernel form; legal: %s", c.Op, c.name(), c.Loc,
 				strings.Join([]string{OpDMACopy, OpDMATranspose, OpLoadTranspose2D, OpNCTranspose, OpStreamShuffle, OpTensorReduce, OpTensorCopy, OpReciprocal, OpMemset}, ", "))
 		}
 		for _, v := range []struct {
@@ -362,9 +368,9 @@ func (k *Kernel) checkStructure() error {
 		}{{"dst", c.Dst}, {"src", c.Src}, {"data", c.Data}} {
 			switch {
 			case need[v.key] && v.v == nil:
-				return formErr(p+"."+v.key, "missing (%s at %s)", c.name(), c.Loc)
+				return formErr(p+"."+v.key, "kernel.form.call", "missing (%s at %s)", c.name(), c.Loc)
 			case !need[v.key] && v.v != nil:
-				return formErr(p+"."+v.key, "%s takes no %q operand (at %s)", c.Op, v.key, c.Loc)
+				return formErr(p+"."+v.key, "kernel.form.call", "%s takes no %q operand (at %s)", c.Op, v.key, c.Loc)
 			case v.v != nil:
 				if err := k.checkView(p+"."+v.key, v.v, c, 0); err != nil {
 					return err
@@ -377,35 +383,35 @@ func (k *Kernel) checkStructure() error {
 
 func (k *Kernel) checkView(path string, v *View, c *Call, depth int) error {
 	if v.Tensor < 0 || v.Tensor >= len(k.Tensors) {
-		return formErr(path+".tensor", "%d; legal 0..%d (%s at %s)", v.Tensor, len(k.Tensors)-1, c.name(), c.Loc)
+		return formErr(path+".tensor", "kernel.form.view", "%d; legal 0..%d (%s at %s)", v.Tensor, len(k.Tensors)-1, c.name(), c.Loc)
 	}
 	if len(v.Pattern) == 0 {
-		return formErr(path+".pattern", "empty (%s at %s): a view has at least one axis", c.name(), c.Loc)
+		return formErr(path+".pattern", "kernel.form.view", "empty (%s at %s): a view has at least one axis", c.name(), c.Loc)
 	}
 	if len(v.Pattern) > 16 {
-		return formErr(path+".pattern", "%d axes (%s at %s): at most 16", len(v.Pattern), c.name(), c.Loc)
+		return formErr(path+".pattern", "kernel.form.view", "%d axes (%s at %s): at most 16", len(v.Pattern), c.name(), c.Loc)
 	}
 	n := int64(1)
 	for i, p := range v.Pattern {
 		if p[1] < 1 || p[1] > 1<<32 {
-			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "num %d (%s at %s): legal 1..2^32", p[1], c.name(), c.Loc)
+			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "kernel.form.view", "num %d (%s at %s): legal 1..2^32", p[1], c.name(), c.Loc)
 		}
 		if p[0] < -(1<<40) || p[0] > 1<<40 {
-			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "step %d (%s at %s) out of range", p[0], c.name(), c.Loc)
+			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "kernel.form.view", "step %d (%s at %s) out of range", p[0], c.name(), c.Loc)
 		}
 		if n *= p[1]; n > 1<<40 {
-			return formErr(path+".pattern", "more than 2^40 elements (%s at %s)", c.name(), c.Loc)
+			return formErr(path+".pattern", "kernel.form.view", "more than 2^40 elements (%s at %s)", c.name(), c.Loc)
 		}
 	}
 	if v.Offset < -(1<<40) || v.Offset > 1<<40 {
-		return formErr(path+".offset", "%d (%s at %s) out of range", v.Offset, c.name(), c.Loc)
+		return formErr(path+".offset", "kernel.form.view", "%d (%s at %s) out of range", v.Offset, c.name(), c.Loc)
 	}
 	if v.Indirect != nil {
 		if depth > 0 {
-			return formErr(path+".indirect", "an index view is itself indirect (%s at %s)", c.name(), c.Loc)
+			return formErr(path+".indirect", "kernel.form.view", "an index view is itself indirect (%s at %s)", c.name(), c.Loc)
 		}
 		if v.Indirect.Dim < 0 || v.Indirect.Dim >= len(v.Pattern) {
-			return formErr(path+".indirect.dim", "%d; legal 0..%d (%s at %s)", v.Indirect.Dim, len(v.Pattern)-1, c.name(), c.Loc)
+			return formErr(path+".indirect.dim", "kernel.form.view", "%d; legal 0..%d (%s at %s)", v.Indirect.Dim, len(v.Pattern)-1, c.name(), c.Loc)
 		}
 		return k.checkView(path+".indirect.index", &v.Indirect.Index, c, depth+1)
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -142,7 +143,7 @@ func (a *chipAllocator) capacityError(pl *Placement, size uint64) error {
 	}
 	msg := fmt.Sprintf("tensor %q %v %s needs %d partitions x %s; %s has %s per partition, about %s left beside the %d live tiles (%s)",
 		t.Name, t.Shape, t.DType, pl.Partitions, fmtBytes(size), a.space, fmtBytes(a.limit), fmtBytes(left), len(a.live), strings.Join(names, ", "))
-	return &Error{Kind: ErrCapacity, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.capacity", Msg: msg,
+	return &Error{Kind: fault.ErrCapacity, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.capacity", Msg: msg,
 		Legal: fmt.Sprintf("at most %s per partition in all live %s tiles", fmtBytes(a.limit), a.space)}
 }
 

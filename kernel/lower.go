@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/tpbsim/tpbsim/asm"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 )
@@ -162,10 +162,16 @@ type lowerer struct {
 }
 
 // Lower allocates, lowers and synchronises kernel k for opt.Gen and checks every word with the
-// machine's own pre-run checks (sim.Machine.Check): a word they refuse is an ErrLowering error.
+// machine's check pipeline (sim.CheckProgram): a word it refuses is a *LoweringError. A kernel
+// built in Go rather than parsed gets the form's checks first (Parse makes them), so any *Kernel
+// is lowered or refused with an *Error.
 func Lower(k *Kernel, opt Options) (*Lowered, error) {
 	if !opt.Gen.Valid() {
-		return nil, fmt.Errorf("kernel: invalid generation %v", opt.Gen)
+		return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: "gen", Rule: "kernel.generation",
+			Msg: fmt.Sprintf("generation %v", opt.Gen), Legal: "SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK"}
+	}
+	if err := k.checkStructure(); err != nil {
+		return nil, err
 	}
 	rs, err := rulesFor(opt.NKIVersion)
 	if err != nil {
@@ -197,43 +203,25 @@ func Lower(k *Kernel, opt Options) (*Lowered, error) {
 	return lw, nil
 }
 
-// checkers holds one machine per generation for selfCheck: Machine.Check reads no machine state,
-// and a new machine costs its SBUF and PSUM (tens of MiB zeroed, ~25 ms), far more than
-// lowering a small kernel.
-var checkers struct {
-	sync.Mutex
-	m map[isa.Generation]*sim.Machine
-}
-
-// checkProgram runs the pre-run checks of a machine of generation g on p.
-func checkProgram(g isa.Generation, p *sim.Program) error {
-	checkers.Lock()
-	defer checkers.Unlock()
-	m := checkers.m[g]
-	if m == nil {
-		var err error
-		if m, err = sim.New(sim.Config{Gen: g}); err != nil {
-			return err
-		}
-		if checkers.m == nil {
-			checkers.m = map[isa.Generation]*sim.Machine{}
-		}
-		checkers.m[g] = m
-	}
-	return m.Check(p)
-}
-
-// selfCheck runs the machine's pre-run checks on the lowered program.
+// selfCheck runs the machine's check pipeline (sim.CheckProgram, what Run refuses before it
+// executes anything) on the lowered program; the first word it refuses is a *LoweringError.
 func (lw *Lowered) selfCheck() error {
-	err := checkProgram(lw.Gen, lw.Program())
-	var pe *sim.ProgramError
-	if err == nil || !errors.As(err, &pe) || len(pe.Errs) == 0 {
+	rep, err := sim.CheckProgram(lw.Program(), sim.Config{Gen: lw.Gen})
+	if err != nil {
 		return err
 	}
-	ie := pe.Errs[0]
-	return &Error{Kind: ErrLowering, Loc: "", Call: ie.Origin, Rule: ie.Rule,
-		Msg: fmt.Sprintf("the lowered %v on %s (instruction %d of its queue) is refused; this is a tpbsim lowering defect or an NKI rule tpbsim does not check yet (please report it)", ie.Opcode, ie.Engine, ie.Index),
-		Err: err}
+	if rep.OK() {
+		return nil
+	}
+	for i := range rep.Insts {
+		r := &rep.Insts[i]
+		if r.Executable() {
+			continue
+		}
+		ie := r.Err(lw.Kernel.Source)
+		return &LoweringError{Origin: r.Origin, Engine: r.Engine, Index: r.Index, Opcode: r.Opcode, Rule: ie.Rule, Err: ie}
+	}
+	return rep.Err()
 }
 
 func (l *lowerer) placement(t int) *Placement {
@@ -311,7 +299,7 @@ func (l *lowerer) place() error {
 			return err
 		}
 		if t.Shape[0] > 128 {
-			return &Error{Kind: ErrRule, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "nki.partition_dim",
+			return &Error{Kind: fault.ErrInvalid, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "nki.partition_dim",
 				Msg: fmt.Sprintf("shape %v: the partition dimension (first axis) is %d", t.Shape, t.Shape[0]), Legal: "at most 128 partitions"}
 		}
 		free := t.Elements() / int64(t.Shape[0])
@@ -342,7 +330,7 @@ func (l *lowerer) allocCall(ci int) error {
 			a = l.psum
 			if a.limit == 0 {
 				t := &l.tensors[i]
-				return &Error{Kind: ErrRule, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.psum_present",
+				return &Error{Kind: fault.ErrInvalid, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.psum_present",
 					Msg: fmt.Sprintf("%v has no PSUM (PSUM_BUF_SZ = 0)", l.g), Legal: "buffer=nl.sbuf"}
 			}
 		}
@@ -392,5 +380,7 @@ func (l *lowerer) lowerCall(c *Call) error {
 	case OpMemset:
 		return l.memset(c)
 	}
-	return callErr(c, ErrForm, "op", "kernel.op", "", "unknown op %q", c.Op)
+	e := callErr(c, fault.ErrInvalid, "op", "kernel.op", "", "unknown op %q", c.Op)
+	e.Malformed = true
+	return e
 }

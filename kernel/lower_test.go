@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 )
@@ -184,7 +185,7 @@ func TestGatherScatterDMA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lw.Run(sim.Config{}, map[int][]byte{tab: f32bytes(table), idxH: idx}); !errors.Is(err, sim.ErrBounds) {
+	if _, err := lw.Run(sim.Config{}, map[int][]byte{tab: f32bytes(table), idxH: idx}); !errors.Is(err, fault.ErrBounds) {
 		t.Fatalf("oob_mode=error run: %v, want ErrBounds", err)
 	}
 }
@@ -259,22 +260,22 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"transpose too big for VE", func(b *kb) {
 			b.k.Calls[1] = Call{Op: OpNCTranspose, Call: "nisa.nc_transpose", Loc: "t.py:11", Dst: full(3, []int{64, 64}), Data: full(2, []int{64, 64})}
-		}, ErrUnsupported, "kernel.nc_transpose_engine"},
+		}, fault.ErrUnsupported, "kernel.nc_transpose_engine"},
 		{"capacity", func(b *kb) {
 			b.k.Tensors[2].Shape = []int{64, 65536}
 			b.k.Calls[0].Dst = full(2, []int{64, 65536})
 			b.k.Calls[1].Src = full(2, []int{64, 65536})
-		}, ErrCapacity, "kernel.capacity"},
+		}, fault.ErrCapacity, "kernel.capacity"},
 		{"reduce op", func(b *kb) {
 			b.k.Calls[1] = Call{Op: OpTensorReduce, Call: "nisa.tensor_reduce", Loc: "t.py:11", Dst: full(3, []int{64, 1}), Data: full(2, []int{64, 64}), ReduceOp: "power", Axis: []int{1}}
-		}, ErrRule, "nki.tensor_reduce.op"},
+		}, fault.ErrInvalid, "nki.tensor_reduce.op"},
 		{"start partition", func(b *kb) {
 			v := full(2, []int{4, 64})
 			v.Offset = 5 * 64
 			w := full(3, []int{4, 64})
 			b.k.Calls[1] = Call{Op: OpTensorCopy, Call: "nisa.tensor_copy", Loc: "t.py:11", Dst: w, Src: v}
-		}, ErrRule, "nki.start_partition"},
-		{"elements differ", func(b *kb) { b.k.Calls[1].Dst = &View{Tensor: 3, Pattern: [][2]int64{{64, 64}, {1, 32}}} }, ErrRule, "nki.same_free_elements"},
+		}, fault.ErrInvalid, "nki.start_partition"},
+		{"elements differ", func(b *kb) { b.k.Calls[1].Dst = &View{Tensor: 3, Pattern: [][2]int64{{64, 64}, {1, 32}}} }, fault.ErrInvalid, "nki.same_free_elements"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := mk()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
@@ -57,7 +58,7 @@ var npyKinds = map[string]num.Kind{"b1": num.UINT8, "u1": num.UINT8, "i1": num.I
 // tensor's encoding.
 func InputBytes(t *Tensor, d isa.DType, a *npy.Array) ([]byte, error) {
 	bad := func(format string, args ...any) error {
-		return &Error{Kind: ErrForm, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_npy", Msg: fmt.Sprintf(format, args...)}
+		return &Error{Kind: fault.ErrInvalid, Malformed: true, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_npy", Msg: fmt.Sprintf(format, args...)}
 	}
 	n := int64(1)
 	for _, s := range a.Shape {
@@ -114,7 +115,7 @@ func ReadInputs(k *Kernel, g isa.Generation, dir string, overrides map[string]st
 		path, ok := overrides[t.Name]
 		if !ok {
 			if t.File == "" {
-				return nil, &Error{Kind: ErrForm, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_given", Msg: "no \"file\" and no --input " + t.Name + "=FILE.npy"}
+				return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_given", Msg: "no \"file\" and no --input " + t.Name + "=FILE.npy"}
 			}
 			path = t.File
 			if !filepath.IsAbs(path) {
@@ -143,7 +144,7 @@ func ReadInputs(k *Kernel, g isa.Generation, dir string, overrides map[string]st
 			found = found || (k.Tensors[i].Name == name && k.Tensors[i].Kind == "input")
 		}
 		if !found {
-			return nil, &Error{Kind: ErrForm, Arg: "--input " + name, Rule: "kernel.input_given", Msg: "the kernel has no input of that name"}
+			return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: "--input " + name, Rule: "kernel.input_given", Msg: "the kernel has no input of that name"}
 		}
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -114,7 +115,7 @@ const maxInstsPerCall = 1 << 14
 func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 	ds, ok := joint(src.dims, dst.dims)
 	if !ok {
-		return callErr(c, ErrRule, "dst", "nki.dma_shapes", "views whose shapes refine to common levels (equal shapes, or one a reshape of the other)",
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_shapes", "views whose shapes refine to common levels (equal shapes, or one a reshape of the other)",
 			"dst %v and src %v cannot be walked together", dst.shape, src.shape)
 	}
 	esIn, esOut := int64(o.in.Size()), int64(o.out.Size())
@@ -149,16 +150,16 @@ func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 	}
 	ds, ok = splitBig(ds)
 	if !ok {
-		return callErr(c, ErrRule, "src", "kernel.dma_level_size", "levels of at most 65535 positions or a product of such",
+		return callErr(c, fault.ErrInvalid, "src", "kernel.dma_level_size", "levels of at most 65535 positions or a product of such",
 			"a level of the walk has a prime count above 65535")
 	}
 	for _, d := range ds {
 		if d.sa%unitIn != 0 || d.sb%unitOut != 0 {
-			return callErr(c, ErrRule, "src", "kernel.dma_step_whole", "steps that are whole elements",
+			return callErr(c, fault.ErrInvalid, "src", "kernel.dma_step_whole", "steps that are whole elements",
 				"a step of %d / %d bytes is not a whole %d / %d-byte element", d.sa, d.sb, unitIn, unitOut)
 		}
 		if d.sa/unitIn > 1<<31-1 || d.sa/unitIn < -(1<<31) || d.sb/unitOut > 1<<31-1 || d.sb/unitOut < -(1<<31) {
-			return callErr(c, ErrRule, "src", "kernel.dma_step_range", "steps within int32 elements", "a step of %d bytes", d.sa)
+			return callErr(c, fault.ErrInvalid, "src", "kernel.dma_step_range", "steps within int32 elements", "a step of %d bytes", d.sa)
 		}
 	}
 	inner := ds
@@ -171,7 +172,7 @@ func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 		count *= d.n
 	}
 	if count > maxInstsPerCall {
-		return callErr(c, ErrRule, "src", "kernel.dma_instruction_count", fmt.Sprintf("at most %d DMA instructions per call", maxInstsPerCall),
+		return callErr(c, fault.ErrInvalid, "src", "kernel.dma_instruction_count", fmt.Sprintf("at most %d DMA instructions per call", maxInstsPerCall),
 			"the walk needs %d two-level DMA instructions", count)
 	}
 	idx := make([]int64, len(outer))
@@ -222,7 +223,7 @@ func (l *lowerer) dmaQueue(c *Call, swdge bool) (isa.Engine, error) {
 			return isa.EnginePOOL, nil
 		case "unknown", "dma", "":
 		default:
-			return 0, callErr(c, ErrRule, "engine", "nki.dma_engine", "sync, scalar (act), gpsimd or unknown", "engine %q cannot issue a DMA", *c.Engine)
+			return 0, callErr(c, fault.ErrInvalid, "engine", "nki.dma_engine", "sync, scalar (act), gpsimd or unknown", "engine %q cannot issue a DMA", *c.Engine)
 		}
 	}
 	if c.DGEMode != nil && *c.DGEMode == "swdge" {
@@ -255,14 +256,14 @@ func (l *lowerer) dmaCopy(c *Call) error {
 		case "add", "np.add", "nl.add":
 			compute = isa.DGEComputeADD
 		default:
-			return callErr(c, ErrRule, "dst_rmw_op", "nki.dma_copy.dst_rmw_op", "add (np.add / nl.add) or None", "%q", *c.DstRMWOp)
+			return callErr(c, fault.ErrInvalid, "dst_rmw_op", "nki.dma_copy.dst_rmw_op", "add (np.add / nl.add) or None", "%q", *c.DstRMWOp)
 		}
 	}
 	if c.Src.Indirect != nil || c.Dst.Indirect != nil {
 		return l.dmaIndirect(c, dst, src, compute)
 	}
 	if dst.elems() != src.elems() {
-		return callErr(c, ErrRule, "dst", "nki.dma_copy.same_elements", fmt.Sprintf("%d elements, as src %v", src.elems(), src.shape),
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_copy.same_elements", fmt.Sprintf("%d elements, as src %v", src.elems(), src.shape),
 			"dst %v has %d elements", dst.shape, dst.elems())
 	}
 	eng, err := l.dmaQueue(c, false)
@@ -294,22 +295,22 @@ func (l *lowerer) dmaTranspose(c *Call) error {
 		perm = c.Axes
 	}
 	if len(perm) != len(src.dims) || len(src.dims) < 2 {
-		return callErr(c, ErrRule, "src", "nki.dma_transpose.rank", "a 2-D, 3-D or 4-D src", "src %v", src.shape)
+		return callErr(c, fault.ErrInvalid, "src", "nki.dma_transpose.rank", "a 2-D, 3-D or 4-D src", "src %v", src.shape)
 	}
 	pd := make([]dim, len(perm))
 	want := make([]int, len(perm))
 	for i, p := range perm {
 		if p < 0 || p >= len(src.dims) {
-			return callErr(c, ErrRule, "axes", "nki.dma_transpose.axes", "a permutation of the src axes", "%v", perm)
+			return callErr(c, fault.ErrInvalid, "axes", "nki.dma_transpose.axes", "a permutation of the src axes", "%v", perm)
 		}
 		pd[i] = src.dims[p]
 		want[i] = src.shape[p]
 	}
 	if !sameInts(want, dst.shape) {
-		return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (src %v with axes %v)", want, src.shape, perm), "dst %v", dst.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (src %v with axes %v)", want, src.shape, perm), "dst %v", dst.shape)
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, ErrRule, "dst", "nki.dma_transpose.same_dtype", src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.same_dtype", src.dtype.String(), "dst dtype %v", dst.dtype)
 	}
 	ps := *src
 	ps.dims = pd

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 )
@@ -60,17 +61,17 @@ func splitLong(ds []dim, es int) []dim {
 func (l *lowerer) t4d(c *Call, arg string, s *side, ds []dim) (isa.Tensor4D, error) {
 	t := isa.Tensor4D{StartAddr: isa.Addr4(l.chipAddr(s, s.part0, s.off0)), StepElem: [4]int16{1, 1, 1, 1}, NumElem: [4]uint16{1, 1, 1, 1}}
 	if len(ds) > 4 {
-		return t, callErr(c, ErrRule, arg, "nki.access_pattern_dims", "at most 4 free dims after merging contiguous ones",
+		return t, callErr(c, fault.ErrInvalid, arg, "nki.access_pattern_dims", "at most 4 free dims after merging contiguous ones",
 			"the view %v of %q walks %d free dims", s.shape, s.t.Name, len(ds))
 	}
 	es := int64(s.es)
 	for i, d := range ds {
 		if d.step%es != 0 || d.step/es > math.MaxInt16 || d.step/es < math.MinInt16 {
-			return t, callErr(c, ErrRule, arg, "nki.access_pattern_stride", "strides of int16 elements",
+			return t, callErr(c, fault.ErrInvalid, arg, "nki.access_pattern_stride", "strides of int16 elements",
 				"a stride of %d elements in the view %v of %q", d.step/es, s.shape, s.t.Name)
 		}
 		if d.n > math.MaxUint16 {
-			return t, callErr(c, ErrRule, arg, "nki.access_pattern_size", "sizes of at most 65535 (uint16)",
+			return t, callErr(c, fault.ErrInvalid, arg, "nki.access_pattern_size", "sizes of at most 65535 (uint16)",
 				"a free dim of %d elements in the view %v of %q (tile the free axis, e.g. with nl.affine_range over nl.ds slices)", d.n, s.shape, s.t.Name)
 		}
 		t.StepElem[i], t.NumElem[i] = int16(d.step/es), uint16(d.n)
@@ -85,20 +86,20 @@ func (l *lowerer) vectorSide(c *Call, arg string, v *View, write bool) (*side, e
 		return nil, err
 	}
 	if v.Indirect != nil {
-		return nil, callErr(c, ErrRule, arg, "nki.compute_indirect", "a direct SBUF/PSUM view", "an indirect view (only DMA calls gather or scatter)")
+		return nil, callErr(c, fault.ErrInvalid, arg, "nki.compute_indirect", "a direct SBUF/PSUM view", "an indirect view (only DMA calls gather or scatter)")
 	}
 	if !s.onchip {
-		return nil, callErr(c, ErrRule, arg, "nki.compute_on_chip", "a tile in SBUF or PSUM", "%q is in %s: compute engines read and write on-chip memory", s.t.Name, s.t.Buffer)
+		return nil, callErr(c, fault.ErrInvalid, arg, "nki.compute_on_chip", "a tile in SBUF or PSUM", "%q is in %s: compute engines read and write on-chip memory", s.t.Name, s.t.Buffer)
 	}
 	if s.nparts > 1 && s.pstep != 1 {
-		return nil, callErr(c, ErrRule, arg, "nki.partition_stride", "consecutive partitions (no striding along the partition axis)",
+		return nil, callErr(c, fault.ErrInvalid, arg, "nki.partition_stride", "consecutive partitions (no striding along the partition axis)",
 			"the view %v of %q steps %d partitions", s.shape, s.t.Name, s.pstep)
 	}
 	if err := checkStartPartition(c, arg, s.part0, s.nparts); err != nil {
 		return nil, err
 	}
 	if write && s.pl.Space == isa.SpacePSUM && s.es != 4 {
-		return nil, callErr(c, ErrRule, arg, "tensor4d_valid", "a 4-byte dtype (float32, int32, uint32) for a PSUM destination",
+		return nil, callErr(c, fault.ErrInvalid, arg, "tensor4d_valid", "a 4-byte dtype (float32, int32, uint32) for a PSUM destination",
 			"the Vector Engine writes PSUM in whole 4-byte words; %q is %s", s.t.Name, s.t.DType)
 	}
 	return s, nil
@@ -111,7 +112,7 @@ func checkStartPartition(c *Call, arg string, start, P int) error {
 			return nil
 		}
 	}
-	return callErr(c, ErrRule, arg, "nki.start_partition", fmt.Sprintf("a start partition in %v for %d partitions", startPartitions(P), P),
+	return callErr(c, fault.ErrInvalid, arg, "nki.start_partition", fmt.Sprintf("a start partition in %v for %d partitions", startPartitions(P), P),
 		"the access starts at partition %d", start)
 }
 
@@ -132,9 +133,9 @@ func computeEngine(c *Call, allowed ...isa.Engine) (isa.Engine, error) {
 		case "scalar", "act", "activation":
 			e = isa.EngineACT
 		case "tensor":
-			return 0, callErr(c, ErrUnsupported, "engine", "kernel.engine_modelled", "vector (the Vector Engine)", "the Tensor Engine (PE) is not modelled by tpbsim")
+			return 0, callErr(c, fault.ErrUnsupported, "engine", "kernel.engine_modelled", "vector (the Vector Engine)", "the Tensor Engine (PE) is not modelled by tpbsim")
 		default:
-			return 0, callErr(c, ErrRule, "engine", "nki.engine", "vector, gpsimd, scalar", "engine %q", *c.Engine)
+			return 0, callErr(c, fault.ErrInvalid, "engine", "nki.engine", "vector, gpsimd, scalar", "engine %q", *c.Engine)
 		}
 	}
 	for _, a := range allowed {
@@ -142,18 +143,18 @@ func computeEngine(c *Call, allowed ...isa.Engine) (isa.Engine, error) {
 			return e, nil
 		}
 	}
-	return 0, callErr(c, ErrRule, "engine", "nki.engine", fmt.Sprint(allowed), "%s does not run %s", e, c.name())
+	return 0, callErr(c, fault.ErrInvalid, "engine", "nki.engine", fmt.Sprint(allowed), "%s does not run %s", e, c.name())
 }
 
 // elementwise checks the common shape rule of copy-like calls: same partitions, same elements
 // per partition.
 func elementwise(c *Call, dst, src *side, srcArg string) error {
 	if dst.nparts != src.nparts {
-		return callErr(c, ErrRule, "dst", "nki.same_partitions", fmt.Sprintf("%d partitions, as %s %v", src.nparts, srcArg, src.shape),
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_partitions", fmt.Sprintf("%d partitions, as %s %v", src.nparts, srcArg, src.shape),
 			"dst %v has %d partitions", dst.shape, dst.nparts)
 	}
 	if dst.freeElems() != src.freeElems() {
-		return callErr(c, ErrRule, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as %s %v", src.freeElems(), srcArg, src.shape),
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as %s %v", src.freeElems(), srcArg, src.shape),
 			"dst %v has %d elements per partition", dst.shape, dst.freeElems())
 	}
 	return nil
@@ -176,7 +177,7 @@ func (l *lowerer) tensorCopy(c *Call) error {
 		return err
 	}
 	if eng == isa.EnginePOOL && (dst.pl.Space == isa.SpacePSUM || src.pl.Space == isa.SpacePSUM) {
-		return callErr(c, ErrRule, "engine", "gpsimd_cannot_access_psum", "SBUF operands on GpSimd", "GpSimd cannot access PSUM")
+		return callErr(c, fault.ErrInvalid, "engine", "gpsimd_cannot_access_psum", "SBUF operands on GpSimd", "GpSimd cannot access PSUM")
 	}
 	op := isa.OpCOPY
 	if dst.dtype != src.dtype {
@@ -236,7 +237,7 @@ func memsetBits(c *Call, d isa.DType, v float64) (uint32, error) {
 		return uint32(num.LoadBits(k, b[:])), nil
 	}
 	if v != math.Trunc(v) || math.IsNaN(v) {
-		return 0, callErr(c, ErrRule, "value", "nki.memset.value", "an integer for an integer dtype", "%v", v)
+		return 0, callErr(c, fault.ErrInvalid, "value", "nki.memset.value", "an integer for an integer dtype", "%v", v)
 	}
 	bitsN := d.Bits()
 	lo, hi := 0.0, math.Ldexp(1, bitsN)-1
@@ -244,7 +245,7 @@ func memsetBits(c *Call, d isa.DType, v float64) (uint32, error) {
 		lo, hi = -math.Ldexp(1, bitsN-1), math.Ldexp(1, bitsN-1)-1
 	}
 	if v < lo || v > hi {
-		return 0, callErr(c, ErrRule, "value", "nki.memset.value", fmt.Sprintf("%v..%v for %v", lo, hi, d), "%v", v)
+		return 0, callErr(c, fault.ErrInvalid, "value", "nki.memset.value", fmt.Sprintf("%v..%v for %v", lo, hi, d), "%v", v)
 	}
 	return uint32(int64(v)) & uint32(math.Ldexp(1, bitsN)-1), nil
 }
@@ -295,24 +296,24 @@ const reduceOpsLegal = "add, subtract, multiply, maximum, minimum, bitwise_and, 
 func (l *lowerer) tensorReduce(c *Call) error {
 	ro, ok := reduceOps[c.ReduceOp]
 	if !ok {
-		return callErr(c, ErrRule, "op", "nki.tensor_reduce.op", reduceOpsLegal, "%q", c.ReduceOp)
+		return callErr(c, fault.ErrInvalid, "op", "nki.tensor_reduce.op", reduceOpsLegal, "%q", c.ReduceOp)
 	}
 	dst, src, err := l.vectorOperands(c, "data", c.Data)
 	if err != nil {
 		return err
 	}
 	if dst.nparts != src.nparts {
-		return callErr(c, ErrRule, "dst", "nki.same_partitions", fmt.Sprintf("%d partitions, as data", src.nparts), "dst %v has %d", dst.shape, dst.nparts)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_partitions", fmt.Sprintf("%d partitions, as data", src.nparts), "dst %v has %d", dst.shape, dst.nparts)
 	}
 	if ro.bitvec {
 		if num.Kind(src.dtype).IsFloat() || num.Kind(dst.dtype).IsFloat() {
-			return callErr(c, ErrRule, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise or logical reduce", "%v -> %v", src.dtype, dst.dtype)
+			return callErr(c, fault.ErrInvalid, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise or logical reduce", "%v -> %v", src.dtype, dst.dtype)
 		}
 		if src.dtype != dst.dtype {
-			return callErr(c, ErrRule, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String()+" (a bitvec reduce does not cast)", "dst %v", dst.dtype)
+			return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String()+" (a bitvec reduce does not cast)", "dst %v", dst.dtype)
 		}
 		if c.Negate {
-			return callErr(c, ErrRule, "negate", "nki.tensor_reduce.negate", "negate only with an arithmetic op", "negate with %s", c.ReduceOp)
+			return callErr(c, fault.ErrInvalid, "negate", "nki.tensor_reduce.negate", "negate only with an arithmetic op", "negate with %s", c.ReduceOp)
 		}
 	}
 	// The data view's axes: 0 is the partition axis, the rest free. Reduced free axes go
@@ -324,12 +325,12 @@ func (l *lowerer) tensorReduce(c *Call) error {
 			a += rank
 		}
 		if a <= 0 || a >= rank {
-			return callErr(c, ErrRule, "axis", "nki.tensor_reduce.axis", fmt.Sprintf("free axes 1..%d of the %d-D data", rank-1, rank), "axis %d", a)
+			return callErr(c, fault.ErrInvalid, "axis", "nki.tensor_reduce.axis", fmt.Sprintf("free axes 1..%d of the %d-D data", rank-1, rank), "axis %d", a)
 		}
 		red[a] = true
 	}
 	if len(red) == 0 {
-		return callErr(c, ErrRule, "axis", "nki.tensor_reduce.axis", "at least one free axis", "no axis")
+		return callErr(c, fault.ErrInvalid, "axis", "nki.tensor_reduce.axis", "at least one free axis", "no axis")
 	}
 	merge := func(axes []int) []dim {
 		var out []dim
@@ -373,7 +374,7 @@ func (l *lowerer) tensorReduce(c *Call) error {
 		kept *= d.n
 	}
 	if int64(dt.ElementCount()) != kept {
-		return callErr(c, ErrRule, "dst", "tensor_reduce_dst_count", fmt.Sprintf("%d elements per partition (the kept axes of data %v)", kept, src.shape),
+		return callErr(c, fault.ErrInvalid, "dst", "tensor_reduce_dst_count", fmt.Sprintf("%d elements per partition (the kept axes of data %v)", kept, src.shape),
 			"dst %v has %d elements per partition", dst.shape, dt.ElementCount())
 	}
 	op := isa.OpTENSOR_REDUCE_ARITH_OP

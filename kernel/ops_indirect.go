@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -22,13 +23,13 @@ func (l *lowerer) indexVector(c *Call, iv *View, n int64, eng isa.Engine) (uint3
 		return 0, box{}, err
 	}
 	if !is.onchip || is.pl.Space != isa.SpaceSBUF {
-		return 0, box{}, callErr(c, ErrRule, "index", "nki.indirect.index_in_sbuf", "an index tile in SBUF", "the index tile %q is in %s", is.t.Name, is.t.Buffer)
+		return 0, box{}, callErr(c, fault.ErrInvalid, "index", "nki.indirect.index_in_sbuf", "an index tile in SBUF", "the index tile %q is in %s", is.t.Name, is.t.Buffer)
 	}
 	if is.dtype != isa.DTypeUINT32 && is.dtype != isa.DTypeINT32 {
-		return 0, box{}, callErr(c, ErrRule, "index", "nki.indirect.index_dtype", "uint32 (or int32)", "the index tile %q is %s", is.t.Name, is.t.DType)
+		return 0, box{}, callErr(c, fault.ErrInvalid, "index", "nki.indirect.index_dtype", "uint32 (or int32)", "the index tile %q is %s", is.t.Name, is.t.DType)
 	}
 	if is.elems() != n {
-		return 0, box{}, callErr(c, ErrRule, "index", "nki.indirect.index_count", fmt.Sprintf("%d indices, one per position of the indexed axis", n),
+		return 0, box{}, callErr(c, fault.ErrInvalid, "index", "nki.indirect.index_count", fmt.Sprintf("%d indices, one per position of the indexed axis", n),
 			"the index view %v has %d elements", is.shape, is.elems())
 	}
 	contiguous := is.part0 == 0 && is.nparts == 1
@@ -96,10 +97,10 @@ func rowRun(s *side, d int) (int64, bool) {
 
 func (l *lowerer) dmaIndirect(c *Call, dst, src *side, compute isa.DGEComputeOp) error {
 	if c.Src.Indirect != nil && c.Dst.Indirect != nil {
-		return callErr(c, ErrUnsupported, "dst", "kernel.indirect_both", "an indirect src or an indirect dst", "both sides are indirect")
+		return callErr(c, fault.ErrUnsupported, "dst", "kernel.indirect_both", "an indirect src or an indirect dst", "both sides are indirect")
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, ErrUnsupported, "dst", "kernel.indirect_cast", src.dtype.String(), "an indirect DMA with a cast (%v -> %v)", src.dtype, dst.dtype)
+		return callErr(c, fault.ErrUnsupported, "dst", "kernel.indirect_cast", src.dtype.String(), "an indirect DMA with a cast (%v -> %v)", src.dtype, dst.dtype)
 	}
 	gather := c.Src.Indirect != nil
 	ind, iside, oside := c.Src.Indirect, src, dst
@@ -112,31 +113,31 @@ func (l *lowerer) dmaIndirect(c *Call, dst, src *side, compute isa.DGEComputeOp)
 	n := iside.v.Pattern[d][1]
 	F, ok := rowRun(iside, d)
 	if !ok {
-		return callErr(c, ErrUnsupported, "src", "kernel.indirect_row", "indexed rows whose other axes are one contiguous run",
+		return callErr(c, fault.ErrUnsupported, "src", "kernel.indirect_row", "indexed rows whose other axes are one contiguous run",
 			"the axes of %v other than the indexed axis %d are not contiguous", iside.shape, d)
 	}
 	es := int64(src.es)
 	rowBytes := F * es
 	if rowBytes > 65536 {
-		return callErr(c, ErrRule, "src", "kernel.indirect_row_bytes", "rows of at most 64 KiB", "rows of %d bytes", rowBytes)
+		return callErr(c, fault.ErrInvalid, "src", "kernel.indirect_row_bytes", "rows of at most 64 KiB", "rows of %d bytes", rowBytes)
 	}
 	istep := iside.v.Pattern[d][0] * es
 	if istep <= 0 || istep%rowBytes != 0 {
-		return callErr(c, ErrUnsupported, "src", "kernel.indirect_row_step", "an indexed axis whose step is a whole number of rows",
+		return callErr(c, fault.ErrUnsupported, "src", "kernel.indirect_row_step", "an indexed axis whose step is a whole number of rows",
 			"the indexed axis steps %d bytes over rows of %d bytes", istep, rowBytes)
 	}
 	bound := rowsOf(iside.t, iside.v, d)
 	if bound > 4096 {
-		return callErr(c, ErrUnsupported, "src", "has_dma_indirect_valid_index_count", "an indexed tensor of at most 4096 rows (INDIRECT1D bounds an index by its num_elem, <= 4096)",
+		return callErr(c, fault.ErrUnsupported, "src", "has_dma_indirect_valid_index_count", "an indexed tensor of at most 4096 rows (INDIRECT1D bounds an index by its num_elem, <= 4096)",
 			"the indexed tensor %q has %d rows along the indexed axis", iside.t.Name, bound)
 	}
 	if n > 4096 {
-		return callErr(c, ErrUnsupported, "index", "has_dma_indirect_valid_index_count", "at most 4096 indices", "%d indices", n)
+		return callErr(c, fault.ErrUnsupported, "index", "has_dma_indirect_valid_index_count", "at most 4096 indices", "%d indices", n)
 	}
 	// the other side: n rows of F contiguous elements
 	js, ok2 := joint([]dim{{n: n, step: istep}, {n: F, step: es}}, oside.dims)
 	if !ok2 || len(js) > 2 || (len(js) == 2 && js[0].sa != es) || (len(js) >= 1 && F > 1 && js[0].sb != es) {
-		return callErr(c, ErrUnsupported, "dst", "kernel.indirect_rows", "the other side as rows of the indexed row length, each contiguous",
+		return callErr(c, fault.ErrUnsupported, "dst", "kernel.indirect_rows", "the other side as rows of the indexed row length, each contiguous",
 			"%v cannot be walked as %d rows of %d elements", oside.shape, n, F)
 	}
 	orow := rowBytes
@@ -235,7 +236,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 		pat = append(pat, p)
 	}
 	if len(pat) < 2 || len(pat) > 3 || dimIdx != 0 {
-		return callErr(c, ErrUnsupported, "src", "kernel.gather_transpose_shape", "an indirect src of [rows, row] or [rows, a, b] (other axes of size 1), indexed on its first axis",
+		return callErr(c, fault.ErrUnsupported, "src", "kernel.gather_transpose_shape", "an indirect src of [rows, row] or [rows, a, b] (other axes of size 1), indexed on its first axis",
 			"src %v indexed on axis %d", sv.Shape(), ind.Dim)
 	}
 	n, F := pat[0][1], int64(1)
@@ -246,11 +247,11 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	}
 	iv := ind.Index
 	if len(iv.Pattern) != 2 {
-		return callErr(c, ErrRule, "src.vector_offset", "nki.dma_transpose.indices_2d", "a 2-D index tile [P, N]", "an index view %v", iv.Shape())
+		return callErr(c, fault.ErrInvalid, "src.vector_offset", "nki.dma_transpose.indices_2d", "a 2-D index tile [P, N]", "an index view %v", iv.Shape())
 	}
 	Pi, N := iv.Pattern[0][1], iv.Pattern[1][1]
 	if Pi*N < n {
-		return callErr(c, ErrRule, "src.vector_offset", "nki.dma_transpose.index_count", fmt.Sprintf("at least %d indices (indices.shape[0] * indices.shape[1] >= src.shape[0])", n),
+		return callErr(c, fault.ErrInvalid, "src.vector_offset", "nki.dma_transpose.index_count", fmt.Sprintf("at least %d indices (indices.shape[0] * indices.shape[1] >= src.shape[0])", n),
 			"[%d, %d] indices", Pi, N)
 	}
 	st := &l.tensors[sv.Tensor]
@@ -289,7 +290,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 			return err
 		}
 		if !sameInts(squeeze(dd.shape), squeeze(permShape(dst.shape, perm))) {
-			return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", permShape(dst.shape, perm)), "dst %v", dd.shape)
+			return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", permShape(dst.shape, perm)), "dst %v", dd.shape)
 		}
 		back := *dd
 		back.dims = nil
@@ -327,7 +328,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 		ps.shape = append(ps.shape, ts.shape[p])
 	}
 	if !sameInts(squeeze(dd.shape), squeeze(ps.shape)) {
-		return callErr(c, ErrRule, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", ps.shape), "dst %v", dd.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", ps.shape), "dst %v", dd.shape)
 	}
 	if words, accs := l.xbarWords(ts, dd); words != nil {
 		for i, w := range words {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -26,20 +27,20 @@ func (l *lowerer) ncTranspose(c *Call) error {
 	if P > 32 || F > 32 {
 		legal := "a tile of at most [32, 32] on the Vector Engine"
 		if c.Engine == nil {
-			return callErr(c, ErrUnsupported, "data", "kernel.nc_transpose_engine", legal,
+			return callErr(c, fault.ErrUnsupported, "data", "kernel.nc_transpose_engine", legal,
 				"a [%d, %d] tile: the compiler would transpose it on the Tensor Engine, which tpbsim does not model", P, F)
 		}
-		return callErr(c, ErrRule, "data", "nki.nc_transpose.vector_tile", legal, "a [%d, %d] tile", P, F)
+		return callErr(c, fault.ErrInvalid, "data", "nki.nc_transpose.vector_tile", legal, "a [%d, %d] tile", P, F)
 	}
 	if dst.nparts != F || dst.freeElems() != int64(P) {
-		return callErr(c, ErrRule, "dst", "nki.nc_transpose.dst_shape", fmt.Sprintf("[%d, %d] (data %v transposed)", F, P, src.shape),
+		return callErr(c, fault.ErrInvalid, "dst", "nki.nc_transpose.dst_shape", fmt.Sprintf("[%d, %d] (data %v transposed)", F, P, src.shape),
 			"dst %v", dst.shape)
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, ErrRule, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String(), "dst dtype %v", dst.dtype)
 	}
 	if src.es != 1 && src.es != 2 && src.es != 4 {
-		return callErr(c, ErrRule, "data", "transpose_cell_width", "a 1-, 2- or 4-byte dtype", "%v", src.dtype)
+		return callErr(c, fault.ErrInvalid, "data", "transpose_cell_width", "a 1-, 2- or 4-byte dtype", "%v", src.dtype)
 	}
 	sd := freeDims(src)
 	es := int64(src.es)
@@ -110,33 +111,33 @@ func (l *lowerer) ncTranspose(c *Call) error {
 // mask register is reloaded only when it changes.
 func (l *lowerer) streamShuffle(c *Call) error {
 	if len(c.ShuffleMask) != 32 {
-		return callErr(c, ErrRule, "shuffle_mask", "nki.nc_stream_shuffle.mask_len", "exactly 32 entries", "%d entries", len(c.ShuffleMask))
+		return callErr(c, fault.ErrInvalid, "shuffle_mask", "nki.nc_stream_shuffle.mask_len", "exactly 32 entries", "%d entries", len(c.ShuffleMask))
 	}
 	dst, src, err := l.vectorOperands(c, "src", c.Src)
 	if err != nil {
 		return err
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, ErrRule, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String(), "dst dtype %v", dst.dtype)
 	}
 	if dst.freeElems() != src.freeElems() {
-		return callErr(c, ErrRule, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as src", src.freeElems()), "dst %v", dst.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as src", src.freeElems()), "dst %v", dst.shape)
 	}
 	var mask [32]uint8
 	for i, m := range c.ShuffleMask {
 		if (m < 0 || m > 31) && m != 255 {
-			return callErr(c, ErrRule, fmt.Sprintf("shuffle_mask[%d]", i), "nki.nc_stream_shuffle.mask_value", "0..31 (a partition of the quadrant) or 255 (unchanged)", "%d", m)
+			return callErr(c, fault.ErrInvalid, fmt.Sprintf("shuffle_mask[%d]", i), "nki.nc_stream_shuffle.mask_value", "0..31 (a partition of the quadrant) or 255 (unchanged)", "%d", m)
 		}
 		mask[i] = uint8(m)
 	}
 	nac := (max(src.nparts, dst.nparts) + 31) / 32 * 32
 	if src.part0+nac > 128 || dst.part0+nac > 128 {
-		return callErr(c, ErrRule, "src", "nki.nc_stream_shuffle.partitions", "start partitions that leave num_active partitions to 128",
+		return callErr(c, fault.ErrInvalid, "src", "nki.nc_stream_shuffle.partitions", "start partitions that leave num_active partitions to 128",
 			"%d channels from partitions %d / %d", nac, src.part0, dst.part0)
 	}
 	for i := 0; i < 32; i++ {
 		if mask[i] != 255 && int(mask[i]) >= src.nparts && src.nparts < 32 {
-			return callErr(c, ErrRule, fmt.Sprintf("shuffle_mask[%d]", i), "nki.nc_stream_shuffle.mask_in_src", fmt.Sprintf("a partition below the src's %d", src.nparts), "%d", mask[i])
+			return callErr(c, fault.ErrInvalid, fmt.Sprintf("shuffle_mask[%d]", i), "nki.nc_stream_shuffle.mask_in_src", fmt.Sprintf("a partition below the src's %d", src.nparts), "%d", mask[i])
 		}
 	}
 	srcParts := src.nparts

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 	"github.com/tpbsim/tpbsim/timing"
@@ -131,7 +132,8 @@ func TestRandomKernelsRaceFree(t *testing.T) {
 		lw, err := Lower(k, Options{Gen: isa.CAYMAN})
 		if err != nil {
 			var ke *Error
-			if !errors.As(err, &ke) || errors.Is(err, ErrLowering) {
+			var le *LoweringError
+			if !errors.As(err, &ke) || errors.As(err, &le) {
 				t.Fatalf("seed %d: lowering: %v", seed, err)
 			}
 			continue
@@ -163,12 +165,13 @@ func FuzzRandomKernel(f *testing.F) {
 		k, inputs := randomKernel(r, int(calls%64))
 		lw, err := Lower(k, Options{Gen: isa.CAYMAN})
 		if err != nil {
-			if errors.Is(err, ErrLowering) {
+			var le *LoweringError
+			if errors.As(err, &le) {
 				t.Fatalf("lowering: %v", err)
 			}
 			return
 		}
-		if _, err := lw.Run(sim.Config{}, inputs); err != nil && !errors.Is(err, sim.ErrBounds) {
+		if _, err := lw.Run(sim.Config{}, inputs); err != nil && !errors.Is(err, fault.ErrBounds) {
 			t.Fatalf("%v", err)
 		}
 	})

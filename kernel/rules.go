@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -39,7 +40,7 @@ func rulesFor(v string) (*ruleSet, error) {
 			return &ruleSet{version: k, minor: m}, nil
 		}
 	}
-	return nil, &Error{Kind: ErrForm, Arg: "nki_version", Rule: "kernel.nki_version", Msg: fmt.Sprintf("%q", v), Legal: strings.Join(NKIVersions, ", ")}
+	return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: "nki_version", Rule: "kernel.nki_version", Msg: fmt.Sprintf("%q", v), Legal: strings.Join(NKIVersions, ", ")}
 }
 
 func (r *ruleSet) at(lo, hi int) bool { return r.minor >= lo && (hi == 0 || r.minor <= hi) }
@@ -59,7 +60,7 @@ func (r *ruleSet) fail(c *Call, arg, rule string, lo, hi int, legal, format stri
 	if lo > 0 || hi > 0 {
 		legal += " (" + tag(lo, hi) + ")"
 	}
-	return callErr(c, ErrRule, arg, rule, legal, format, a...)
+	return callErr(c, fault.ErrInvalid, arg, rule, legal, format, a...)
 }
 
 // check applies the release's rules for call c.

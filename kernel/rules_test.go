@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -81,12 +82,12 @@ func TestRulesByRelease(t *testing.T) {
 				return
 			}
 			var ke *Error
-			if !errors.As(err, &ke) || ke.Rule != tc.rule || !errors.Is(err, ErrRule) {
+			if !errors.As(err, &ke) || ke.Rule != tc.rule || !errors.Is(err, fault.ErrInvalid) {
 				t.Fatalf("NKI %s: err = %v, want rule %s", tc.version, err, tc.rule)
 			}
 		})
 	}
-	if _, err := rulesFor("3.0"); !errors.Is(err, ErrForm) {
+	if _, err := rulesFor("3.0"); !errors.Is(err, fault.ErrInvalid) || !IsMalformed(err) {
 		t.Fatalf("unknown release: %v", err)
 	}
 }

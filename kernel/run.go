@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 )
@@ -41,7 +42,7 @@ func (lw *Lowered) Run(cfg sim.Config, inputs map[int][]byte) (*Result, error) {
 // memory (a caller running many small kernels keeps one machine).
 func (lw *Lowered) RunOn(m *sim.Machine, inputs map[int][]byte) (*Result, error) {
 	if m.Gen() != lw.Gen {
-		return nil, &Error{Kind: ErrForm, Arg: "machine", Rule: "kernel.run_generation",
+		return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: "machine", Rule: "kernel.run_generation",
 			Msg: fmt.Sprintf("a %v machine for a kernel lowered for %v", m.Gen(), lw.Gen), Legal: "a machine of the lowering's generation"}
 	}
 	m.Reset()
@@ -53,10 +54,10 @@ func (lw *Lowered) RunOn(m *sim.Machine, inputs map[int][]byte) (*Result, error)
 		pl := lw.Placements[i]
 		data, ok := inputs[i]
 		if !ok {
-			return nil, &Error{Kind: ErrForm, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_given", Msg: "no data for the input"}
+			return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_given", Msg: "no data for the input"}
 		}
 		if uint64(len(data)) != pl.RowBytes {
-			return nil, &Error{Kind: ErrForm, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_size",
+			return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.input_size",
 				Msg: fmt.Sprintf("%d bytes of data for %v %s", len(data), t.Shape, t.DType), Legal: fmt.Sprintf("%d bytes", pl.RowBytes)}
 		}
 		if err := m.Memory().WriteAt(pl.Addr, data); err != nil {

@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -67,7 +68,7 @@ func (l *lowerer) resolve(c *Call, arg string, v *View) (*side, error) {
 	t := &l.tensors[v.Tensor]
 	pl := l.placement(v.Tensor)
 	if pl == nil {
-		return nil, callErr(c, ErrRule, arg, "kernel.tensor_placed", "", "tensor %q is not placed", t.Name)
+		return nil, callErr(c, fault.ErrInvalid, arg, "kernel.tensor_placed", "", "tensor %q is not placed", t.Name)
 	}
 	s := &side{v: v, t: t, pl: pl, dtype: pl.DType, es: pl.ES, onchip: pl.Space != isa.SpaceHBM, shape: v.Shape()}
 	total := t.Elements()
@@ -83,7 +84,7 @@ func (l *lowerer) resolve(c *Call, arg string, v *View) (*side, error) {
 		}
 	}
 	if v.Indirect == nil && (lo < 0 || hi >= total) {
-		return nil, callErr(c, ErrRule, arg, "kernel.view_in_tensor", fmt.Sprintf("flat elements 0..%d of %v", total-1, t.Shape),
+		return nil, callErr(c, fault.ErrInvalid, arg, "kernel.view_in_tensor", fmt.Sprintf("flat elements 0..%d of %v", total-1, t.Shape),
 			"the view of %q %v walks flat elements %d..%d", t.Name, t.Shape, lo, hi)
 	}
 	es := int64(s.es)
@@ -111,7 +112,7 @@ func (l *lowerer) resolve(c *Call, arg string, v *View) (*side, error) {
 		}
 		if step != 0 && step%F == 0 {
 			if s.nparts > 1 {
-				return nil, callErr(c, ErrRule, arg, "kernel.view_one_partition_axis", "one axis that walks partitions",
+				return nil, callErr(c, fault.ErrInvalid, arg, "kernel.view_one_partition_axis", "one axis that walks partitions",
 					"axes walk partitions twice (axis %d of %v)", i, s.shape)
 			}
 			s.nparts, s.pstep = int(n), int(step/F)
@@ -127,11 +128,11 @@ func (l *lowerer) resolve(c *Call, arg string, v *View) (*side, error) {
 		s.dims = append(s.dims, dim{n: n, step: step * es})
 	}
 	if flo < 0 || fhi >= F {
-		return nil, callErr(c, ErrRule, arg, "kernel.view_inside_partition", "free axes that stay inside one partition row",
+		return nil, callErr(c, fault.ErrInvalid, arg, "kernel.view_inside_partition", "free axes that stay inside one partition row",
 			"a free axis of the view of %q %v crosses a partition boundary (row elements %d..%d of %d)", t.Name, s.shape, flo, fhi, F)
 	}
 	if lastP := s.part0 + (s.nparts-1)*s.pstep; min(s.part0, lastP) < pl.Partition || max(s.part0, lastP) >= pl.Partition+pl.Partitions {
-		return nil, callErr(c, ErrRule, arg, "kernel.view_in_tensor", fmt.Sprintf("partitions 0..%d of %q", pl.Partitions-1, t.Name),
+		return nil, callErr(c, fault.ErrInvalid, arg, "kernel.view_in_tensor", fmt.Sprintf("partitions 0..%d of %q", pl.Partitions-1, t.Name),
 			"the view walks partitions %d..%d of the tensor", min(s.part0, lastP)-pl.Partition, max(s.part0, lastP)-pl.Partition)
 	}
 	s.base = isa.DMALocalBase + uint64(stride)*uint64(s.part0) + s.off0

@@ -118,13 +118,15 @@ executes it; load the inputs at the addresses the header gives (--load hbm:ADDR=
 	return cmd
 }
 
-// kernelErr maps a kernel error onto the exit status: a malformed form is a usage error.
+// kernelErr maps a kernel error onto the exit status: a malformed form is a usage error, a
+// kernel that breaks a rule (or a word the machine refuses) a rule error.
 func kernelErr(err error) error {
-	if errors.Is(err, kernel.ErrForm) {
+	if kernel.IsMalformed(err) {
 		return ioErr(err)
 	}
 	var ke *kernel.Error
-	if errors.As(err, &ke) {
+	var le *kernel.LoweringError
+	if errors.As(err, &ke) || errors.As(err, &le) {
 		return ruleErr(err)
 	}
 	return ioErr(err)
