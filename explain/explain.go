@@ -14,6 +14,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tpbsim/tpbsim/demo"
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dve"
@@ -30,7 +31,7 @@ import (
 // registry, then the behaviour entries of every package that models hardware.
 var sources = []func() []isa.Provenance{
 	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
-	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance,
+	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance, demo.Provenance,
 }
 
 // Registry returns every registry entry tpbsim has: the rules of the instruction layer and the
