@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+	"strings"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // DepthBucket is one line of the k histogram: the blocks with pipeline depth K and the enabled
@@ -42,20 +45,29 @@ type Census struct {
 	EnabledOpcodes  int   `json:"enabled_opcodes"`   // -1 when absent
 }
 
-// Census computes the statistics of the set's datapath table (ErrMissing without one).
+// Census computes the statistics of the set's datapath table; a set without one, or of an
+// invalid generation, is an error.
 func (s *TableSet) Census() (Census, error) {
 	c := Census{Set: s.Name, Gen: s.Gen, HighestBit: -1, UsedControlRows: -1, UsedSlowRows: -1, EnabledOpcodes: -1}
-	if s.Datapath == nil {
-		return c, fmt.Errorf("%w: census needs a datapath_table", ErrMissing)
+	if err := s.Gen.Check(); err != nil {
+		return c, err
 	}
-	infos := s.Datapath.Analyze()
-	c.Blocks = len(infos)
+	if s.Datapath == nil {
+		return c, s.needs(TableDatapath, "census")
+	}
+	blocks := s.Datapath.Blocks
+	c.Blocks = len(blocks)
 	c.Depths = make([]DepthBucket, LanesPerBlock+1)
 	for k := range c.Depths {
 		c.Depths[k].K = k
 	}
 	idle := s.Gen.IdleWord()
-	for i, in := range infos {
+	depth := make([]uint8, len(blocks))
+	bc := bitCounter{counts: &c.BitCounts}
+	for i := range blocks {
+		b := &blocks[i]
+		in, terminal := b.classify(idle)
+		depth[i] = uint8(in.Depth)
 		switch in.Class {
 		case ClassOff:
 			c.Off++
@@ -76,24 +88,41 @@ func (s *TableSet) Census() (Census, error) {
 		if !in.LeftPacked {
 			c.PackingViolations = append(c.PackingViolations, i)
 		}
-		c.Depths[in.Depth].Blocks = append(c.Depths[in.Depth].Blocks, i)
-		c.TerminalLanes += len(in.Terminal)
-		for _, w := range s.Datapath.Blocks[i] {
-			switch {
-			case w == 0:
-			case w == idle:
-				c.IdleWords++
-				c.NonzeroWords++
-			default:
-				c.NonzeroWords++
-				c.ActiveWords++
-				for u := uint64(w); u != 0; u &= u - 1 {
-					c.BitCounts[bits.TrailingZeros64(u)]++
-				}
-				if hb := 63 - bits.LeadingZeros64(uint64(w)); hb > c.HighestBit {
-					c.HighestBit = hb
-				}
+		c.TerminalLanes += terminal
+		c.IdleWords += in.Idle
+		c.ActiveWords += in.Depth
+		c.NonzeroWords += in.Idle + in.Depth
+		if in.Depth > 0 {
+			for _, w := range b {
+				// Zero and idle words count no bits: masked to 0 without a comparison (see
+				// classify).
+				act := -(nonzero(uint64(w)) & nonzero(uint64(w^idle)))
+				bc.add(uint64(w) & act)
 			}
+		}
+	}
+	bc.flush()
+	if bc.or != 0 {
+		c.HighestBit = 63 - bits.LeadingZeros64(bc.or)
+	}
+	// The depth buckets' block lists share one backing array (one allocation, not a growing
+	// slice per depth), filled in block order after a count of each depth.
+	var end [LanesPerBlock + 2]int
+	for _, k := range depth {
+		end[k+1]++
+	}
+	for k := 1; k < len(end); k++ {
+		end[k] += end[k-1]
+	}
+	all := make([]int, len(blocks))
+	next := end
+	for i, k := range depth {
+		all[next[k]] = i
+		next[k]++
+	}
+	for k := range c.Depths {
+		if end[k+1] > end[k] {
+			c.Depths[k].Blocks = all[end[k]:end[k+1]:end[k+1]]
 		}
 	}
 	if s.Opcodes != nil {
@@ -103,8 +132,8 @@ func (s *TableSet) Census() (Census, error) {
 				continue
 			}
 			c.EnabledOpcodes++
-			if e.FastRow < len(infos) {
-				k := infos[e.FastRow].Depth
+			if e.FastRow >= 0 && e.FastRow < len(depth) {
+				k := depth[e.FastRow]
 				c.Depths[k].Opcodes = append(c.Depths[k].Opcodes, uint8(op))
 			}
 		}
@@ -135,6 +164,10 @@ type XORDelta struct {
 	Count int      `json:"count"`
 }
 
+// OK reports whether the census found nothing that breaks a rule: no left-packing violation
+// and no orphan block (dtable census exits 1 otherwise).
+func (c Census) OK() bool { return len(c.PackingViolations) == 0 && len(c.OrphanBlocks) == 0 }
+
 // Diff compares two table sets of one generation (seed 004 §9).
 type Diff struct {
 	A              string       `json:"a"`
@@ -152,12 +185,22 @@ type Diff struct {
 	ChangedBlocksA map[int]bool `json:"-"`
 }
 
-// DiffSets compares a and b, which must be of the same generation (ErrGeneration otherwise;
-// use CrossGenCheck across generations).
+// DiffSets compares a and b, which must be of the same valid generation (rule
+// ucode.diff_same_gen otherwise; use CrossGenCheck across generations).
 func DiffSets(a, b *TableSet) (Diff, error) {
 	d := Diff{A: a.Name, B: b.Name, Gen: a.Gen, ChangedBlocksA: map[int]bool{}}
+	for _, s := range []*TableSet{a, b} {
+		if err := s.Gen.Check(); err != nil {
+			return d, within("set "+s.Name, err)
+		}
+	}
 	if a.Gen != b.Gen {
-		return d, fmt.Errorf("%w: cannot diff %s against %s word by word; compare one opcode across generations instead", ErrGeneration, a.Gen, b.Gen)
+		return d, invalid(RuleDiffSameGen, "gen", fmt.Sprintf("%s vs %s", a.Gen, b.Gen), "one generation",
+			"cannot diff %s against %s word by word; compare one opcode across generations instead", a.Gen, b.Gen)
+	}
+	if a.Datapath != nil && b.Datapath != nil && len(a.Datapath.Blocks) != len(b.Datapath.Blocks) {
+		return d, &Error{Table: TableDatapath, Offset: -1, Kind: fault.ErrInvalid, V: fault.Violation{Rule: RuleTableSize, Offset: -1,
+			Msg: fmt.Sprintf("%d blocks in %s, %d in %s", len(a.Datapath.Blocks), a.Name, len(b.Datapath.Blocks), b.Name)}}
 	}
 	for _, t := range AllTables {
 		switch ha, hb := a.Has(t), b.Has(t); {
@@ -170,6 +213,9 @@ func DiffSets(a, b *TableSet) (Diff, error) {
 	if a.Datapath != nil && b.Datapath != nil {
 		counts := map[LaneWord]int{}
 		for i := range a.Datapath.Blocks {
+			if a.Datapath.Blocks[i] == b.Datapath.Blocks[i] {
+				continue
+			}
 			changed := false
 			for L := range a.Datapath.Blocks[i] {
 				wa, wb := a.Datapath.Blocks[i][L], b.Datapath.Blocks[i][L]
@@ -206,7 +252,7 @@ func DiffSets(a, b *TableSet) (Diff, error) {
 		}
 	}
 	for _, s := range []*TableSet{a, b} {
-		if s.Opcodes == nil {
+		if s.Opcodes == nil || len(d.Blocks) == 0 {
 			continue
 		}
 		for op, e := range s.Opcodes.Entries {
@@ -238,10 +284,18 @@ func diffRows(a, b *ControlTable) []int {
 
 // FieldsDiffering names the lane-word fields of g in which a and b differ, low to high; the
 // seed 004 §5 XOR proof is FieldsDiffering(mean, M2) == ["MODE"] in both gen2 and gen3.
-func FieldsDiffering(a, b LaneWord, g TableGen) []string {
+func FieldsDiffering(a, b LaneWord, g TableGen) ([]string, error) {
+	l := layout(g)
+	if l == nil {
+		return nil, g.Check()
+	}
+	return l.differing(a, b), nil
+}
+
+func (l *LaneLayout) differing(a, b LaneWord) []string {
 	var out []string
 	x := uint64(a ^ b)
-	for _, f := range LayoutOf(g).Fields() {
+	for _, f := range l.Fields() {
 		if x&f.Mask() != 0 {
 			out = append(out, f.Name)
 		}
@@ -260,6 +314,9 @@ type CrossGenLane struct {
 	// are equal after relocation, or when neither lane is active (idle vs zero is not a change of
 	// depth).
 	Relocated bool `json:"relocated"`
+	// Differs says why a lane is not Relocated: the relocated fields (VALID, MODE, STAGE) whose
+	// values differ, or "kind" when one lane is active and the other is not (the depth changed).
+	Differs []string `json:"differs,omitempty"`
 	// LowDiffers names the low fields (OPA, OPB, MUX) that differ; the seed's own cross-gen words
 	// show OPA and MUX can change (op65 lane0 OPA 0x1c -> 0x20 -> 0x38), so these are reported,
 	// not failed.
@@ -281,13 +338,37 @@ type CrossGenResult struct {
 }
 
 // CrossGenCheck resolves op in both sets and compares its block lane by lane after the
-// documented relocation (seed 004 §5).
+// documented relocation (seed 004 §5). Both generations must be valid, and op must resolve to a
+// datapath block in both sets (rule ucode.opcode_resolves).
 func CrossGenCheck(a, b *TableSet, op uint8) (CrossGenResult, error) {
 	r := CrossGenResult{Opcode: op, Name: OpcodeName(op), GenA: a.Gen, GenB: b.Gen, OK: true}
+	la, lb := layout(a.Gen), layout(b.Gen)
+	if la == nil {
+		return r, within("set "+a.Name, a.Gen.Check())
+	}
+	if lb == nil {
+		return r, within("set "+b.Name, b.Gen.Check())
+	}
 	ra, oka := a.Lookup(op)
 	rb, okb := b.Lookup(op)
 	if !oka || !okb || ra.Block == nil || rb.Block == nil {
-		return r, fmt.Errorf("%w: opcode %d (%s) does not resolve to a datapath block in both sets", ErrMissing, op, r.Name)
+		var why []string
+		for _, x := range []struct {
+			s  *TableSet
+			r  Resolution
+			ok bool
+		}{{a, ra, oka}, {b, rb, okb}} {
+			switch {
+			case !x.ok && len(x.r.Notes) > 0:
+				why = append(why, fmt.Sprintf("%s %s: %s", x.s.Gen, x.s.Name, strings.Join(x.r.Notes, "; ")))
+			case !x.ok:
+				why = append(why, fmt.Sprintf("%s %s: not enabled", x.s.Gen, x.s.Name))
+			case x.r.Block == nil:
+				why = append(why, fmt.Sprintf("%s %s: no datapath block (%s)", x.s.Gen, x.s.Name, strings.Join(x.r.Notes, "; ")))
+			}
+		}
+		return r, invalid(RuleResolves, fmt.Sprintf("op[%d]", op), "", "an opcode enabled in both sets, with a datapath block",
+			"opcode %d (%s) does not resolve to a datapath block in both sets: %s", op, r.Name, strings.Join(why, "; "))
 	}
 	r.RowA, r.RowB, r.DepthA, r.DepthB = ra.FastRow, rb.FastRow, ra.Info.Depth, rb.Info.Depth
 	for L := 0; L < LanesPerBlock; L++ {
@@ -295,23 +376,80 @@ func CrossGenCheck(a, b *TableSet, op uint8) (CrossGenResult, error) {
 		cl := CrossGenLane{Lane: L, A: wa, B: wb, KindA: wa.Kind(a.Gen), KindB: wb.Kind(b.Gen)}
 		switch {
 		case (cl.KindA == LaneActive) != (cl.KindB == LaneActive):
+			cl.Differs = []string{"kind"}
 		case cl.KindA != LaneActive:
 			cl.Relocated = true // idle and zero are both inactive: the depth is unchanged
 		default:
-			fa, fb := wa.Decode(a.Gen), wb.Decode(b.Gen)
-			cl.Relocated = fa.VALID == fb.VALID && fa.MODE == fb.MODE && fa.STAGE == fb.STAGE
-			if fa.OPA != fb.OPA {
-				cl.LowDiffers = append(cl.LowDiffers, "OPA")
-			}
-			if fa.OPB != fb.OPB {
-				cl.LowDiffers = append(cl.LowDiffers, "OPB")
-			}
-			if fa.MUX != fb.MUX {
-				cl.LowDiffers = append(cl.LowDiffers, "MUX")
-			}
+			fa, fb := la.decode(wa), lb.decode(wb)
+			cl.Differs = namesWhere([...]namedSame{{"VALID", fa.VALID == fb.VALID}, {"MODE", fa.MODE == fb.MODE}, {"STAGE", fa.STAGE == fb.STAGE}})
+			cl.LowDiffers = namesWhere([...]namedSame{{"OPA", fa.OPA == fb.OPA}, {"OPB", fa.OPB == fb.OPB}, {"MUX", fa.MUX == fb.MUX}})
+			cl.Relocated = len(cl.Differs) == 0
 		}
 		r.OK = r.OK && cl.Relocated
 		r.Lanes = append(r.Lanes, cl)
 	}
 	return r, nil
+}
+
+// namedSame is a field name and whether the two lanes agree in it.
+type namedSame struct {
+	name string
+	same bool
+}
+
+// namesWhere lists, in order, the names of the fields that differ.
+func namesWhere(fs [3]namedSame) []string {
+	var out []string
+	for _, f := range fs {
+		if !f.same {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// bitCounter counts, per bit position, the words that set it: each byte of a word adds its
+// bits, spread one per byte lane of a uint64, to that byte's accumulator, so a word costs eight
+// additions instead of a loop over its set bits; the 8-bit lanes are added into counts before
+// they can overflow.
+type bitCounter struct {
+	acc    [8]uint64
+	n      int
+	or     uint64 // every bit any word set
+	counts *[64]int
+}
+
+// spreadByte[b] has byte k equal to bit k of b.
+var spreadByte = func() (t [256]uint64) {
+	for b := range t {
+		for k := range 8 {
+			t[b] |= uint64(b>>k&1) << (8 * k)
+		}
+	}
+	return t
+}()
+
+func (bc *bitCounter) add(w uint64) {
+	bc.or |= w
+	bc.acc[0] += spreadByte[byte(w)]
+	bc.acc[1] += spreadByte[byte(w>>8)]
+	bc.acc[2] += spreadByte[byte(w>>16)]
+	bc.acc[3] += spreadByte[byte(w>>24)]
+	bc.acc[4] += spreadByte[byte(w>>32)]
+	bc.acc[5] += spreadByte[byte(w>>40)]
+	bc.acc[6] += spreadByte[byte(w>>48)]
+	bc.acc[7] += spreadByte[byte(w>>56)]
+	if bc.n++; bc.n == 255 {
+		bc.flush()
+	}
+}
+
+func (bc *bitCounter) flush() {
+	for j, a := range bc.acc {
+		for k := range 8 {
+			bc.counts[8*j+k] += int(a >> (8 * k) & 0xff)
+		}
+		bc.acc[j] = 0
+	}
+	bc.n = 0
 }

@@ -3,7 +3,10 @@ package ucode
 import (
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // ControlRowSize is the stride of every control table row, in every generation (FACTS §E.3).
@@ -31,12 +34,13 @@ func (r ControlRow) Hex() string {
 // ParseControlRowHex reads the Hex form back (spaces optional).
 func ParseControlRowHex(s string) (ControlRow, error) {
 	var r ControlRow
+	const legal = "16 bytes of hex, spaces optional"
 	raw, err := hex.DecodeString(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
 	if err != nil {
-		return r, fmt.Errorf("%w: control row bytes: %v", ErrInvalid, err)
+		return r, invalid(RuleControlRow, "bytes", strconv.Quote(s), legal, "%v", err)
 	}
 	if len(raw) != ControlRowSize {
-		return r, fmt.Errorf("%w: control row has %d bytes, want %d", ErrInvalid, len(raw), ControlRowSize)
+		return r, invalid(RuleControlRow, "bytes", fmt.Sprintf("%d bytes", len(raw)), legal, "a control row is %d bytes", ControlRowSize)
 	}
 	copy(r[:], raw)
 	return r, nil
@@ -50,15 +54,19 @@ type RowField struct {
 }
 
 // RowFields names the known fields of a row of table t in generation g (FACTS §E.3, STRONG;
-// the slow-word step grammar is INFERRED); bytes with no known role are listed as "raw".
-func (r ControlRow) RowFields(t Table, g TableGen) []RowField {
+// the slow-word step grammar is INFERRED); bytes with no known role are listed as "raw". An
+// invalid generation, or a table that is not one of g's control tables, is an error.
+func (r ControlRow) RowFields(t Table, g TableGen) ([]RowField, error) {
+	if err := checkControlTable(t, g); err != nil {
+		return nil, err
+	}
 	u16 := func(i int) uint16 { return uint16(r[i]) | uint16(r[i+1])<<8 }
 	hexb := func(lo, hi int) string { return hex.EncodeToString(r[lo:hi]) }
 	f := func(name string, lo, hi int, v string) RowField {
 		return RowField{name, fmt.Sprintf("[%d:%d]", lo, hi), v}
 	}
 	switch {
-	case t == TableControl || (t == TableControlFast && g == Gen2):
+	case t == TableControl:
 		lm := u16(0)
 		modes := make([]string, LanesPerBlock)
 		for L := range modes {
@@ -71,7 +79,7 @@ func (r ControlRow) RowFields(t Table, g TableGen) []RowField {
 			f("issue_marker", 4, 6, hexb(4, 6)+fmt.Sprintf(" (seq pc/imm %#02x)", r[4])),
 			f("operand_mux", 6, 12, hexb(6, 12)+fmt.Sprintf(" (step_valid=%t)", r[6] == 0x10)),
 			f("zero", 12, 16, hexb(12, 16)),
-		}
+		}, nil
 	case t == TableControlFast:
 		return []RowField{
 			f("byte0", 0, 1, fmt.Sprintf("%#02x", r[0])),
@@ -81,8 +89,8 @@ func (r ControlRow) RowFields(t Table, g TableGen) []RowField {
 			f("step_op_select", 6, 7, fmt.Sprintf("%#02x", r[6])),
 			f("high_op_bits", 7, 8, fmt.Sprintf("%#02x", r[7])),
 			f("zero", 8, 16, hexb(8, 16)),
-		}
-	case t == TableControlSlow:
+		}, nil
+	default: // TableControlSlow
 		st := r.SlowSteps()
 		return []RowField{
 			f("steps", 0, 6, fmt.Sprintf("%#03x %#03x %#03x %#03x", st[0], st[1], st[2], st[3])),
@@ -90,9 +98,33 @@ func (r ControlRow) RowFields(t Table, g TableGen) []RowField {
 			f("raw", 7, 8, hexb(7, 8)),
 			f("loop_payload", 8, 14, hexb(8, 14)),
 			f("zero", 14, 16, hexb(14, 16)),
+		}, nil
+	}
+}
+
+// checkControlTable refuses an invalid generation and a table that is not one of g's control
+// tables (control_table in gen2; control_fast_table and control_slow_table in gen3/gen4).
+func checkControlTable(t Table, g TableGen) error {
+	if err := g.Check(); err != nil {
+		return err
+	}
+	var ctl []Table
+	for _, c := range g.Tables() {
+		if c == TableControl || c == TableControlFast || c == TableControlSlow {
+			ctl = append(ctl, c)
 		}
 	}
-	return []RowField{f("raw", 0, 16, hexb(0, 16))}
+	msg := ""
+	switch {
+	case t != TableControl && t != TableControlFast && t != TableControlSlow:
+		msg = fmt.Sprintf("not a control table (%s's are %s)", g, tableList(ctl))
+	case !g.Has(t):
+		msg = fmt.Sprintf("%s has no %s (its control tables are %s)", g, t, tableList(ctl))
+	}
+	if msg != "" {
+		return &Error{Table: t, Offset: -1, Kind: fault.ErrInvalid, V: fault.Violation{Rule: RuleTableKind, Offset: -1, Msg: msg}}
+	}
+	return nil
 }
 
 // SlowSteps reads bytes [0:6] of a slow row as four 12-bit steps, low nibble first (FACTS §E.3
@@ -120,8 +152,12 @@ type ControlTable struct {
 	Rows  []ControlRow
 }
 
-// ParseControlTable reads control table t of generation g.
+// ParseControlTable reads control table t of generation g: control_table (gen2),
+// control_fast_table or control_slow_table (gen3/gen4).
 func ParseControlTable(data []byte, t Table, g TableGen) (*ControlTable, error) {
+	if err := checkControlTable(t, g); err != nil {
+		return nil, err
+	}
 	if err := checkSize(data, t, g); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package ucode
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Synthetic table sets (issue 5 item 7). The compiler's blobs cannot be shipped, so BuildFixture
@@ -34,6 +36,8 @@ import (
 // rather than zero; the gen3/gen4 lanes of quoted ops that the sources do not quote (made with
 // Relocate from gen2); the transformer and saturate payloads (only their extent is published).
 
+//go:generate go run ./internal/mkfixture ..
+
 // FixtureNames lists the synthetic sets BuildFixture knows, as "genN/set".
 func FixtureNames() []string {
 	return []string{"gen2/default", "gen2/transformer", "gen3/default", "gen4/default", "gen4/saturate"}
@@ -56,7 +60,7 @@ func BuildFixture(name string) (*TableSet, error) {
 		return gen2Transformer(s)
 	case "gen3/default", "gen4/default", "gen4/saturate":
 	default:
-		return nil, fmt.Errorf("%w: no fixture %q (have %v)", ErrMissing, name, FixtureNames())
+		return nil, invalid(RuleFixture, "name", strconv.Quote(name), strings.Join(FixtureNames(), ", "), "no such synthetic set")
 	}
 	// gen3 takes the unquoted lanes of the ops it shares with gen2 from the gen2 set; gen4 from
 	// gen2, then from gen3 for the ops gen3 added.
@@ -80,15 +84,26 @@ func BuildFixture(name string) (*TableSet, error) {
 	}
 }
 
-// gen2Block returns op's whole block in an earlier set relocated to g (idle -> g's idle word,
-// zero stays zero), as the FILLER for lanes a later generation does not quote.
-func gen2Block(prev *TableSet, op uint8, g TableGen) map[int]LaneWord {
+// gen2Block returns op's whole block in an earlier set relocated to sp's generation (idle -> its
+// idle word, zero stays zero), as the FILLER for lanes a later generation does not quote.
+func (sp *setSpec) gen2Block(prev *TableSet, op uint8) map[int]LaneWord {
 	r, _ := prev.Lookup(op)
 	m := map[int]LaneWord{}
+	if r.Block == nil {
+		sp.fail(fmt.Errorf("op %d has no block in %s/%s", op, prev.Gen, prev.Name))
+		return m
+	}
 	for L, w := range r.Block {
 		m[L] = w
 	}
-	return relocatedFrom(prev.Gen, g, m)
+	return sp.relocatedFrom(prev.Gen, m)
+}
+
+// fail keeps the first error met while a spec is written, for buildSet to return.
+func (sp *setSpec) fail(err error) {
+	if sp.err == nil {
+		sp.err = fmt.Errorf("fixture %s/%s: %w", sp.gen, sp.name, err)
+	}
 }
 
 // Quoted lane words (seed 004 §5, §8; FACTS §E.4).
@@ -135,6 +150,7 @@ type setSpec struct {
 	fastRows, slowRows        map[int]ControlRow
 	bitCounts                 []int // gen2: fit filler words to these per-bit counts
 	seed                      uint64
+	err                       error // the first error met while the spec was written
 }
 
 func (sp *setSpec) block(row int) *blockSpec {
@@ -195,16 +211,20 @@ func semiFixed(g TableGen, mux uint16, opas ...uint8) map[int]LaneWord {
 	return m
 }
 
-func relocatedFrom(from, to TableGen, m map[int]LaneWord) map[int]LaneWord {
+func (sp *setSpec) relocatedFrom(from TableGen, m map[int]LaneWord) map[int]LaneWord {
 	out := map[int]LaneWord{}
 	for L, w := range m {
 		switch w {
 		case 0:
 			out[L] = 0
 		case from.IdleWord():
-			out[L] = to.IdleWord()
+			out[L] = sp.gen.IdleWord()
 		default:
-			out[L] = RelocateFrom(w, from, to)
+			r, err := RelocateFrom(w, from, sp.gen)
+			if err != nil {
+				sp.fail(fmt.Errorf("lane %d %#x from %s: %w", L, uint64(w), from, err))
+			}
+			out[L] = r
 		}
 	}
 	return out
@@ -296,13 +316,13 @@ func gen3Default(g2 *TableSet) *setSpec {
 	assignRows(sp, Gen3, 60)
 	sp.activeRow(8, 1, withIdle(Gen3, 1, quotedBlock(Op65Lane0Gen3)))
 	sp.activeRow(row(sp, 97), 8, bnStats2(BNStats2MeanGen3, BNStats2M2Gen3))
-	op66 := gen2Block(g2, 66, Gen3)
+	op66 := sp.gen2Block(g2, 66)
 	op66[1] = Op66Lane1Gen3
 	sp.activeRow(row(sp, 66), 2, op66)
-	op88 := gen2Block(g2, 88, Gen3)
+	op88 := sp.gen2Block(g2, 88)
 	op88[0] = Op88Lane0Gen3
 	sp.activeRow(row(sp, 88), 4, op88)
-	sp.activeRow(row(sp, 67), 2, gen2Block(g2, 67, Gen3))
+	sp.activeRow(row(sp, 67), 2, sp.gen2Block(g2, 67))
 	sp.allIdleRow(32, 48, 50, row(sp, 78)) // Copy, Memset, StreamTranspose, TensorCumulative (as gen2)
 	sp.offRow(69, 49, row(sp, 72), row(sp, 110), row(sp, 111), 0)
 	fromGen2(sp, g2)
@@ -328,14 +348,14 @@ func gen4Default(g2, g3 *TableSet) *setSpec {
 	}
 	assignRows(sp, Gen4, 184) // above the saturate range 143..182
 	sp.activeRow(16, 1, withIdle(Gen4, 1, quotedBlock(Op65Lane0Gen4)))
-	op66 := gen2Block(g2, 66, Gen4)
+	op66 := sp.gen2Block(g2, 66)
 	op66[1] = Op66Lane1Gen4
 	sp.activeRow(24, 2, op66)
-	op88 := gen2Block(g2, 88, Gen4)
+	op88 := sp.gen2Block(g2, 88)
 	op88[0] = Op88Lane0Gen4
 	sp.activeRow(row(sp, 88), 4, op88)
-	sp.activeRow(row(sp, 67), 2, gen2Block(g2, 67, Gen4))
-	sp.activeRow(row(sp, 97), 8, gen2Block(g2, 97, Gen4))
+	sp.activeRow(row(sp, 67), 2, sp.gen2Block(g2, 67))
+	sp.activeRow(row(sp, 97), 8, sp.gen2Block(g2, 97))
 	sp.allIdleRow(48, 64, 111, row(sp, 78))
 	sp.offRow(0, 72, 76, row(sp, 72), row(sp, 110), row(sp, 111))
 	fromGen2(sp, g2)
@@ -417,7 +437,7 @@ func fromGen2(sp *setSpec, prev *TableSet) {
 		}
 		switch r2.Info.Class {
 		case ClassActive:
-			sp.activeRow(r, r2.Info.Depth, gen2Block(prev, uint8(op), sp.gen))
+			sp.activeRow(r, r2.Info.Depth, sp.gen2Block(prev, uint8(op)))
 		case ClassPassthru:
 			b := sp.block(r)
 			b.class, b.form = ClassPassthru, r2.Info.Form
@@ -438,7 +458,12 @@ func assignRows(sp *setSpec, g TableGen, base int) {
 		taken[int(v&0xff)] = true
 	}
 	next := base
-	for _, r := range Roster(g) {
+	ros, err := Roster(g)
+	if err != nil {
+		sp.fail(err)
+		return
+	}
+	for _, r := range ros {
 		op := int(r.Opcode)
 		if _, ok := sp.entries[op]; ok {
 			continue
@@ -479,6 +504,9 @@ func (s *splitmix64) next() uint64 {
 }
 
 func buildSet(sp *setSpec) (*TableSet, error) {
+	if sp.err != nil {
+		return nil, sp.err
+	}
 	g := sp.gen
 	nb := g.ControlRows()
 	rng := splitmix64(sp.seed)
@@ -642,7 +670,11 @@ func buildSet(sp *setSpec) (*TableSet, error) {
 	set := &TableSet{Name: sp.name, Gen: g, GenReason: fmt.Sprintf("%s: synthetic fixture", g), Paths: map[Table]string{}}
 	set.Opcodes = &OpcodeTable{Gen: g}
 	for op, v := range sp.entries {
-		set.Opcodes.Entries[op] = DecodeOpcodeEntry(v, g)
+		e, err := DecodeOpcodeEntry(v, g)
+		if err != nil {
+			return nil, fmt.Errorf("fixture %s/%s: op %d: %w", g, sp.name, op, err)
+		}
+		set.Opcodes.Entries[op] = e
 	}
 	set.Datapath = &DatapathTable{Gen: g, Blocks: make([]DatapathBlock, nb)}
 	for r := 0; r < nb; r++ {

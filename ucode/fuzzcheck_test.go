@@ -11,46 +11,31 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
-// Input shaping and property checks shared by FuzzDatapathTable and FuzzOpcodeTable.
+// Property checks shared by the fuzz targets and TestWholeTables.
 //
-// The targets take small inputs (a truncated table, a few rows, a list of patches) and build the
-// full-size table from them: with whole 8-16 KiB tables as corpus entries the fuzzer spent a long
-// run minimising them instead of mutating.
+// The fuzz targets take small structured inputs (a word, a block, a row, a slot, a few patch
+// records, a table file's size and a fill pattern) and check what those touch; the checks of
+// whole tables (checkDatapath, checkChain, checkDiff, checkInference) run on the synthetic
+// sets in TestWholeTables: re-checking every byte of a table for an input that changed a few
+// would make each execution cost the whole table.
 
-// fuzzMaxInput caps the bytes a table target reads: 4 datapath blocks, 16 control rows, 32-64
-// opcode slots or 14-42 patches (tiling reaches the rest of a table). The rest is ignored, so
-// mutating it finds nothing new, and the fuzzer's minimiser, quadratic in the input's length,
-// never spends its full minute on one input.
-const fuzzMaxInput = 256
+// fuzzMaxInput caps the bytes a target reads (six patch records, a 64-byte fill pattern); the
+// rest is ignored, so mutating it finds nothing new. The fuzzer minimises each new interesting
+// input with up to quadratically many executions in its length, and finds nothing meanwhile.
+const fuzzMaxInput = 64
 
-// fuzzShape is how a table target lays its input out as a table file.
-type fuzzShape uint8
-
-const (
-	shapePrefix   fuzzShape = iota // data is the start of the table, zero-padded to its size
-	shapePatch                     // data is patch records applied to the default fixture's tables
-	shapeTile                      // data repeated to the table's size
-	shapeRaw                       // data is the whole file, of any size
-	shapeOversize                  // the fixture's table with data appended
-	numShapes
-)
-
-// fuzzMode packs a generation, a shape and a table selector (FuzzOpcodeTable) into the mode byte
-// the table targets take: mode%3 is the generation, mode/3%5 the shape, mode/15%3 the table.
-func fuzzMode(g TableGen, sh fuzzShape, table int) uint8 {
-	return uint8(g-Gen2) + 3*uint8(sh) + 15*uint8(table)
-}
-
-func splitFuzzMode(mode uint8) (TableGen, fuzzShape, int) {
-	return TableGens[mode%3], fuzzShape(mode / 3 % uint8(numShapes)), int(mode / 15 % 3)
-}
+// genOf is the generation a mode byte picks: mode%3.
+func genOf(mode uint8) TableGen { return TableGens[mode%3] }
 
 var fuzzSets struct {
-	once sync.Once
-	sets map[TableGen]*TableSet
-	err  error
+	once   sync.Once
+	sets   map[TableGen]*TableSet
+	census map[TableGen]Census
+	err    error
 }
 
 // fuzzBase returns the default fixture of generation g, built once per process (BuildFixture
@@ -59,9 +44,12 @@ var fuzzSets struct {
 func fuzzBase(tb testing.TB, g TableGen) *TableSet {
 	tb.Helper()
 	fuzzSets.once.Do(func() {
-		fuzzSets.sets = map[TableGen]*TableSet{}
+		fuzzSets.sets, fuzzSets.census = map[TableGen]*TableSet{}, map[TableGen]Census{}
 		for _, g := range TableGens {
 			s, err := BuildFixture(g.String() + "/default")
+			if err == nil {
+				fuzzSets.census[g], err = s.Census()
+			}
 			if err != nil {
 				fuzzSets.err = err
 				return
@@ -75,80 +63,49 @@ func fuzzBase(tb testing.TB, g TableGen) *TableSet {
 	return fuzzSets.sets[g]
 }
 
-// shapeTable lays data out as a table file per shape; base is the fixture's table. For
-// shapePatch it returns a copy of base, for the caller to patch.
-func shapeTable(shape fuzzShape, data, base []byte) []byte {
-	switch shape {
-	case shapePrefix:
-		out := make([]byte, len(base))
-		copy(out, data)
-		return out
-	case shapeTile:
-		out := make([]byte, len(base))
-		for i := 0; len(data) > 0 && i < len(out); i += copy(out[i:], data) {
-		}
-		return out
-	case shapeRaw:
-		return bytes.Clone(data)
-	case shapeOversize:
-		return append(bytes.Clone(base), data...)
-	}
-	return bytes.Clone(base)
-}
-
-// spanned lists the units (blocks, rows) of size unit that the first n bytes of a table of
-// count units cover.
-func spanned(n, unit, count int) []int {
-	var out []int
-	for i := 0; i*unit < n && i < count; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
 // wantSizeErr is what ParseTables must report for table t of n bytes parsed as gen
-// (GenUnknown: inferred): a nil sentinel when the size fits, else the sentinel and the byte
+// (GenUnknown: inferred): no rule when the size fits, else the category and rule, and the byte
 // offset the error names (-1: none).
-func wantSizeErr(t Table, n int, gen TableGen) (error, int64) {
+func wantSizeErr(t Table, n int, gen TableGen) (kind error, rule string, off int64) {
 	lo, hi := gen.TableSize(t), gen.TableSize(t)
 	if gen == GenUnknown {
 		s2, s34 := Gen2.TableSize(t), Gen3.TableSize(t)
 		if (s2 != 0 && n == s2) || (s34 != 0 && n == s34) {
-			return nil, 0
+			return nil, "", 0
 		}
 		lo, hi = max(s2, s34), max(s2, s34)
 		if s2 != 0 && s34 != 0 {
 			lo = min(s2, s34)
 		}
 		if n > lo && n < hi {
-			return ErrSize, -1
+			return fault.ErrInvalid, RuleTableSize, -1
 		}
 	} else if lo == 0 {
-		return ErrGeneration, -1
+		return fault.ErrInvalid, RuleTableKind, -1
 	}
 	switch {
 	case n < lo:
-		return ErrTruncated, int64(n)
+		return fault.ErrTruncated, RuleTableSize, int64(n)
 	case n > hi:
-		return ErrSize, int64(hi)
+		return fault.ErrInvalid, RuleTableSize, int64(hi)
 	}
-	return nil, 0
+	return nil, "", 0
 }
 
-// checkTableErr checks that err is a *TableError of the sentinel want at offset off, naming the
-// file, the table and (for a size error) the size it found.
-func checkTableErr(t *testing.T, err, want error, off int64, path string, tb Table, n int) {
+// checkTableErr checks that err is an *Error of category kind and rule at offset off, naming
+// the file, the table and (for a size error) the size it found.
+func checkTableErr(t *testing.T, err, kind error, rule string, off int64, path string, tb Table, n int) {
 	t.Helper()
-	var te *TableError
-	if !errors.As(err, &te) || !errors.Is(err, want) {
-		t.Fatalf("%s of %d B: err %v, want a *TableError %v", tb, n, err, want)
+	var e *Error
+	if !errors.As(err, &e) || fault.Category(err) != kind || fault.Rule(err) != rule {
+		t.Fatalf("%s of %d B: err %v, want %v rule %s", tb, n, err, kind, rule)
 	}
-	if te.Path != path || te.Table != tb || te.Offset != off {
-		t.Fatalf("%s of %d B: error names %q %s offset %d, want %q %s offset %d", tb, n, te.Path, te.Table, te.Offset, path, tb, off)
+	if e.File != path || e.Table != tb || e.Offset != off {
+		t.Fatalf("%s of %d B: error names %q %s offset %d, want %q %s offset %d", tb, n, e.File, e.Table, e.Offset, path, tb, off)
 	}
 	msg := err.Error()
 	need := []string{path, tb.String()}
-	if want != ErrGeneration {
+	if rule == RuleTableSize {
 		need = append(need, fmt.Sprintf("%d B", n))
 	}
 	if off >= 0 {
@@ -171,29 +128,30 @@ func checkSingleTable(t *testing.T, tb Table, file []byte, g TableGen) {
 	path := tb.FileName("f")
 	raw := map[Table]RawTable{tb: {Path: path, Data: file}}
 	bad := [...]TableGen{1, Gen4 + 1, 255}[len(file)%3]
-	if _, err := ParseTables("f", raw, bad); !errors.Is(err, ErrGeneration) {
-		t.Fatalf("%s of %d B as %s: err %v, want %v", tb, len(file), bad, err, ErrGeneration)
+	if _, err := ParseTables("f", raw, bad); fault.Rule(err) != RuleTableGen {
+		t.Fatalf("%s of %d B as %s: err %v, want rule %s", tb, len(file), bad, err, RuleTableGen)
 	}
 	for _, gen := range []TableGen{g, GenUnknown} {
 		s, err := ParseTables("f", raw, gen)
-		want, off := wantSizeErr(tb, len(file), gen)
+		kind, rule, off := wantSizeErr(tb, len(file), gen)
 		switch {
-		case want != nil:
-			checkTableErr(t, err, want, off, path, tb, len(file))
+		case kind != nil:
+			checkTableErr(t, err, kind, rule, off, path, tb, len(file))
 		case gen == GenUnknown && tb == TableDatapath && len(file) != Gen2.TableSize(tb):
 			if s != nil {
 				checkInference(t, raw, s, s.Gen)
-			} else if !errors.Is(err, ErrGeneration) {
+			} else if fault.Rule(err) != RuleTableGen {
 				t.Fatalf("%s of %d B: %v", tb, len(file), err)
 			}
 		case gen != GenUnknown || len(file) == Gen2.TableSize(tb):
 			if err != nil {
 				t.Fatalf("%s of %d B as %s: %v", tb, len(file), gen, err)
 			}
-			if !bytes.Equal(s.Files()[tb], file) || (gen == GenUnknown && s.Gen != Gen2) {
-				t.Fatalf("%s of %d B as %s: parsed as %s, bytes changed", tb, len(file), gen, s.Gen)
+			files, err := s.Files()
+			if err != nil || !bytes.Equal(files[tb], file) || (gen == GenUnknown && s.Gen != Gen2) {
+				t.Fatalf("%s of %d B as %s: parsed as %s, bytes changed (%v)", tb, len(file), gen, s.Gen, err)
 			}
-		case !errors.Is(err, ErrGeneration) || !strings.Contains(err.Error(), "pass the generation"):
+		case fault.Rule(err) != RuleTableGen || !strings.Contains(err.Error(), "pass the generation"):
 			t.Fatalf("%s of %d B alone fits gen3 and gen4: err %v", tb, len(file), err)
 		}
 	}
@@ -232,12 +190,12 @@ func checkInference(t *testing.T, raw map[Table]RawTable, explicit *TableSet, g 
 	s, err := ParseTables("f", raw, GenUnknown)
 	switch {
 	case want == GenUnknown:
-		if !errors.Is(err, ErrGeneration) || !strings.Contains(err.Error(), "cannot tell gen3 from gen4") {
+		if fault.Rule(err) != RuleTableGen || !strings.Contains(err.Error(), "cannot tell gen3 from gen4") {
 			t.Fatalf("%d gen3 and %d gen4 idle words: err %v, want a gen3/gen4 tie", n3, n4, err)
 		}
 	case err != nil || s.Gen != want:
 		t.Fatalf("%d gen3 and %d gen4 idle words: inferred %v (%v), want %s", n3, n4, s, err, want)
-	case !bytes.Equal(s.Files()[TableDatapath], data):
+	case !bytes.Equal(s.Datapath.Bytes(), data):
 		t.Fatal("inferred parse changed bytes")
 	}
 	warns := strings.Contains(explicit.GenReason, "warning")
@@ -252,7 +210,7 @@ func checkInference(t *testing.T, raw map[Table]RawTable, explicit *TableSet, g 
 func checkDatapath(t *testing.T, s *TableSet, file []byte) Census {
 	t.Helper()
 	dt, g := s.Datapath, s.Gen
-	if len(dt.Blocks) != g.ControlRows() || !bytes.Equal(dt.Bytes(), file) || !bytes.Equal(s.Files()[TableDatapath], file) {
+	if len(dt.Blocks) != g.ControlRows() || !bytes.Equal(dt.Bytes(), file) {
 		t.Fatalf("%s datapath_table: %d blocks, re-encoding changed bytes", g, len(dt.Blocks))
 	}
 	idle := idleWords[g]
@@ -330,30 +288,9 @@ func checkDatapath(t *testing.T, s *TableSet, file []byte) Census {
 	return c
 }
 
-// affectedOps lists the opcodes whose resolution in b may differ from the one in a (two whole
-// sets of one generation): the slot differs, the slot shares a fast row with a slot that
-// differs, or the control row, slow row or datapath block it names differs.
-func affectedOps(a, b *TableSet) []uint8 {
-	rows := map[int]bool{}
-	for op, ea := range a.Opcodes.Entries {
-		if eb := b.Opcodes.Entries[op]; ea != eb {
-			rows[ea.FastRow], rows[eb.FastRow] = true, true
-		}
-	}
-	var out []uint8
-	for op, e := range b.Opcodes.Entries {
-		r := e.FastRow
-		slowDiffers := a.Slow != nil && e.SlowRow < uint64(len(a.Slow.Rows)) && a.Slow.Rows[e.SlowRow] != b.Slow.Rows[e.SlowRow]
-		if rows[r] || a.Opcodes.Entries[op] != e || a.Control.Rows[r] != b.Control.Rows[r] || a.Datapath.Blocks[r] != b.Datapath.Blocks[r] || slowDiffers {
-			out = append(out, uint8(op))
-		}
-	}
-	return out
-}
-
-// spreadOps picks at most n of ops, evenly spread, and adds their arith/bitvec twins: an input
-// that rewrites the whole opcode table changes every slot, and following all 256 through Lookup
-// (which scans the whole table each time) would cost a third of a run.
+// spreadOps picks at most n of ops, evenly spread, and adds their arith/bitvec twins: following
+// every affected opcode through Lookup (which scans the whole opcode table each time) would cost
+// most of a run when an input touches many.
 func spreadOps(ops []uint8, n int) []uint8 {
 	if len(ops) <= n {
 		return ops
@@ -374,25 +311,11 @@ func spreadOps(ops []uint8, n int) []uint8 {
 	return out
 }
 
-// checkChain follows the opcodes ops through a whole set (opcode, control, slow in gen3/gen4,
-// datapath) and checks Lookup against the tables, then MissingOpcodes and the opcode side of
-// the set's census c for every opcode. The callers pass the opcodes their input can have
-// changed (see affectedOps, spreadOps).
-func checkChain(t *testing.T, s *TableSet, c Census, ops []uint8) {
+// checkChainOps follows the opcodes ops through a whole set (opcode, control, slow in
+// gen3/gen4, datapath) and checks each Lookup against the tables.
+func checkChainOps(t *testing.T, s *TableSet, ops []uint8) {
 	t.Helper()
 	g := s.Gen
-	infos := s.Datapath.Analyze()
-	byRow := map[int][]uint8{}
-	var enabled, missing, all []uint8
-	for op, e := range s.Opcodes.Entries {
-		all = append(all, uint8(op))
-		if e.Raw == 0 {
-			missing = append(missing, uint8(op))
-			continue
-		}
-		enabled = append(enabled, uint8(op))
-		byRow[e.FastRow] = append(byRow[e.FastRow], uint8(op))
-	}
 	for _, op := range ops {
 		e := s.Opcodes.Entries[op]
 		r, ok := s.Lookup(op)
@@ -403,12 +326,17 @@ func checkChain(t *testing.T, s *TableSet, c Census, ops []uint8) {
 			continue
 		}
 		// The fast row is 7 bits (gen2) or 8: always inside the control and datapath tables.
-		in := infos[e.FastRow]
+		in := analyzeOwn(s.Datapath.Blocks[e.FastRow], idleWords[g])
 		if r.Fast == nil || *r.Fast != s.Control.Rows[e.FastRow] || r.Block == nil || *r.Block != s.Datapath.Blocks[e.FastRow] ||
 			r.Info.Index != e.FastRow || r.Info.Class != in.Class || r.Info.Depth != in.Depth || r.Info.LeftPacked != in.LeftPacked {
 			t.Fatalf("%s Lookup(%d) row %d: %+v", g, op, e.FastRow, r)
 		}
-		shares := slices.DeleteFunc(slices.Clone(byRow[e.FastRow]), func(o uint8) bool { return o == op })
+		var shares []uint8
+		for o, eo := range s.Opcodes.Entries {
+			if eo.Enabled() && eo.FastRow == e.FastRow && uint8(o) != op {
+				shares = append(shares, uint8(o))
+			}
+		}
 		tw, has := Twin(op)
 		if !slices.Equal(r.SharesRow, shares) || r.HasTwin != has || r.Twin != tw || r.TwinRow != (has && slices.Contains(shares, tw)) {
 			t.Fatalf("%s Lookup(%d) row %d shared with %v: %+v", g, op, e.FastRow, shares, r)
@@ -432,6 +360,24 @@ func checkChain(t *testing.T, s *TableSet, c Census, ops []uint8) {
 				t.Fatalf("%s Lookup(%d) slow row %d past the table: %+v", g, op, e.SlowRow, r)
 			}
 		}
+	}
+}
+
+// checkChain is checkChainOps for ops, then MissingOpcodes and the opcode side of the set's
+// census c for every opcode.
+func checkChain(t *testing.T, s *TableSet, c Census, ops []uint8) {
+	t.Helper()
+	checkChainOps(t, s, ops)
+	g := s.Gen
+	infos := s.Datapath.Analyze()
+	var enabled, missing, all []uint8
+	for op, e := range s.Opcodes.Entries {
+		all = append(all, uint8(op))
+		if e.Raw == 0 {
+			missing = append(missing, uint8(op))
+			continue
+		}
+		enabled = append(enabled, uint8(op))
 	}
 	if got := s.MissingOpcodes(all); !slices.Equal(got, missing) {
 		t.Fatalf("%s MissingOpcodes %v, want %v", g, got, missing)
@@ -542,10 +488,16 @@ func checkDiff(t *testing.T, a, b *TableSet) Diff {
 func checkEntries(t *testing.T, ot *OpcodeTable) {
 	t.Helper()
 	for op, e := range ot.Entries {
-		m, err := MakeOpcodeEntry(ot.Gen, e.FastRow, e.SlowRow)
-		if err != nil || m != e || DecodeOpcodeEntry(e.Raw, ot.Gen) != e {
-			t.Fatalf("%s op %d entry %+v re-encodes to %+v (%v)", ot.Gen, op, e, m, err)
-		}
+		checkEntry(t, ot.Gen, op, e)
+	}
+}
+
+func checkEntry(t *testing.T, g TableGen, op int, e OpcodeEntry) {
+	t.Helper()
+	m, err := MakeOpcodeEntry(g, e.FastRow, e.SlowRow)
+	d, derr := DecodeOpcodeEntry(e.Raw, g)
+	if err != nil || derr != nil || m != e || d != e {
+		t.Fatalf("%s op %d entry %+v re-encodes to %+v (%v, %v)", g, op, e, m, err, derr)
 	}
 }
 
@@ -554,7 +506,11 @@ func checkEntries(t *testing.T, ot *OpcodeTable) {
 func checkRow(t *testing.T, r ControlRow, tb Table, g TableGen) {
 	t.Helper()
 	next := 0
-	for _, f := range r.RowFields(tb, g) {
+	fields, err := r.RowFields(tb, g)
+	if err != nil {
+		t.Fatalf("%s %s row %x: %v", g, tb, r, err)
+	}
+	for _, f := range fields {
 		var lo, hi int
 		if _, err := fmt.Sscanf(f.Bytes, "[%d:%d]", &lo, &hi); err != nil || lo != next || hi <= lo {
 			t.Fatalf("%s %s row %x: field %+v after byte %d", g, tb, r, f, next)
@@ -571,57 +527,42 @@ func checkRow(t *testing.T, r ControlRow, tb Table, g TableGen) {
 	}
 }
 
-// sparseCopy is s with only the listed opcode slots, datapath blocks and control and slow rows
-// (the rest zero). The JSON form lists every slot, block and row on its own, so the round trip
-// of the part an input touched tests what a whole-set round trip would, without encoding/json's
-// ~16 ms for a full fixture on every run.
-func sparseCopy(s *TableSet, ops, blocks, rows, slow []int) *TableSet {
-	out := &TableSet{Name: s.Name, Gen: s.Gen}
-	if s.Opcodes != nil {
-		out.Opcodes = &OpcodeTable{Gen: s.Gen}
-		for _, op := range ops {
-			out.Opcodes.Entries[op] = s.Opcodes.Entries[op]
+// checkBlockJSON, checkRowJSON and checkSlotJSON check that one element's JSON form reads back
+// to the element: the conversions JSON and DecodeJSON apply to each block, row and slot (the
+// JSON text itself is FuzzDecodeJSON's, and the whole sets' TestJSONRoundTripFixtures'). A
+// whole-set DecodeJSON per input cost several times the rest of a target.
+func checkBlockJSON(t *testing.T, i int, b DatapathBlock, g TableGen) {
+	t.Helper()
+	bj, ok := blockJSON(i, b, layout(g), g)
+	in := analyzeOwn(b, idleWords[g])
+	if !ok {
+		if in.Class != ClassOff {
+			t.Fatalf("%s block %d %#x: left out of the JSON form, but %s", g, i, b, in.Class)
 		}
+		return
 	}
-	keep := func(ct *ControlTable, idx []int) *ControlTable {
-		if ct == nil {
-			return nil
-		}
-		c := &ControlTable{Table: ct.Table, Gen: ct.Gen, Rows: make([]ControlRow, len(ct.Rows))}
-		for _, i := range idx {
-			c.Rows[i] = ct.Rows[i]
-		}
-		return c
+	back, err := bj.words(g)
+	if err != nil || back != b || bj.Block != i || bj.Class != in.Class.String() || bj.K != in.Depth || bj.LeftPacked != in.LeftPacked {
+		t.Fatalf("%s block %d %#x: JSON %+v reads back as %#x (%v)", g, i, b, bj, back, err)
 	}
-	out.Control, out.Slow = keep(s.Control, rows), keep(s.Slow, slow)
-	if s.Datapath != nil {
-		out.Datapath = &DatapathTable{Gen: s.Gen, Blocks: make([]DatapathBlock, len(s.Datapath.Blocks))}
-		for _, i := range blocks {
-			out.Datapath.Blocks[i] = s.Datapath.Blocks[i]
-		}
-	}
-	return out
 }
 
-// checkJSONRoundTrip checks that s goes through its JSON form back to the same tables, byte
-// for byte.
-func checkJSONRoundTrip(t *testing.T, s *TableSet) {
+func checkRowJSON(t *testing.T, i int, r ControlRow, tb Table, g TableGen) {
 	t.Helper()
-	js, err := MarshalJSONSet(s)
+	rj, err := rowJSON(i, r, tb, g)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s row %d: %v", g, tb, i, err)
 	}
-	back, err := DecodeJSON(js)
-	if err != nil {
-		t.Fatalf("decode own JSON: %v", err)
+	back, err := ParseControlRowHex(rj.Bytes)
+	if err != nil || back != r || rj.Row != i {
+		t.Fatalf("%s %s row %d %x: JSON %+v reads back as %x (%v)", g, tb, i, r, rj, back, err)
 	}
-	want, got := s.Files(), back.Files()
-	if back.Gen != s.Gen || back.Name != s.Name || len(got) != len(want) {
-		t.Fatalf("JSON round trip: %s %q with %d tables, want %s %q with %d", back.Gen, back.Name, len(got), s.Gen, s.Name, len(want))
-	}
-	for tb, data := range want {
-		if !bytes.Equal(got[tb], data) {
-			t.Fatalf("JSON round trip changed the %s", tb)
-		}
+}
+
+func checkSlotJSON(t *testing.T, op int, e OpcodeEntry, g TableGen) {
+	t.Helper()
+	back, err := opcodeJSON(op, e).entry(g)
+	if err != nil || back != e {
+		t.Fatalf("%s op %d %+v: JSON reads back as %+v (%v)", g, op, e, back, err)
 	}
 }

@@ -1,7 +1,6 @@
 package ucode
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,7 +9,9 @@ import (
 )
 
 // TableGen is a DVE microcode table generation (FACTS §E.0): gen2 = SUNDA, gen3 = CAYMAN,
-// gen4 = MARIANA and MARIANA_PLUS. The zero value is "unknown".
+// gen4 = MARIANA and MARIANA_PLUS. The zero value is "unknown": Load and ParseTables infer the
+// generation from the files then; every other function refuses it (TableGen.Check), and the
+// size accessors give 0 for it.
 type TableGen uint8
 
 const (
@@ -56,41 +57,51 @@ func ParseTableGen(s string) (TableGen, error) {
 	if n, err := strconv.Atoi(t); err == nil && TableGen(n).Valid() {
 		return TableGen(n), nil
 	}
+	const legal = "gen2, gen3, gen4 or SUNDA, CAYMAN, MARIANA, MARIANA_PLUS"
 	g, err := isa.ParseGeneration(t)
 	if err != nil {
-		return GenUnknown, fmt.Errorf("%w: %q (want gen2, gen3, gen4 or SUNDA, CAYMAN, MARIANA)", ErrGeneration, s)
+		return GenUnknown, invalid(RuleTableGen, "gen", strconv.Quote(s), legal, "not a table generation")
 	}
 	tg := TableGenFor(g)
 	if !tg.Valid() {
-		return GenUnknown, fmt.Errorf("%w: %s has no DVE table generation (FACTS §E.0)", ErrGeneration, g)
+		return GenUnknown, invalid(RuleTableGen, "gen", g.String(), legal, "%s has no DVE table generation (FACTS §E.0)", g)
 	}
 	return tg, nil
 }
 
 // IdleWord is the lane word that is the VALID bit alone: a lane present but doing nothing
-// (seed 004 §2): gen2 0x100000 (bit 20), gen3 0x100000000 (bit 32), gen4 0x40000000000 (bit 42).
+// (seed 004 §2): gen2 0x100000 (bit 20), gen3 0x100000000 (bit 32), gen4 0x40000000000 (bit 42);
+// 0, which is never an idle word, for an invalid generation.
 func (g TableGen) IdleWord() LaneWord {
-	if !g.Valid() {
+	l := layout(g)
+	if l == nil {
 		return 0
 	}
-	return LaneWord(1) << LayoutOf(g).VALID.Lo
+	return LaneWord(1) << l.VALID.Lo
 }
 
 // ControlRows is the number of (fast) control rows, which equals the number of datapath
-// blocks (seed 004 §1): 128 in gen2, 256 in gen3 and gen4.
+// blocks (seed 004 §1): 128 in gen2, 256 in gen3 and gen4, 0 for an invalid generation.
 func (g TableGen) ControlRows() int {
-	if g == Gen2 {
+	switch {
+	case g == Gen2:
 		return 128
+	case g.Valid():
+		return 256
 	}
-	return 256
+	return 0
 }
 
-// OpcodeEntrySize is the opcode_table stride: 8 (u64) in gen2, 4 (u32) in gen3/gen4 (FACTS §E.1).
+// OpcodeEntrySize is the opcode_table stride: 8 (u64) in gen2, 4 (u32) in gen3/gen4 (FACTS §E.1),
+// 0 for an invalid generation.
 func (g TableGen) OpcodeEntrySize() int {
-	if g == Gen2 {
+	switch {
+	case g == Gen2:
 		return 8
+	case g.Valid():
+		return 4
 	}
-	return 4
+	return 0
 }
 
 // TableSize is the exact file size of table t in generation g (FACTS §E.1), or 0 when the
@@ -116,13 +127,20 @@ func (g TableGen) TableSize(t Table) int {
 	return 0
 }
 
-// Tables lists the tables a complete set of generation g has (FACTS §E.1 dve_table_keys).
+// Tables lists the tables a complete set of generation g has (FACTS §E.1 dve_table_keys); none
+// for an invalid generation.
 func (g TableGen) Tables() []Table {
-	if g == Gen2 {
+	switch {
+	case g == Gen2:
 		return []Table{TableOpcode, TableControl, TableDatapath}
+	case g.Valid():
+		return []Table{TableOpcode, TableControlFast, TableControlSlow, TableDatapath}
 	}
-	return []Table{TableOpcode, TableControlFast, TableControlSlow, TableDatapath}
+	return nil
 }
+
+// Has reports whether generation g has table t.
+func (g TableGen) Has(t Table) bool { return g.TableSize(t) != 0 }
 
 // Table names one of the shipped table files.
 type Table uint8
@@ -167,39 +185,3 @@ func TableOfFile(name string) (set string, t Table, ok bool) {
 	}
 	return "", TableInvalid, false
 }
-
-// Sentinel error categories; match with errors.Is. Detail travels in *TableError.
-var (
-	ErrTruncated  = errors.New("truncated")
-	ErrSize       = errors.New("wrong size")
-	ErrGeneration = errors.New("unknown or inconsistent table generation")
-	ErrMissing    = errors.New("missing table")
-	ErrInvalid    = errors.New("invalid")
-)
-
-// TableError names the file, table and byte offset a problem was found at.
-type TableError struct {
-	Path   string // file path (or the table's file name when parsed from bytes)
-	Table  Table
-	Offset int64 // byte offset in the file; -1 when the problem is not at an offset
-	Err    error
-}
-
-func (e *TableError) Error() string {
-	var b strings.Builder
-	if e.Path != "" {
-		b.WriteString(e.Path)
-		b.WriteString(": ")
-	}
-	if e.Table != TableInvalid {
-		b.WriteString(e.Table.String())
-		b.WriteString(": ")
-	}
-	if e.Offset >= 0 {
-		fmt.Fprintf(&b, "offset %#x: ", e.Offset)
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *TableError) Unwrap() error { return e.Err }

@@ -3,8 +3,8 @@ package ucode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -83,9 +83,13 @@ type LaneFieldsJSON struct {
 
 func hex64(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
-// JSON returns the decoded form of s.
-func (s *TableSet) JSON() SetJSON {
+// JSON returns the decoded form of s; a set of an invalid generation has none (an error).
+func (s *TableSet) JSON() (SetJSON, error) {
 	j := SetJSON{Format: JSONFormat, Set: s.Name, Gen: s.Gen.String(), GenReason: s.GenReason}
+	l := layout(s.Gen)
+	if l == nil {
+		return j, s.Gen.Check()
+	}
 	for _, t := range AllTables {
 		if s.Has(t) {
 			j.Tables = append(j.Tables, t.String())
@@ -94,68 +98,149 @@ func (s *TableSet) JSON() SetJSON {
 	if s.Opcodes != nil {
 		for op, e := range s.Opcodes.Entries {
 			if e.Enabled() {
-				j.Opcodes = append(j.Opcodes, OpcodeJSON{op, OpcodeName(uint8(op)), hex64(e.Raw), e.FastRow, e.SlowRow})
+				j.Opcodes = append(j.Opcodes, opcodeJSON(op, e))
 			}
 		}
 	}
-	rows := func(ct *ControlTable) []RowJSON {
+	rows := func(ct *ControlTable) ([]RowJSON, error) {
 		var out []RowJSON
 		for i, r := range ct.Rows {
 			if !r.IsZero() {
-				out = append(out, RowJSON{i, r.Hex(), r.RowFields(ct.Table, s.Gen)})
+				rj, err := rowJSON(i, r, ct.Table, s.Gen)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, rj)
 			}
 		}
-		return out
+		return out, nil
 	}
+	var err error
 	if s.Control != nil {
-		if s.Gen == Gen2 {
-			j.Control = rows(s.Control)
+		if s.Control.Table == TableControl {
+			j.Control, err = rows(s.Control)
 		} else {
-			j.ControlFast = rows(s.Control)
+			j.ControlFast, err = rows(s.Control)
+		}
+		if err != nil {
+			return j, err
 		}
 	}
 	if s.Slow != nil {
-		j.ControlSlow = rows(s.Slow)
+		if j.ControlSlow, err = rows(s.Slow); err != nil {
+			return j, err
+		}
 	}
 	if s.Datapath != nil {
 		for i, b := range s.Datapath.Blocks {
-			in := b.Analyze(s.Gen)
-			if in.Class == ClassOff {
-				continue
+			if bj, ok := blockJSON(i, b, l, s.Gen); ok {
+				j.Datapath = append(j.Datapath, bj)
 			}
-			bj := BlockJSON{Block: i, Class: in.Class.String(), Form: in.Form.String(), K: in.Depth, LeftPacked: in.LeftPacked}
-			for L, w := range b {
-				switch w.Kind(s.Gen) {
-				case LaneZero:
-				case LaneIdle:
-					bj.Lanes = append(bj.Lanes, LaneJSON{Lane: L, Word: hex64(uint64(w)), Kind: "idle"})
-				default:
-					f := w.Decode(s.Gen)
-					fj := &LaneFieldsJSON{f.OPA, f.OPB, f.MUX, f.EXT3, f.EXT4, f.VALID, f.MODE, f.STAGE, ""}
-					if f.HIGH != 0 {
-						fj.HIGH = hex64(f.HIGH)
-					}
-					kind := "active"
-					if w.Terminal(s.Gen) {
-						kind = "terminal"
-					}
-					bj.Lanes = append(bj.Lanes, LaneJSON{Lane: L, Word: hex64(uint64(w)), Kind: kind, Fields: fj})
-				}
-			}
-			j.Datapath = append(j.Datapath, bj)
 		}
 	}
-	return j
+	return j, nil
+}
+
+// The JSON form one element at a time: JSON and DecodeJSON are these over a whole set.
+
+func opcodeJSON(op int, e OpcodeEntry) OpcodeJSON {
+	return OpcodeJSON{op, OpcodeName(uint8(op)), hex64(e.Raw), e.FastRow, e.SlowRow}
+}
+
+func rowJSON(i int, r ControlRow, t Table, g TableGen) (RowJSON, error) {
+	fs, err := r.RowFields(t, g)
+	return RowJSON{i, r.Hex(), fs}, err
+}
+
+// blockJSON is block i's JSON form in a generation of layout l; ok is false for an OFF block,
+// which the form leaves out.
+func blockJSON(i int, b DatapathBlock, l *LaneLayout, g TableGen) (bj BlockJSON, ok bool) {
+	in := b.Analyze(g)
+	if in.Class == ClassOff {
+		return bj, false
+	}
+	bj = BlockJSON{Block: i, Class: in.Class.String(), Form: in.Form.String(), K: in.Depth, LeftPacked: in.LeftPacked}
+	for L, w := range b {
+		switch w.Kind(g) {
+		case LaneZero:
+		case LaneIdle:
+			bj.Lanes = append(bj.Lanes, LaneJSON{Lane: L, Word: hex64(uint64(w)), Kind: "idle"})
+		default:
+			f := l.decode(w)
+			fj := &LaneFieldsJSON{f.OPA, f.OPB, f.MUX, f.EXT3, f.EXT4, f.VALID, f.MODE, f.STAGE, ""}
+			if f.HIGH != 0 {
+				fj.HIGH = hex64(f.HIGH)
+			}
+			kind := "active"
+			if w.Terminal(g) {
+				kind = "terminal"
+			}
+			bj.Lanes = append(bj.Lanes, LaneJSON{Lane: L, Word: hex64(uint64(w)), Kind: kind, Fields: fj})
+		}
+	}
+	return bj, true
+}
+
+// entry is the slot o describes in generation g; errors name the field (fast_row, slow_row, raw).
+func (o OpcodeJSON) entry(g TableGen) (OpcodeEntry, error) {
+	e, err := MakeOpcodeEntry(g, o.FastRow, o.SlowRow)
+	if err != nil {
+		return e, err
+	}
+	if o.Raw != "" {
+		if raw, err := parseU64(o.Raw); err != nil || raw != e.Raw {
+			return e, invalid(RuleJSONAgree, "raw", o.Raw, hex64(e.Raw), "disagrees with fast_row %d and slow_row %d", o.FastRow, o.SlowRow)
+		}
+	}
+	return e, nil
+}
+
+// words is the block bj describes in generation g; errors name the lane (lane[L]) and field.
+func (bj BlockJSON) words(g TableGen) (DatapathBlock, error) {
+	var b DatapathBlock
+	seen := map[int]int{}
+	for k, lj := range bj.Lanes {
+		at := fmt.Sprintf("lane[%d]", lj.Lane)
+		if err := jsonIndex(TableInvalid, at, lj.Lane, LanesPerBlock, k, seen); err != nil {
+			return b, err
+		}
+		w, err := laneFromJSON(lj, g)
+		if err != nil {
+			return b, within(at, err)
+		}
+		b[lj.Lane] = w
+	}
+	return b, nil
+}
+
+// jsonIndex checks the number n of the i-th entry of a list (an op, row, block or lane): in
+// 0..limit-1 and not listed before (seen maps a number to the entry that listed it).
+func jsonIndex(t Table, path string, n, limit, i int, seen map[int]int) error {
+	var e *Error
+	if n < 0 || n >= limit {
+		e = invalid(RuleJSONIndex, path, "", fmt.Sprintf("0..%d", limit-1), "out of range (entry %d)", i)
+	} else if prev, dup := seen[n]; dup {
+		e = invalid(RuleJSONIndex, path, "", "", "listed twice (entries %d and %d)", prev, i)
+	} else {
+		seen[n] = i
+		return nil
+	}
+	e.Table = t
+	return e
 }
 
 // MarshalJSONSet renders the decoded form of s, indented.
 func MarshalJSONSet(s *TableSet) ([]byte, error) {
-	return json.MarshalIndent(s.JSON(), "", "  ")
+	j, err := s.JSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(j, "", "  ")
 }
 
 // parseU64 reads a number string of the JSON form: 0x-hex, or decimal digits (DESIGN.md §7:
-// numbers are decimal or 0x-hex). A string without the 0x prefix used to be read as hex, so
-// "100" became 0x100 without a word.
+// numbers are decimal or 0x-hex): a string without the 0x prefix read as hex would turn "100"
+// into 0x100 without a word.
 func parseU64(s string) (uint64, error) {
 	t := strings.TrimSpace(s)
 	if h, ok := strings.CutPrefix(t, "0x"); ok {
@@ -169,20 +254,23 @@ func parseU64(s string) (uint64, error) {
 
 // ValidSetName checks a table-set name before it becomes part of a file name
 // ("<set>_<table>.bin"): not empty, no path separator, not "." or "..", no NUL or control
-// character. A name from a JSON set used to be joined to the output folder as given, so
-// "../x" wrote outside it and "" wrote files that no command could read back.
+// character (rule ucode.set_name). Joined to the output folder as given, "../x" would write
+// outside it and "" would write files no command can read back.
 func ValidSetName(name string) error {
+	bad := func(format string, args ...any) error {
+		return invalid(RuleSetName, "set", strconv.Quote(name), "a file-name part: not empty, not . or .., no path separator or control character", format, args...)
+	}
 	switch {
 	case name == "":
-		return fmt.Errorf("%w: set: empty name (the files are named <set>_<table>.bin)", ErrInvalid)
+		return bad("empty (the files are named <set>_<table>.bin)")
 	case name == "." || name == "..":
-		return fmt.Errorf("%w: set: %q is not a file-name part", ErrInvalid, name)
+		return bad("not a file-name part")
 	case strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("%w: set: %q holds a path separator; a set name is part of a file name", ErrInvalid, name)
+		return bad("holds a path separator; a set name is part of a file name")
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f {
-			return fmt.Errorf("%w: set: %q holds a control character", ErrInvalid, name)
+			return bad("holds a control character")
 		}
 	}
 	return nil
@@ -190,33 +278,43 @@ func ValidSetName(name string) error {
 
 // DecodeJSON reads the decoded form back into a full-size TableSet: the mirror of JSON.
 // Unknown keys, anything but white space after the object, out-of-range rows, lanes and fields,
-// and words that disagree with their fields are errors naming the JSON path.
+// and words that disagree with their fields are errors naming the rule and the path, e.g.
+// "datapath_table: ... block[12]: lane[3]: MUX".
 func DecodeJSON(data []byte) (*TableSet, error) {
 	var j SetJSON
+	syntax := func(format string, args ...any) error {
+		return invalid(RuleJSONSyntax, "", "", "", "json: "+format, args...)
+	}
 	if err := CheckJSONKeys(data, reflect.TypeOf(j)); err != nil {
-		return nil, fmt.Errorf("%w: json: %v", ErrInvalid, err)
+		return nil, syntax("%v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return nil, fmt.Errorf("%w: json: %v", ErrInvalid, err)
+		return nil, syntax("%v", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: json: data after the set's object at byte %d", ErrInvalid, dec.InputOffset())
+	if off := dec.InputOffset(); len(bytes.TrimLeft(data[off:], " \t\r\n")) != 0 {
+		return nil, syntax("data after the set's object at byte %d", off)
 	}
+	return j.Decode()
+}
+
+// Decode is the set j describes: DecodeJSON after the text is read, for a SetJSON built or
+// changed in Go.
+func (j SetJSON) Decode() (*TableSet, error) {
 	if j.Format != JSONFormat {
-		return nil, fmt.Errorf("%w: format %q, want %q", ErrInvalid, j.Format, JSONFormat)
+		return nil, invalid(RuleJSONFormat, "format", strconv.Quote(j.Format), strconv.Quote(JSONFormat), "")
 	}
 	g, err := ParseTableGen(j.Gen)
 	if err != nil {
-		return nil, fmt.Errorf("gen: %w", err)
+		return nil, err
 	}
 	if err := ValidSetName(j.Set); err != nil {
 		return nil, err
 	}
 	s := &TableSet{Name: j.Set, Gen: g, GenReason: j.GenReason, Paths: map[Table]string{}}
 	has := map[Table]bool{}
-	for _, name := range j.Tables {
+	for i, name := range j.Tables {
 		found := false
 		for _, t := range g.Tables() {
 			if t.String() == name {
@@ -224,57 +322,44 @@ func DecodeJSON(data []byte) (*TableSet, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("%w: tables: %s has no %q", ErrInvalid, g, name)
+			return nil, invalid(RuleJSONTables, fmt.Sprintf("tables[%d]", i), strconv.Quote(name), tableList(g.Tables()), "%s has no such table", g)
 		}
-	}
-	present := func(t Table, n int) error {
-		if n > 0 && !has[t] {
-			return fmt.Errorf("%w: %s has entries but is not listed in tables", ErrInvalid, t)
-		}
-		return nil
 	}
 	for _, c := range []struct {
 		t Table
 		n int
 	}{{TableOpcode, len(j.Opcodes)}, {TableControl, len(j.Control)}, {TableControlFast, len(j.ControlFast)},
 		{TableControlSlow, len(j.ControlSlow)}, {TableDatapath, len(j.Datapath)}} {
-		if err := present(c.t, c.n); err != nil {
-			return nil, err
+		if c.n > 0 && !has[c.t] {
+			return nil, invalid(RuleJSONTables, c.t.String(), "", "", "has entries but is not listed in tables")
 		}
 	}
 	if has[TableOpcode] {
 		s.Opcodes = &OpcodeTable{Gen: g}
-		seen := map[int]bool{}
+		seen := map[int]int{}
 		for i, o := range j.Opcodes {
-			at := fmt.Sprintf("opcode_table[%d] (op %d)", i, o.Op)
-			if o.Op < 0 || o.Op >= NumOpcodes || seen[o.Op] {
-				return nil, fmt.Errorf("%s: %w: op out of range or repeated", at, ErrInvalid)
+			at := fmt.Sprintf("op[%d]", o.Op)
+			if err := jsonIndex(TableOpcode, at, o.Op, NumOpcodes, i, seen); err != nil {
+				return nil, err
 			}
-			seen[o.Op] = true
-			e, err := MakeOpcodeEntry(g, o.FastRow, o.SlowRow)
+			e, err := o.entry(g)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", at, err)
-			}
-			if o.Raw != "" {
-				if raw, err := parseU64(o.Raw); err != nil || raw != e.Raw {
-					return nil, fmt.Errorf("%s: %w: raw %s disagrees with fast_row/slow_row (%#x)", at, ErrInvalid, o.Raw, e.Raw)
-				}
+				return nil, inFile(within(at, err), "", TableOpcode)
 			}
 			s.Opcodes.Entries[o.Op] = e
 		}
 	}
 	rows := func(t Table, in []RowJSON) (*ControlTable, error) {
 		ct := &ControlTable{Table: t, Gen: g, Rows: make([]ControlRow, g.ControlRows())}
-		seen := map[int]bool{}
+		seen := map[int]int{}
 		for i, r := range in {
-			at := fmt.Sprintf("%s[%d] (row %d)", t, i, r.Row)
-			if r.Row < 0 || r.Row >= len(ct.Rows) || seen[r.Row] {
-				return nil, fmt.Errorf("%s: %w: row out of range or repeated", at, ErrInvalid)
+			at := fmt.Sprintf("row[%d]", r.Row)
+			if err := jsonIndex(t, at, r.Row, len(ct.Rows), i, seen); err != nil {
+				return nil, err
 			}
-			seen[r.Row] = true
 			row, err := ParseControlRowHex(r.Bytes)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", at, err)
+				return nil, inFile(within(at, err), "", t)
 			}
 			ct.Rows[r.Row] = row
 		}
@@ -297,26 +382,17 @@ func DecodeJSON(data []byte) (*TableSet, error) {
 	}
 	if has[TableDatapath] {
 		dt := &DatapathTable{Gen: g, Blocks: make([]DatapathBlock, g.ControlRows())}
-		seen := map[int]bool{}
+		seen := map[int]int{}
 		for i, bj := range j.Datapath {
-			at := fmt.Sprintf("datapath_table[%d] (block %d)", i, bj.Block)
-			if bj.Block < 0 || bj.Block >= len(dt.Blocks) || seen[bj.Block] {
-				return nil, fmt.Errorf("%s: %w: block out of range or repeated", at, ErrInvalid)
+			at := fmt.Sprintf("block[%d]", bj.Block)
+			if err := jsonIndex(TableDatapath, at, bj.Block, len(dt.Blocks), i, seen); err != nil {
+				return nil, err
 			}
-			seen[bj.Block] = true
-			lanes := map[int]bool{}
-			for k, lj := range bj.Lanes {
-				lat := fmt.Sprintf("%s.lanes[%d] (lane %d)", at, k, lj.Lane)
-				if lj.Lane < 0 || lj.Lane >= LanesPerBlock || lanes[lj.Lane] {
-					return nil, fmt.Errorf("%s: %w: lane out of range or repeated", lat, ErrInvalid)
-				}
-				lanes[lj.Lane] = true
-				w, err := laneFromJSON(lj, g)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", lat, err)
-				}
-				dt.Blocks[bj.Block][lj.Lane] = w
+			b, err := bj.words(g)
+			if err != nil {
+				return nil, inFile(within(at, err), "", TableDatapath)
 			}
+			dt.Blocks[bj.Block] = b
 		}
 		s.Datapath = dt
 	}
@@ -328,13 +404,13 @@ func laneFromJSON(lj LaneJSON, g TableGen) (LaneWord, error) {
 	if lj.Word != "" {
 		v, err := parseU64(lj.Word)
 		if err != nil {
-			return 0, fmt.Errorf("%w: word %q: %v", ErrInvalid, lj.Word, err)
+			return 0, invalid(RuleJSONNumber, "word", strconv.Quote(lj.Word), "0x-hex or decimal, 64 bits", "%v", errors.Unwrap(err))
 		}
 		word = LaneWord(v)
 	}
 	if lj.Fields == nil {
 		if lj.Word == "" {
-			return 0, fmt.Errorf("%w: lane has neither word nor fields", ErrInvalid)
+			return 0, invalid(RuleJSONAgree, "", "", "a word, fields, or both", "the lane has neither word nor fields")
 		}
 		return word, nil
 	}
@@ -343,16 +419,16 @@ func laneFromJSON(lj LaneJSON, g TableGen) (LaneWord, error) {
 	if f.HIGH != "" {
 		h, err := parseU64(f.HIGH)
 		if err != nil {
-			return 0, fmt.Errorf("%w: high %q: %v", ErrInvalid, f.HIGH, err)
+			return 0, invalid(RuleJSONNumber, "HIGH", strconv.Quote(f.HIGH), "0x-hex or decimal, 64 bits", "%v", errors.Unwrap(err))
 		}
 		lf.HIGH = h
 	}
-	w, err := lf.Encode(g)
+	w, err := lf.Encode(g) // its errors name the field (MUX, HIGH, ...)
 	if err != nil {
 		return 0, err
 	}
 	if lj.Word != "" && w != word {
-		return 0, fmt.Errorf("%w: word %s disagrees with its fields (which encode to %s)", ErrInvalid, lj.Word, hex64(uint64(w)))
+		return 0, invalid(RuleJSONAgree, "word", lj.Word, hex64(uint64(w)), "disagrees with its fields (which encode to %s)", hex64(uint64(w)))
 	}
 	return w, nil
 }

@@ -80,16 +80,28 @@ var (
 		HIGH: BitField{49, 15}}
 )
 
-// LayoutOf returns the lane-word layout of g; an invalid generation gets the gen2 layout.
-// The layouts are values: a caller may copy and change one without touching the package.
-func LayoutOf(g TableGen) LaneLayout {
-	switch g {
-	case Gen3:
-		return gen3Layout
-	case Gen4:
-		return gen4Layout
+// LayoutOf returns the lane-word layout of g, or an error (rule ucode.table_gen) for an invalid
+// generation. The layouts are values: a caller may copy and change one without touching the
+// package.
+func LayoutOf(g TableGen) (LaneLayout, error) {
+	l := layout(g)
+	if l == nil {
+		return LaneLayout{}, g.Check()
 	}
-	return gen2Layout
+	return *l, nil
+}
+
+// layout is g's layout, or nil for an invalid generation.
+func layout(g TableGen) *LaneLayout {
+	switch g {
+	case Gen2:
+		return &gen2Layout
+	case Gen3:
+		return &gen3Layout
+	case Gen4:
+		return &gen4Layout
+	}
+	return nil
 }
 
 // Fields lists the layout's fields low to high with their names, skipping absent ones.
@@ -125,9 +137,17 @@ type LaneFields struct {
 	HIGH  uint64 // raw bits above STAGE, in place
 }
 
-// Decode splits w into its fields per generation g. Total: every word decodes.
-func (w LaneWord) Decode(g TableGen) LaneFields {
-	l := LayoutOf(g)
+// Decode splits w into its fields per generation g. Every word of a valid generation decodes; an
+// invalid generation is an error (rule ucode.table_gen).
+func (w LaneWord) Decode(g TableGen) (LaneFields, error) {
+	l := layout(g)
+	if l == nil {
+		return LaneFields{}, g.Check()
+	}
+	return l.decode(w), nil
+}
+
+func (l *LaneLayout) decode(w LaneWord) LaneFields {
 	u := uint64(w)
 	return LaneFields{
 		OPA: uint8(l.OPA.get(u)), OPB: uint8(l.OPB.get(u)), MUX: uint16(l.MUX.get(u)),
@@ -137,19 +157,23 @@ func (w LaneWord) Decode(g TableGen) LaneFields {
 }
 
 // Encode packs f into a lane word per generation g, the mirror of Decode. A field value wider
-// than its field, or a field the generation does not have, is an error (ErrInvalid).
+// than its field, or a field the generation does not have, is an error (rule ucode.lane_field,
+// its path the field's name), as is an invalid generation.
 func (f LaneFields) Encode(g TableGen) (LaneWord, error) {
-	l := LayoutOf(g)
+	l := layout(g)
+	if l == nil {
+		return 0, g.Check()
+	}
 	var w uint64
 	put := func(name string, bf BitField, v uint64) error {
 		if v == 0 {
 			return nil
 		}
 		if bf.Width == 0 {
-			return fmt.Errorf("%w: %s has no %s field", ErrInvalid, g, name)
+			return invalid(RuleLaneField, name, fmt.Sprintf("%#x", v), "0", "%s has no %s field", g, name)
 		}
-		if v > bf.Mask()>>bf.Lo {
-			return fmt.Errorf("%w: %s=%#x does not fit %d bits", ErrInvalid, name, v, bf.Width)
+		if max := bf.Mask() >> bf.Lo; v > max {
+			return invalid(RuleLaneField, name, fmt.Sprintf("%#x", v), fmt.Sprintf("0..%#x", max), "does not fit %d bits", bf.Width)
 		}
 		w |= v << bf.Lo
 		return nil
@@ -158,7 +182,7 @@ func (f LaneFields) Encode(g TableGen) (LaneWord, error) {
 	if f.VALID {
 		valid = 1
 	}
-	for _, p := range []struct {
+	for _, p := range [...]struct {
 		name string
 		bf   BitField
 		v    uint64
@@ -170,7 +194,7 @@ func (f LaneFields) Encode(g TableGen) (LaneWord, error) {
 		}
 	}
 	if f.HIGH&^l.HIGH.Mask() != 0 {
-		return 0, fmt.Errorf("%w: HIGH=%#x has bits below bit %d", ErrInvalid, f.HIGH, l.HIGH.Lo)
+		return 0, invalid(RuleLaneField, "HIGH", fmt.Sprintf("%#x", f.HIGH), fmt.Sprintf("bits %d..63 in place", l.HIGH.Lo), "has bits below bit %d", l.HIGH.Lo)
 	}
 	return LaneWord(w | f.HIGH), nil
 }
@@ -197,9 +221,11 @@ func (k LaneKind) String() string {
 	return fmt.Sprintf("LaneKind(%d)", uint8(k))
 }
 
-// Kind classifies w against g's idle word.
+// Kind classifies w against g's idle word; LaneInvalid for an invalid generation.
 func (w LaneWord) Kind(g TableGen) LaneKind {
 	switch {
+	case !g.Valid():
+		return LaneInvalid
 	case w == 0:
 		return LaneZero
 	case w == g.IdleWord():
@@ -210,25 +236,37 @@ func (w LaneWord) Kind(g TableGen) LaneKind {
 
 // Terminal reports whether w is an active lane with VALID clear: a terminal/intermediate lane
 // that carries a STAGE route instead of the step-present marker (seed 004 §8 QUIRK).
+// It is false for an invalid generation, which has no lanes.
 func (w LaneWord) Terminal(g TableGen) bool {
-	return w.Kind(g) == LaneActive && uint64(w)&LayoutOf(g).VALID.Mask() == 0
+	return w.Kind(g) == LaneActive && uint64(w)&layout(g).VALID.Mask() == 0
 }
 
 // Format renders w for g: "zero", "idle", or its fields, e.g.
-// "OPA=0x1c OPB=4 MUX=0x028 VALID MODE=0 STAGE=2".
+// "OPA=0x1c OPB=4 MUX=0x028 VALID MODE=0 STAGE=2"; for an invalid generation it says so.
 func (w LaneWord) Format(g TableGen) string {
-	switch w.Kind(g) {
-	case LaneZero:
+	l := layout(g)
+	switch {
+	case l == nil:
+		return fmt.Sprintf("%#x (no lane layout: %s is not a table generation)", uint64(w), g)
+	case w == 0:
 		return "zero"
-	case LaneIdle:
+	case w == g.IdleWord():
 		return "idle"
 	}
-	return w.Decode(g).Format(g)
+	return l.format(l.decode(w))
 }
 
-// Format renders the fields the generation has; VALID prints as "VALID" or "valid=0".
+// Format renders the fields generation g has; VALID prints as "VALID" or "valid=0". For an
+// invalid generation it says so.
 func (f LaneFields) Format(g TableGen) string {
-	l := LayoutOf(g)
+	l := layout(g)
+	if l == nil {
+		return fmt.Sprintf("%+v (no lane layout: %s is not a table generation)", f, g)
+	}
+	return l.format(f)
+}
+
+func (l *LaneLayout) format(f LaneFields) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "OPA=%#02x OPB=%d MUX=%#03x", f.OPA, f.OPB, f.MUX)
 	if l.EXT3.Width > 0 {
@@ -249,20 +287,30 @@ func (f LaneFields) Format(g TableGen) string {
 	return b.String()
 }
 
+// Line renders w as dtable prints a lane: the word, its fields, and a terminal-lane mark
+// (seed 004 §8 QUIRK).
+func (w LaneWord) Line(g TableGen) string {
+	line := fmt.Sprintf("%#016x %s", uint64(w), w.Format(g))
+	if w.Terminal(g) {
+		line += "  <- terminal lane (VALID clear)"
+	}
+	return line
+}
+
 // Relocate moves a gen2 lane word into generation g's layout the documented way (seed 004 §5):
 // OPA/OPB/MUX kept in the low bits, VALID/MODE/STAGE moved up with VALID, EXT3/EXT4/HIGH zero.
 // The fixture uses it for lanes whose later-generation words are not quoted.
-func Relocate(w LaneWord, g TableGen) LaneWord { return RelocateFrom(w, Gen2, g) }
+func Relocate(w LaneWord, g TableGen) (LaneWord, error) { return RelocateFrom(w, Gen2, g) }
 
-// RelocateFrom moves a lane word from generation from to a later generation to: every field
-// keeps its value at its new position; HIGH is dropped (its bits have no known counterpart).
-func RelocateFrom(w LaneWord, from, to TableGen) LaneWord {
-	f := w.Decode(from)
-	f.HIGH = 0
-	out, err := f.Encode(to)
-	if err != nil { // to is earlier than from and lacks a field: keep what fits
-		f.EXT3, f.EXT4 = 0, 0
-		out, _ = f.Encode(to)
+// RelocateFrom moves a lane word from generation from to generation to: every field keeps its
+// value at its new position; HIGH is dropped (its bits have no known counterpart). A field to
+// lacks (EXT3 or EXT4 going back to an earlier generation) must be zero; it is an error
+// (rule ucode.lane_field) otherwise, as is an invalid generation.
+func RelocateFrom(w LaneWord, from, to TableGen) (LaneWord, error) {
+	f, err := w.Decode(from)
+	if err != nil {
+		return 0, err
 	}
-	return out
+	f.HIGH = 0
+	return f.Encode(to)
 }

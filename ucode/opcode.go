@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // NumOpcodes is the opcode index space of every generation: one opcode_table slot per wire
@@ -35,22 +37,39 @@ func rowBits(g TableGen) uint {
 	return 8
 }
 
-// DecodeOpcodeEntry splits a raw slot value per generation g.
-func DecodeOpcodeEntry(raw uint64, g TableGen) OpcodeEntry {
+// DecodeOpcodeEntry splits a raw slot value per generation g. A value wider than the slot
+// (8 bytes in gen2, 4 in gen3/gen4) and an invalid generation are errors.
+func DecodeOpcodeEntry(raw uint64, g TableGen) (OpcodeEntry, error) {
+	if err := g.Check(); err != nil {
+		return OpcodeEntry{}, err
+	}
+	if sz := g.OpcodeEntrySize(); sz < 8 && raw>>(8*sz) != 0 {
+		return OpcodeEntry{}, invalid(RuleOpcodeEntry, "raw", fmt.Sprintf("%#x", raw), fmt.Sprintf("0..%#x", uint64(1)<<(8*sz)-1),
+			"a %s opcode_table slot is %d bytes", g, sz)
+	}
+	return decodeEntry(raw, g), nil
+}
+
+// decodeEntry is DecodeOpcodeEntry for a valid generation and a raw value that fits.
+func decodeEntry(raw uint64, g TableGen) OpcodeEntry {
 	n := rowBits(g)
 	return OpcodeEntry{Raw: raw, FastRow: int(raw & (1<<n - 1)), SlowRow: raw >> n}
 }
 
 // MakeOpcodeEntry is the mirror of DecodeOpcodeEntry: it packs a fast row and slow row, and
-// fails (ErrInvalid) when either does not fit generation g's entry.
+// fails (rule ucode.opcode_entry, path fast_row or slow_row) when either does not fit generation
+// g's entry, or when g is invalid.
 func MakeOpcodeEntry(g TableGen, fast int, slow uint64) (OpcodeEntry, error) {
+	if err := g.Check(); err != nil {
+		return OpcodeEntry{}, err
+	}
 	n := rowBits(g)
 	if fast < 0 || fast >= 1<<n {
-		return OpcodeEntry{}, fmt.Errorf("%w: fast_row %d does not fit %d bits", ErrInvalid, fast, n)
+		return OpcodeEntry{}, invalid(RuleOpcodeEntry, "fast_row", fmt.Sprint(fast), fmt.Sprintf("0..%d", 1<<n-1), "does not fit %d bits", n)
 	}
 	width := uint(8*g.OpcodeEntrySize()) - n
 	if width < 64 && slow>>width != 0 {
-		return OpcodeEntry{}, fmt.Errorf("%w: slow_row %d does not fit %d bits", ErrInvalid, slow, width)
+		return OpcodeEntry{}, invalid(RuleOpcodeEntry, "slow_row", fmt.Sprint(slow), fmt.Sprintf("0..%d", uint64(1)<<width-1), "does not fit %d bits", width)
 	}
 	return OpcodeEntry{Raw: slow<<n | uint64(fast), FastRow: fast, SlowRow: slow}, nil
 }
@@ -75,14 +94,19 @@ func ParseOpcodeTable(data []byte, g TableGen) (*OpcodeTable, error) {
 		} else {
 			raw = uint64(binary.LittleEndian.Uint32(data[op*4:]))
 		}
-		t.Entries[op] = DecodeOpcodeEntry(raw, g)
+		t.Entries[op] = decodeEntry(raw, g)
 	}
 	return t, nil
 }
 
-// Bytes encodes t to its file form, the mirror of ParseOpcodeTable.
+// Bytes encodes t to its file form, the mirror of ParseOpcodeTable. A table of an invalid
+// generation has no file form (nil), and a slot's bits beyond the slot size are not kept: use
+// MakeOpcodeEntry or DecodeOpcodeEntry to build entries.
 func (t *OpcodeTable) Bytes() []byte {
 	sz := t.Gen.OpcodeEntrySize()
+	if sz == 0 {
+		return nil
+	}
 	out := make([]byte, NumOpcodes*sz)
 	for op, e := range t.Entries {
 		if sz == 8 {
@@ -209,15 +233,19 @@ var roster = [...]RosterOp{
 // so one datapath block (seed 004 §1 NOTE, FACTS §E.2).
 var twins = [...][2]uint8{{65, 81}, {66, 82}, {67, 83}, {68, 84}, {78, 94}, {131, 132}, {157, 158}}
 
-// Roster returns the default roster of generation g, ascending (46 / 52 / 59 ops, FACTS §E.1).
-func Roster(g TableGen) []RosterOp {
+// Roster returns the default roster of generation g, ascending (46 / 52 / 59 ops, FACTS §E.1);
+// an invalid generation is an error.
+func Roster(g TableGen) ([]RosterOp, error) {
+	if err := g.Check(); err != nil {
+		return nil, err
+	}
 	var out []RosterOp
 	for _, r := range roster {
 		if r.InRoster(g) {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // OpcodeName is the DVE name of op: the roster name, "idle" for slot 0, or "Opcode(0x..)".
@@ -245,8 +273,15 @@ func Twin(op uint8) (uint8, bool) {
 	return 0, false
 }
 
-// RosterDelta lists the opcodes added to and removed from the default roster from a to b.
-func RosterDelta(a, b TableGen) (added, removed []uint8) {
+// RosterDelta lists the opcodes added to and removed from the default roster from a to b; an
+// invalid generation is an error.
+func RosterDelta(a, b TableGen) (added, removed []uint8, err error) {
+	if err := a.Check(); err != nil {
+		return nil, nil, err
+	}
+	if err := b.Check(); err != nil {
+		return nil, nil, err
+	}
 	for _, r := range roster {
 		switch ia, ib := r.InRoster(a), r.InRoster(b); {
 		case ib && !ia:
@@ -255,5 +290,44 @@ func RosterDelta(a, b TableGen) (added, removed []uint8) {
 			removed = append(removed, r.Opcode)
 		}
 	}
-	return added, removed
+	return added, removed, nil
+}
+
+// ParseOpcode reads an opcode as a decimal or 0x number (0..255) or a DVE opcode name in any case
+// (OpcodeName's: "MaxPoolSelect", "BatchNorm(96)", "Opcode(0x03)").
+func ParseOpcode(s string) (uint8, error) {
+	t := strings.TrimSpace(s)
+	if v, err := strconv.ParseUint(t, 0, 8); err == nil {
+		return uint8(v), nil
+	}
+	for op := 0; op < NumOpcodes; op++ {
+		if strings.EqualFold(OpcodeName(uint8(op)), t) {
+			return uint8(op), nil
+		}
+	}
+	return 0, invalid(RuleOpcode, "op", strconv.Quote(s), "an opcode number 0..255 or a DVE opcode name", "not an opcode")
+}
+
+// ParseOpcodes reads opcode lists: each string one or more ParseOpcode forms separated by commas.
+func ParseOpcodes(lists ...string) ([]uint8, error) {
+	var out []uint8
+	for _, l := range lists {
+		for _, part := range strings.Split(l, ",") {
+			op, err := ParseOpcode(part)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, op)
+		}
+	}
+	return out, nil
+}
+
+// FormatOpcodes renders opcodes as "65 TensorTensorArithOp, 97 BatchNormStats2".
+func FormatOpcodes(ops []uint8) string {
+	parts := make([]string, len(ops))
+	for i, op := range ops {
+		parts[i] = fmt.Sprintf("%d %s", op, OpcodeName(op))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,8 +1,11 @@
 package ucode
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // FACTS §E.2 opcode -> row examples.
@@ -24,52 +27,104 @@ func TestOpcodeEntries(t *testing.T) {
 		{Gen4, 107, 0x46f, 111, 4}, {Gen4, 127, 0x70, 112, 0}, {Gen4, 227, 0x8f, 143, 0}, {Gen4, 234, 0xb4, 180, 0},
 	}
 	for _, c := range cases {
-		e := DecodeOpcodeEntry(c.raw, c.g)
-		if e.FastRow != c.fast || e.SlowRow != c.slow {
-			t.Errorf("%s op%d %#x: fast %d slow %d, want %d %d", c.g, c.op, c.raw, e.FastRow, e.SlowRow, c.fast, c.slow)
-		}
-		m, err := MakeOpcodeEntry(c.g, c.fast, c.slow)
-		if err != nil || m != e {
-			t.Errorf("%s op%d: MakeOpcodeEntry %+v %v", c.g, c.op, m, err)
-		}
-	}
-	if _, err := MakeOpcodeEntry(Gen2, 128, 0); err == nil {
-		t.Error("gen2 row 128 accepted")
-	}
-	if _, err := MakeOpcodeEntry(Gen3, 1, 1<<24); err == nil {
-		t.Error("gen3 slow 1<<24 accepted")
+		t.Run(fmt.Sprintf("%s op%d", c.g, c.op), func(t *testing.T) {
+			e, err := DecodeOpcodeEntry(c.raw, c.g)
+			if err != nil || e.FastRow != c.fast || e.SlowRow != c.slow {
+				t.Errorf("%#x: fast %d slow %d (%v), want %d %d", c.raw, e.FastRow, e.SlowRow, err, c.fast, c.slow)
+			}
+			m, err := MakeOpcodeEntry(c.g, c.fast, c.slow)
+			if err != nil || m != e {
+				t.Errorf("MakeOpcodeEntry %+v %v", m, err)
+			}
+		})
 	}
 }
 
+func TestOpcodeEntryErrors(t *testing.T) {
+	cases := []struct {
+		name, path string
+		err        func() error
+	}{
+		{"gen2 row 128", "fast_row", func() error { _, err := MakeOpcodeEntry(Gen2, 128, 0); return err }},
+		{"negative row", "fast_row", func() error { _, err := MakeOpcodeEntry(Gen4, -1, 0); return err }},
+		{"gen3 slow 1<<24", "slow_row", func() error { _, err := MakeOpcodeEntry(Gen3, 1, 1<<24); return err }},
+		{"gen4 raw over 32 bits", "raw", func() error { _, err := DecodeOpcodeEntry(1<<32, Gen4); return err }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.err(); fault.Rule(err) != RuleOpcodeEntry || fault.Path(err) != c.path {
+				t.Errorf("err %v (path %q), want rule %s at %s", err, fault.Path(err), RuleOpcodeEntry, c.path)
+			}
+		})
+	}
+}
+
+// The roster sizes and deltas of FACTS §E.1-§E.2.
 func TestRoster(t *testing.T) {
-	for g, n := range map[TableGen]int{Gen2: 46, Gen3: 52, Gen4: 59} {
-		if got := len(Roster(g)); got != n {
-			t.Errorf("%s roster %d ops, want %d", g, got, n)
+	for _, c := range []struct {
+		g TableGen
+		n int
+	}{{Gen2, 46}, {Gen3, 52}, {Gen4, 59}} {
+		t.Run(c.g.String(), func(t *testing.T) {
+			r, err := Roster(c.g)
+			if err != nil || len(r) != c.n {
+				t.Errorf("%d ops (%v), want %d", len(r), err, c.n)
+			}
+		})
+	}
+	for _, c := range []struct {
+		a, b          TableGen
+		added, remove []uint8
+	}{
+		{Gen2, Gen3, []uint8{96, 147, 152, 154, 155, 188, 230, 233, 240}, []uint8{140, 141, 159}},
+		{Gen3, Gen4, []uint8{48, 119, 120, 224, 225, 226, 227}, nil},
+	} {
+		t.Run(fmt.Sprintf("%s->%s", c.a, c.b), func(t *testing.T) {
+			add, rem, err := RosterDelta(c.a, c.b)
+			if err != nil || !reflect.DeepEqual(add, c.added) || !reflect.DeepEqual(rem, c.remove) {
+				t.Errorf("+%v -%v (%v)", add, rem, err)
+			}
+		})
+	}
+	t.Run("stable core", func(t *testing.T) {
+		stable := 0
+		for _, r := range roster {
+			if r.InRoster(Gen2) && r.InRoster(Gen3) && r.InRoster(Gen4) {
+				stable++
+			}
 		}
-	}
-	add, rem := RosterDelta(Gen2, Gen3)
-	if !reflect.DeepEqual(add, []uint8{96, 147, 152, 154, 155, 188, 230, 233, 240}) || !reflect.DeepEqual(rem, []uint8{140, 141, 159}) {
-		t.Errorf("gen2->gen3 +%v -%v", add, rem)
-	}
-	add, rem = RosterDelta(Gen3, Gen4)
-	if !reflect.DeepEqual(add, []uint8{48, 119, 120, 224, 225, 226, 227}) || len(rem) != 0 {
-		t.Errorf("gen3->gen4 +%v -%v", add, rem)
-	}
-	stable := 0
-	for _, r := range roster {
-		if r.InRoster(Gen2) && r.InRoster(Gen3) && r.InRoster(Gen4) {
-			stable++
+		if stable != 43 {
+			t.Errorf("stable core %d, want 43", stable)
 		}
+	})
+}
+
+func TestOpcodeNames(t *testing.T) {
+	cases := []struct {
+		op   uint8
+		name string
+	}{{0, "idle"}, {65, "TensorTensorArithOp"}, {97, "BatchNormStats2"}, {107, "StreamTranspose"}, {227, "QuantizeMX"}, {3, "Opcode(0x03)"}, {96, "BatchNorm(96)"}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := OpcodeName(c.op); got != c.name {
+				t.Errorf("OpcodeName(%d) = %q", c.op, got)
+			}
+			for _, s := range []string{c.name, fmt.Sprint(c.op), fmt.Sprintf("%#x", c.op)} {
+				if got, err := ParseOpcode(s); err != nil || got != c.op {
+					t.Errorf("ParseOpcode(%q) = %d %v", s, got, err)
+				}
+			}
+		})
 	}
-	if stable != 43 {
-		t.Errorf("stable core %d, want 43", stable)
-	}
-	for op, name := range map[uint8]string{0: "idle", 65: "TensorTensorArithOp", 97: "BatchNormStats2", 107: "StreamTranspose", 227: "QuantizeMX", 3: "Opcode(0x03)"} {
-		if got := OpcodeName(op); got != name {
-			t.Errorf("OpcodeName(%d) = %q, want %q", op, got, name)
+	t.Run("twins", func(t *testing.T) {
+		if tw, ok := Twin(81); !ok || tw != 65 {
+			t.Errorf("Twin(81) = %d %v", tw, ok)
 		}
-	}
-	if tw, ok := Twin(81); !ok || tw != 65 {
-		t.Errorf("Twin(81) = %d %v", tw, ok)
-	}
+	})
+	t.Run("lists", func(t *testing.T) {
+		ops, err := ParseOpcodes("65, MaxPoolSelect", "0x61")
+		if err != nil || !reflect.DeepEqual(ops, []uint8{65, 88, 97}) || FormatOpcodes(ops) != "65 TensorTensorArithOp, 88 MaxPoolSelect, 97 BatchNormStats2" {
+			t.Errorf("%v %v %q", ops, err, FormatOpcodes(ops))
+		}
+	})
 }

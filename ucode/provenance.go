@@ -8,7 +8,7 @@ func Provenance() []isa.Provenance {
 	b := func(id, text, src string, c isa.Confidence, reason string) isa.Provenance {
 		return isa.Provenance{ID: id, Kind: "behaviour", Text: text, Source: src, Confidence: c, Reason: reason}
 	}
-	return []isa.Provenance{
+	return append(ruleEntries(), []isa.Provenance{
 		b("ucode.datapath_geometry", "datapath_table is a headerless array of 64-byte blocks, 8 u64-LE lanes each, indexed by the fast control row; 128 blocks in gen2, 256 in gen3/gen4.",
 			"seed 004 §1", isa.HighObserved, ""),
 		b("ucode.block_classes", "A block is OFF (all zero), PASSTHRU (idle lanes, optionally mixed with zero lanes, no active lane) or ACTIVE (any other lane word).",
@@ -55,5 +55,50 @@ func Provenance() []isa.Provenance {
 			"DESIGN.md §7", isa.Invented, "encoding/json keeps the last of two keys and matches keys case-insensitively, a number string without 0x was read as hex, and a set name of \"../x\" made encode write outside its output folder: each read the input as something the writer did not say."),
 		b("ucode.atomic_output", "dtable encode and report write each output file to a temporary file in the same folder and rename it, so a file is written whole or not at all.",
 			"DESIGN.md §7", isa.Invented, "DESIGN.md asks that output files be written whole or not at all; a same-folder rename is atomic on POSIX file systems."),
+		b("ucode.crossgen_differs", "A cross-generation lane that fails names what differs: each relocated field (VALID, MODE, STAGE) whose values differ, with both values, or \"kind\" when one lane is active and the other not.",
+			"seed 004 §5", isa.Invented, "The check's verdict alone (FIELDS DIFFER, with only the allowed OPA/OPB/MUX differences listed) sent a reader looking in the wrong field."),
+	}...)
+}
+
+// ruleTexts says what each rule id a ucode error names checks; TestRuleIDsRegistered holds the
+// sources to this list.
+var ruleTexts = []struct {
+	id, text, source string
+	c                isa.Confidence
+}{
+	{RuleTableSize, "A table file is exactly its generation's size: opcode_table 2048 B (gen2) or 1024 B (gen3/gen4), control tables 2048 B or 4096 B, datapath_table 8192 B or 16384 B. A short file is truncated at the offset where it ends.", "FACTS §E.1", isa.HighObserved},
+	{RuleTableGen, "The table generation is gen2, gen3 or gen4 (SUNDA, CAYMAN, MARIANA / MARIANA_PLUS); the files of a set agree on one, and gen3 and gen4 are told apart by the datapath table's idle words or given.", "FACTS §E.0-§E.1; seed 004 §2", isa.HighObserved},
+	{RuleTableKind, "A table file is named <set>_<table>.bin with one of the five table names, and the table exists in the generation (control_table in gen2 only, control_fast_table and control_slow_table in gen3/gen4 only).", "FACTS §E.1 (dve_table_keys)", isa.HighObserved},
+	{RuleTablePresent, "The table an operation reads is in the set (the census and the report read the datapath_table), and a folder holds the set asked for.", "seed 004 §1", isa.Invented},
+	{RuleOneSet, "The files given are of one set, each table once; a folder holding several sets and no \"default\" needs the set named.", "FACTS §E.1", isa.Invented},
+	{RuleSetName, "A set name is a file-name part: not empty, not . or .., no path separator or control character.", "FACTS §E.1 (<set>_<table>.bin)", isa.Invented},
+	{RuleLaneField, "A lane field exists in the generation (EXT3 from gen3, EXT4 in gen4) and its value fits its width; HIGH holds bits above STAGE only.", "seed 004 §4-§5", isa.MedInferred},
+	{RuleOpcodeEntry, "An opcode_table slot holds a fast row of 7 bits (gen2) or 8 bits (gen3/gen4) and the slow field above it, within the slot's 8 bytes (gen2) or 4 bytes (gen3/gen4).", "FACTS §E.2", isa.HighObserved},
+	{RuleOpcode, "An opcode is a number 0..255 (decimal or 0x-hex) or a DVE opcode name of the FACTS §E.2 numbering.", "FACTS §E.2", isa.Invented},
+	{RuleControlRow, "A control row is 16 bytes, written as hex (spaces optional) in the JSON form.", "FACTS §E.3", isa.HighObserved},
+	{RuleBlockIndex, "A block number names a block of the datapath table (0..127 in gen2, 0..255 in gen3/gen4).", "seed 004 §1", isa.HighObserved},
+	{RuleResolves, "A cross-generation check compares an opcode whose slot is enabled in both sets and whose fast row has a datapath block in both.", "seed 004 §5", isa.Invented},
+	{RuleJSONSyntax, "The JSON form is one JSON object of the form's keys, each given once and spelled exactly, with nothing after it but white space.", "DESIGN.md §7", isa.Invented},
+	{RuleJSONFormat, "The JSON form names its format, tpbsim.dtable/1.", "DESIGN.md §7", isa.Invented},
+	{RuleJSONTables, "\"tables\" lists tables of the generation, and every table the JSON gives entries for.", "DESIGN.md §7", isa.Invented},
+	{RuleJSONIndex, "A listed opcode, control row, block or lane is in range for the generation and listed once.", "DESIGN.md §7", isa.Invented},
+	{RuleJSONAgree, "A redundant value agrees with what it repeats: an opcode slot's raw with its fast_row and slow_row, a lane's word with its fields; a lane has a word or fields.", "DESIGN.md §7", isa.Invented},
+	{RuleJSONNumber, "A number string of the JSON form is 0x-hex or decimal and fits 64 bits.", "DESIGN.md §7", isa.Invented},
+	{RuleFixture, "A synthetic table set is one BuildFixture builds (FixtureNames).", "testdata/ucode/README.md", isa.Invented},
+	{RuleOutputFolder, "encode writes a set's files into a named folder.", "DESIGN.md §7", isa.Invented},
+	{RuleDiffSameGen, "A word-by-word diff compares two sets of one generation; sets of two generations are compared opcode by opcode (the cross-generation check).", "seed 004 §5, §9", isa.HighInferred},
+	{RuleOpcodeTable, "A cross-generation check of every opcode reads both sets' opcode tables.", "seed 004 §5", isa.Invented},
+	{RuleDumpSelection, "dump's JSON form prints the opcode resolutions or the blocks asked for, not both (they are different JSON arrays).", "DESIGN.md §7", isa.Invented},
+}
+
+func ruleEntries() []isa.Provenance {
+	out := make([]isa.Provenance, len(ruleTexts))
+	for i, r := range ruleTexts {
+		reason := ""
+		if r.c.Kind != "OBSERVED" {
+			reason = "ucode refuses such input with this rule id, naming the file, table, offset or JSON path and what is legal, instead of reading it some other way"
+		}
+		out[i] = isa.Rule(r.id, r.text, r.source, r.c, nil, reason)
 	}
+	return out
 }

@@ -104,9 +104,16 @@ func labelColour(in BlockInfo) string {
 // set s: an SVG map of every block coloured by class and depth, the lane table of a block on
 // hover or click, the census and the opcode resolution list. With other != nil (same
 // generation) it adds the diff and outlines the changed blocks.
+//
+// Every block of the map is the target #block-N: a link to it (the opcode table's fast rows link
+// to their blocks) pins it, and pinning one puts its address in the page address.
 func WriteReport(w io.Writer, s *TableSet, other *TableSet) error {
+	l := layout(s.Gen)
+	if l == nil {
+		return s.Gen.Check()
+	}
 	if s.Datapath == nil {
-		return fmt.Errorf("%w: the report needs a datapath_table", ErrMissing)
+		return s.needs(TableDatapath, "the report")
 	}
 	c, err := s.Census()
 	if err != nil {
@@ -242,7 +249,7 @@ svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(`</svg><div id="panel" aria-live="polite"><p>Hover over, click or tab to a block to see its lanes; a click (or Enter) pins it, and the page address (#block-N) then links to it. The number at a block's lower right is the first opcode on its row (+: more; its title lists them).</p></div></div>` + "\n")
+	b.WriteString(`</svg><div id="panel" aria-live="polite"><p>Hover over, click or tab to a block to see its lanes; a click (or Enter) pins it, and the page address (#block-N) then links to it, as do the fast rows of the opcode table below. The number at a block's lower right is the first opcode on its row (+: more; its title lists them).</p></div></div>` + "\n")
 	// Census.
 	b.WriteString("<h2>Census</h2>\n<table>")
 	row := func(k string, v any) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>", esc(k), esc(fmt.Sprint(v))) }
@@ -305,7 +312,7 @@ svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font
 		row("differing slow rows", fmt.Sprintf("%d: %v", len(d.SlowRows), d.SlowRows))
 		b.WriteString("</table>\n<h3>XOR deltas (most frequent first)</h3>\n<table class=\"mono\"><tr><th>xor</th><th>words</th><th>fields</th></tr>")
 		for _, x := range d.Deltas {
-			fmt.Fprintf(&b, "<tr><td>%#016x</td><td>%d</td><td>%s</td></tr>", uint64(x.XOR), x.Count, esc(strings.Join(FieldsDiffering(x.XOR, 0, s.Gen), " ")))
+			fmt.Fprintf(&b, "<tr><td>%#016x</td><td>%d</td><td>%s</td></tr>", uint64(x.XOR), x.Count, esc(strings.Join(l.differing(x.XOR, 0), " ")))
 		}
 		b.WriteString("</table>\n")
 	}
@@ -322,8 +329,12 @@ svg text{font:9px monospace;pointer-events:none}svg text.d{font-weight:bold;font
 				}
 				share = append(share, t)
 			}
-			fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td class=\"mono\">%#x</td><td>%d</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td></tr>",
-				op, esc(r.Name), r.Entry.Raw, r.FastRow, r.SlowRow, r.Class(), r.Depth(), esc(strings.Join(share, ", ")))
+			fast := fmt.Sprint(r.FastRow)
+			if r.Block != nil {
+				fast = fmt.Sprintf(`<a href="#block-%d">%d</a>`, r.FastRow, r.FastRow)
+			}
+			fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td class=\"mono\">%#x</td><td>%s</td><td>%d</td><td>%s</td><td>%d</td><td>%s</td></tr>",
+				op, esc(r.Name), r.Entry.Raw, fast, r.SlowRow, r.Class(), r.Depth(), esc(strings.Join(share, ", ")))
 		}
 		b.WriteString("</table>\n")
 	}
@@ -334,7 +345,7 @@ var D=JSON.parse(document.getElementById('blocks').textContent),B=D.blocks,panel
 function esc(s){return String(s).replace(/[&<>"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c];});}
 function rect(i){return document.querySelector('#map rect[data-b="'+i+'"]');}
 function show(i){var b=B[i],h='<h2>Block '+i+': '+esc(b.class)+(b.form?' ('+esc(b.form)+')':'')+', k='+b.k+(b.packed?'':' <b>NOT left-packed</b>')+(b.changed?' &Delta; changed':'')+'</h2>';
-h+='<p>'+(pinned===i?'Pinned: click it again (or press Escape) to release.':'Click to pin.')+'</p>';
+h+='<p>'+(pinned===i?'Pinned (<a href="#block-'+i+'">link to this block</a>): click it again (or press Escape) to release.':'Click to pin.')+'</p>';
 if(b.ops&&b.ops.length)h+='<p>Opcodes on this row: '+esc(b.ops.join(', '))+'</p>';
 if(b.control)h+='<p>Control row: <span class="mono">'+esc(b.control)+'</span></p>';
 var set=function(n){return D.b?'<td>'+esc(n)+'</td>':'';};

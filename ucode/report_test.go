@@ -8,30 +8,39 @@ import (
 	"testing"
 )
 
+// TestReport checks the figures the seed and FACTS publish for the synthetic sets appear: gen4
+// saturate vs default (seed 004 §9: 29 blocks, 65 distinct deltas, 0x0001800001540000), the gen4
+// census (155 ACTIVE), the gen2 all-idle rows (seed 004 §2).
 func TestReport(t *testing.T) {
-	def, sat := mustFixture(t, "gen4/default"), mustFixture(t, "gen4/saturate")
-	var b strings.Builder
-	if err := WriteReport(&b, def, sat); err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, a, b string
+		want       []string
+		outlined   int
+	}{
+		{"gen4 saturate diff", "gen4/default", "gen4/saturate", []string{"<svg", `data-b="255"`, "Census", "<th>ACTIVE</th><td>155</td>",
+			"distinct XOR deltas</th><td>65</td>", `stroke="#d0006f"`, "0x0001800001540000", "QuantizeMX"}, 29},
+		{"gen2", "gen2/default", "", []string{"all-idle rows [1 36 39 45 48 105]"}, 0},
 	}
-	out := b.String()
-	for _, want := range []string{"<svg", `data-b="255"`, "Census", "<th>ACTIVE</th><td>155</td>", "distinct XOR deltas</th><td>65</td>",
-		`stroke="#d0006f"`, "0x0001800001540000", "QuantizeMX"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
-	if n := strings.Count(out, `stroke="#d0006f"`); n != 29 {
-		t.Errorf("%d changed blocks outlined, want 29", n)
-	}
-	for _, bad := range []string{"http://", "https://", " src=", "<link"} {
-		if strings.Contains(out, bad) {
-			t.Errorf("report is not self-contained: has %q", bad)
-		}
-	}
-	b.Reset()
-	if err := WriteReport(&b, mustFixture(t, "gen2/default"), nil); err != nil || !strings.Contains(b.String(), "all-idle rows [1 36 39 45 48 105]") {
-		t.Errorf("gen2 report: %v", err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var other *TableSet
+			if c.b != "" {
+				other = mustFixture(t, c.b)
+			}
+			var b strings.Builder
+			if err := WriteReport(&b, mustFixture(t, c.a), other); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for _, want := range c.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("report lacks %q", want)
+				}
+			}
+			if n := strings.Count(out, `stroke="#d0006f"`); n != c.outlined {
+				t.Errorf("%d changed blocks outlined, want %d", n, c.outlined)
+			}
+		})
 	}
 }
 
@@ -63,9 +72,15 @@ func TestReportPage(t *testing.T) {
 				t.Error("the legend's diff entry belongs to diff reports only")
 			}
 			low := strings.ToLower(out)
-			for _, bad := range []string{"http:", "https:", "//cdn", " src=", " href=", "<link", "@import", "url(", "<iframe", "fetch(", "xmlhttprequest"} {
+			for _, bad := range []string{"http:", "https:", "//cdn", " src=", "<link", "@import", "url(", "<iframe", "fetch(", "xmlhttprequest"} {
 				if strings.Contains(low, bad) {
 					t.Errorf("report is not self-contained: has %q", bad)
+				}
+			}
+			// Links stay inside the page: each names a block of the map.
+			for _, m := range regexp.MustCompile(`href=("[^"]*"|'[^']*)`).FindAllStringSubmatch(out, -1) {
+				if !regexp.MustCompile(`^["']#block-`).MatchString(m[1]) {
+					t.Errorf("a link out of the page: href=%s", m[1])
 				}
 			}
 			n := len(s.Datapath.Blocks)
@@ -165,13 +180,15 @@ func TestReportLabelContrast(t *testing.T) {
 		infos = append(infos, BlockInfo{Class: ClassActive, Depth: k})
 	}
 	for _, in := range infos {
-		l, fg := blockLuminance(in), 0.0
-		if labelColour(in) == "#fff" {
-			fg = 1
-		}
-		if c := contrast(l, fg); c < 4.5 {
-			t.Errorf("%v k=%d (%s): label %s contrast %.2f", in.Class, in.Depth, blockColour(in), labelColour(in), c)
-		}
+		t.Run(fmt.Sprintf("%v k=%d", in.Class, in.Depth), func(t *testing.T) {
+			l, fg := blockLuminance(in), 0.0
+			if labelColour(in) == "#fff" {
+				fg = 1
+			}
+			if c := contrast(l, fg); c < 4.5 {
+				t.Errorf("%s: label %s contrast %.2f", blockColour(in), labelColour(in), c)
+			}
+		})
 	}
 	if labelColour(BlockInfo{Class: ClassActive, Depth: 8}) != "#fff" || labelColour(BlockInfo{Class: ClassOff}) != "#000" {
 		t.Error("label colours")
@@ -181,31 +198,44 @@ func TestReportLabelContrast(t *testing.T) {
 func TestProvenance(t *testing.T) {
 	seen := map[string]bool{}
 	for _, p := range Provenance() {
-		if p.ID == "" || p.Kind != "behaviour" || p.Source == "" || p.Text == "" || seen[p.ID] {
-			t.Errorf("bad entry %+v", p)
-		}
-		seen[p.ID] = true
-		if (p.Confidence.Kind == "INFERRED" || p.Confidence.Kind == "INVENTED") && p.Reason == "" {
-			t.Errorf("%s: %s without a reason", p.ID, p.Confidence)
-		}
+		t.Run(p.ID, func(t *testing.T) {
+			if p.ID == "" || (p.Kind != "behaviour" && p.Kind != "rule") || p.Source == "" || p.Text == "" || seen[p.ID] || !strings.HasPrefix(p.ID, "ucode.") {
+				t.Errorf("bad entry %+v", p)
+			}
+			seen[p.ID] = true
+			if (p.Confidence.Kind == "INFERRED" || p.Confidence.Kind == "INVENTED") && p.Reason == "" {
+				t.Errorf("%s without a reason", p.Confidence)
+			}
+		})
 	}
 }
 
 // TestReportOpcodeLabelsAndLinks: each block of the map names the opcodes on its row (title and
-// label) and a pinned block is linkable as #block-N (issue 15 item 8).
+// label), a pinned block is linkable as #block-N and its panel links to itself, and the opcode
+// table's fast rows link to their blocks (issue 15 item 8). gen3 op65 is on fast row 8 (FACTS
+// §E.2, 0x3008), shared with its twin 81.
 func TestReportOpcodeLabelsAndLinks(t *testing.T) {
 	s, err := Load([]string{"../testdata/ucode/dve_bin_gen3"}, "", GenUnknown)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	var b strings.Builder
 	if err := WriteReport(&b, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{`id="block-8"`, "opcodes 65 TensorTensorArithOp", `class="op"`, "'#block-'+pinned", "fromHash"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q", want)
+	for _, want := range []string{`id="block-8"`, "opcodes 65 TensorTensorArithOp, 81 TensorTensorBitvecOp", `class="op"`, `>65+</text>`,
+		"'#block-'+pinned", "fromHash", `link to this block`, `<tr><td>65</td><td>TensorTensorArithOp</td><td class="mono">0x3008</td><td><a href="#block-8">8</a></td>`} {
+		t.Run(want, func(t *testing.T) {
+			if !strings.Contains(out, want) {
+				t.Errorf("report lacks %q", want)
+			}
+		})
+	}
+	// Every block linked to is a block of the map.
+	for _, m := range regexp.MustCompile(`href="#block-(\d+)"`).FindAllStringSubmatch(out, -1) {
+		if !strings.Contains(out, `id="block-`+m[1]+`"`) {
+			t.Errorf("a link to block %s, which the map lacks", m[1])
 		}
 	}
 }

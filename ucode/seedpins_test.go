@@ -9,7 +9,7 @@ import "testing"
 func TestSeedP09MuxBit15(t *testing.T) {
 	s, err := Load([]string{"../testdata/ucode/dve_bin_gen2"}, "", GenUnknown)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	c, err := s.Census()
 	if err != nil {
@@ -26,12 +26,12 @@ func TestSeedP09MuxBit15(t *testing.T) {
 // P20: OPA[0:8] is an operand/source select, not an ALU opcode (seed 004 §7): the gen2 field map
 // puts OPA at bits 0..7 and OPB at 8..10, together the 11-bit selector, below MUX at 11.
 func TestSeedP20OPAField(t *testing.T) {
-	l := LayoutOf(Gen2)
-	if l.OPA != (BitField{0, 8}) || l.OPB != (BitField{8, 3}) || l.MUX.Lo != 11 {
-		t.Errorf("gen2 OPA %v OPB %v MUX %v; the seed's OPA [0:8], OPB [8:11], MUX from 11", l.OPA, l.OPB, l.MUX)
+	l, err := LayoutOf(Gen2)
+	if err != nil || l.OPA != (BitField{0, 8}) || l.OPB != (BitField{8, 3}) || l.MUX.Lo != 11 {
+		t.Errorf("gen2 OPA %v OPB %v MUX %v (%v); the seed's OPA [0:8], OPB [8:11], MUX from 11", l.OPA, l.OPB, l.MUX, err)
 	}
 	// seed 004 §5: op65 lane0 gen2 0x10041c has OPA 0x1c.
-	if f := LaneWord(0x10041c).Decode(Gen2); f.OPA != 0x1c || f.OPB != 4 {
+	if f := mustDecode(t, 0x10041c, Gen2); f.OPA != 0x1c || f.OPB != 4 {
 		t.Errorf("0x10041c: OPA %#x OPB %d, the seed's 0x1c and 4", f.OPA, f.OPB)
 	}
 }

@@ -1,12 +1,15 @@
 package ucode
 
 import (
-	"errors"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // TableSet is one compiled DVE table set (FACTS §E.1): whichever of its tables were given.
@@ -37,10 +40,8 @@ func (s *TableSet) Has(t Table) bool {
 	switch t {
 	case TableOpcode:
 		return s.Opcodes != nil
-	case TableControl:
-		return s.Control != nil && s.Gen == Gen2
-	case TableControlFast:
-		return s.Control != nil && s.Gen != Gen2
+	case TableControl, TableControlFast:
+		return s.Control != nil && s.Control.Table == t
 	case TableControlSlow:
 		return s.Slow != nil
 	case TableDatapath:
@@ -49,8 +50,12 @@ func (s *TableSet) Has(t Table) bool {
 	return false
 }
 
-// Files encodes every present table to its file bytes, keyed by table.
-func (s *TableSet) Files() map[Table][]byte {
+// Files encodes every present table to its file bytes, keyed by table. A set of an invalid
+// generation has no file form: an error.
+func (s *TableSet) Files() (map[Table][]byte, error) {
+	if err := s.Gen.Check(); err != nil {
+		return nil, err
+	}
 	out := map[Table][]byte{}
 	if s.Opcodes != nil {
 		out[TableOpcode] = s.Opcodes.Bytes()
@@ -64,14 +69,15 @@ func (s *TableSet) Files() map[Table][]byte {
 	if s.Datapath != nil {
 		out[TableDatapath] = s.Datapath.Bytes()
 	}
-	return out
+	return out, nil
 }
 
 // ParseTables parses the given tables as one set. With gen == GenUnknown the generation is
-// inferred by InferGen; otherwise every size must match gen. Errors are *TableError.
+// inferred by InferGen; otherwise gen must be valid and every size must match it. Errors are
+// *Error, naming the file each table came from.
 func ParseTables(name string, raw map[Table]RawTable, gen TableGen) (*TableSet, error) {
 	if len(raw) == 0 {
-		return nil, &TableError{Offset: -1, Err: fmt.Errorf("%w: no table files given", ErrMissing)}
+		return nil, invalid(RuleTablePresent, "", "", "", "no table files given")
 	}
 	s := &TableSet{Name: name, Paths: map[Table]string{}}
 	if gen == GenUnknown {
@@ -81,8 +87,8 @@ func ParseTables(name string, raw map[Table]RawTable, gen TableGen) (*TableSet, 
 		}
 		s.Gen, s.GenReason = g, why
 	} else {
-		if !gen.Valid() {
-			return nil, &TableError{Offset: -1, Err: fmt.Errorf("%w: %s", ErrGeneration, gen)}
+		if err := gen.Check(); err != nil {
+			return nil, err
 		}
 		s.Gen, s.GenReason = gen, fmt.Sprintf("%s given explicitly", gen)
 		if dp, ok := raw[TableDatapath]; ok && len(dp.Data) == gen.TableSize(TableDatapath) && gen != Gen2 {
@@ -110,11 +116,7 @@ func ParseTables(name string, raw map[Table]RawTable, gen TableGen) (*TableSet, 
 			s.Datapath, err = ParseDatapathTable(r.Data, s.Gen)
 		}
 		if err != nil {
-			var te *TableError
-			if errors.As(err, &te) && te.Path == "" {
-				te.Path = r.Path
-			}
-			return nil, err
+			return nil, inFile(err, r.Path, t)
 		}
 	}
 	return s, nil
@@ -124,11 +126,7 @@ func ParseTables(name string, raw map[Table]RawTable, gen TableGen) (*TableSet, 
 func idleCensus(data []byte) (n3, n4 int) {
 	i3, i4 := uint64(Gen3.IdleWord()), uint64(Gen4.IdleWord())
 	for off := 0; off+8 <= len(data); off += 8 {
-		var w uint64
-		for i := 7; i >= 0; i-- {
-			w = w<<8 | uint64(data[off+i])
-		}
-		switch w {
+		switch binary.LittleEndian.Uint64(data[off:]) {
 		case i3:
 			n3++
 		case i4:
@@ -136,6 +134,11 @@ func idleCensus(data []byte) (n3, n4 int) {
 		}
 	}
 	return n3, n4
+}
+
+// genError is a rule ucode.table_gen error about the set as a whole.
+func genError(format string, args ...any) *Error {
+	return invalid(RuleTableGen, "", "", "", format, args...)
 }
 
 // InferGen decides the table generation from the files' sizes and, between gen3 and gen4
@@ -176,8 +179,7 @@ func InferGen(raw map[Table]RawTable) (TableGen, string, error) {
 		}
 	}
 	if len(cands) == 0 {
-		return GenUnknown, "", &TableError{Offset: -1,
-			Err: fmt.Errorf("%w: the tables disagree: %s", ErrGeneration, strings.Join(why, ", "))}
+		return GenUnknown, "", genError("the tables disagree: %s", strings.Join(why, ", "))
 	}
 	if len(cands) == 1 {
 		for g := range cands {
@@ -185,14 +187,13 @@ func InferGen(raw map[Table]RawTable) (TableGen, string, error) {
 		}
 	}
 	if cands[Gen2] {
-		return GenUnknown, "", &TableError{Offset: -1,
-			Err: fmt.Errorf("%w: %s fit more than one generation; pass the generation", ErrGeneration, strings.Join(why, ", "))}
+		return GenUnknown, "", genError("%s fit more than one generation; pass the generation", strings.Join(why, ", "))
 	}
 	dp, ok := raw[TableDatapath]
 	if !ok {
-		return GenUnknown, "", &TableError{Offset: -1, Err: fmt.Errorf(
-			"%w: %s: gen3 and gen4 files have the same sizes and there is no datapath_table for the idle-word census; pass the generation",
-			ErrGeneration, strings.Join(why, ", "))}
+		return GenUnknown, "", genError(
+			"%s: gen3 and gen4 files have the same sizes and there is no datapath_table for the idle-word census; pass the generation",
+			strings.Join(why, ", "))
 	}
 	n3, n4 := idleCensus(dp.Data)
 	census := fmt.Sprintf("datapath_table holds %d gen3 idle words %#x (bit 32) and %d gen4 idle words %#x (bit 42)",
@@ -203,10 +204,13 @@ func InferGen(raw map[Table]RawTable) (TableGen, string, error) {
 	case n3 > n4:
 		return Gen3, fmt.Sprintf("gen3: %s; %s", strings.Join(why, ", "), census), nil
 	}
-	return GenUnknown, "", &TableError{Path: dp.Path, Table: TableDatapath, Offset: -1,
-		Err: fmt.Errorf("%w: cannot tell gen3 from gen4: %s; pass the generation", ErrGeneration, census)}
+	e := genError("cannot tell gen3 from gen4: %s; pass the generation", census)
+	e.File, e.Table = dp.Path, TableDatapath
+	return GenUnknown, "", e
 }
 
+// sizeError is the rule ucode.table_size error of a file r of table t whose size is neither the
+// gen2 size s2 nor the gen3/gen4 size s34 (0: the table does not exist there).
 func sizeError(r RawTable, t Table, s2, s34 int) error {
 	var sizes []string
 	lo, hi := s2, s34
@@ -224,23 +228,39 @@ func sizeError(r RawTable, t Table, s2, s34 int) error {
 	}
 	n := len(r.Data)
 	want := strings.Join(sizes, " or ")
+	e := &Error{File: r.Path, Table: t, Offset: -1, Kind: fault.ErrInvalid,
+		V: fault.Violation{Rule: RuleTableSize, Offset: -1, Value: fmt.Sprintf("%d B", n), Legal: want}}
 	switch {
 	case n < lo:
-		return &TableError{Path: r.Path, Table: t, Offset: int64(n),
-			Err: fmt.Errorf("%w: file ends after %d B; a %s is %s", ErrTruncated, n, t, want)}
+		e.Offset, e.Kind = int64(n), fault.ErrTruncated
+		e.V.Msg = fmt.Sprintf("file ends after %d B; a %s is %s", n, t, want)
 	case n > hi:
-		return &TableError{Path: r.Path, Table: t, Offset: int64(hi),
-			Err: fmt.Errorf("%w: %d B; a %s is %s", ErrSize, n, t, want)}
+		e.Offset = int64(hi)
+		e.V.Msg = fmt.Sprintf("%d B; a %s is %s", n, t, want)
+	default:
+		e.V.Msg = fmt.Sprintf("%d B; a %s is %s", n, t, want)
 	}
-	return &TableError{Path: r.Path, Table: t, Offset: -1,
-		Err: fmt.Errorf("%w: %d B; a %s is %s", ErrSize, n, t, want)}
+	return e
 }
 
 // Load reads a table set from a folder (picking set, or the only set, or "default") or from
-// single files named <set>_<table>.bin. gen == GenUnknown infers the generation.
+// single files named <set>_<table>.bin. gen == GenUnknown infers the generation; any other
+// gen must be valid. A path that cannot be read is an I/O error (fault category none, the
+// file-system error in its chain); the rest are *Error of a rule.
 func Load(paths []string, set string, gen TableGen) (*TableSet, error) {
 	if len(paths) == 0 {
-		return nil, &TableError{Offset: -1, Err: fmt.Errorf("%w: no path given", ErrMissing)}
+		return nil, invalid(RuleTablePresent, "", "", "", "no path given")
+	}
+	if gen != GenUnknown {
+		if err := gen.Check(); err != nil {
+			return nil, err
+		}
+	}
+	// A missing path is an I/O error in its own words, not a file whose table kind is unknown.
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, &Error{Offset: -1, Err: err}
+		}
 	}
 	files := paths
 	if len(paths) == 1 {
@@ -258,44 +278,46 @@ func Load(paths []string, set string, gen TableGen) (*TableSet, error) {
 	for _, p := range files {
 		sn, t, ok := TableOfFile(p)
 		if !ok {
-			return nil, &TableError{Path: p, Offset: -1, Err: fmt.Errorf(
-				"%w: cannot tell which table this is: name it <set>_{opcode,control,control_fast,control_slow,datapath}_table.bin", ErrInvalid)}
+			e := invalid(RuleTableKind, "", "", "<set>_{opcode,control,control_fast,control_slow,datapath}_table.bin", "cannot tell which table this is")
+			e.File = p
+			return nil, e
 		}
 		if _, dup := raw[t]; dup {
-			return nil, &TableError{Path: p, Table: t, Offset: -1, Err: fmt.Errorf("%w: %s given twice", ErrInvalid, t)}
+			e := invalid(RuleOneSet, "", "", "", "%s given twice", t)
+			e.File, e.Table = p, t
+			return nil, e
 		}
 		// Files of two sets (default_opcode_table.bin with saturate_datapath_table.bin) were
 		// read as one set under the first name.
 		if first == "" {
 			first, firstPath = sn, p
 		} else if sn != first {
-			return nil, &TableError{Path: p, Table: t, Offset: -1, Err: fmt.Errorf(
-				"%w: this file is of set %q, %s of set %q: give the files of one set", ErrInvalid, sn, firstPath, first)}
+			e := invalid(RuleOneSet, "", "", "", "this file is of set %q, %s of set %q: give the files of one set", sn, firstPath, first)
+			e.File, e.Table = p, t
+			return nil, e
 		}
 		if name == "" {
 			name = sn
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, &TableError{Path: p, Table: t, Offset: -1, Err: err}
+			e := ioError(p, err)
+			e.Table = t
+			return nil, e
 		}
 		raw[t] = RawTable{Path: p, Data: data}
 	}
 	s, err := ParseTables(name, raw, gen)
 	// An error about the set as a whole (the generation cannot be told, the sizes disagree)
 	// names the folder or the files it was read from.
-	var te *TableError
-	if errors.As(err, &te) && te.Path == "" {
-		te.Path = strings.Join(paths, ", ")
-	}
-	return s, err
+	return s, inFile(err, strings.Join(paths, ", "), TableInvalid)
 }
 
 // Sets lists the table-set names found in a folder, ascending.
 func Sets(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, &TableError{Path: dir, Offset: -1, Err: err}
+		return nil, ioError(dir, err)
 	}
 	seen := map[string]bool{}
 	for _, e := range ents {
@@ -316,6 +338,7 @@ func setFiles(dir, set string) ([]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	var e *Error
 	if set == "" {
 		switch {
 		case len(sets) == 1:
@@ -323,12 +346,16 @@ func setFiles(dir, set string) ([]string, string, error) {
 		case contains(sets, "default"):
 			set = "default"
 		case len(sets) == 0:
-			return nil, "", &TableError{Path: dir, Offset: -1, Err: fmt.Errorf("%w: no <set>_*_table.bin files in the folder", ErrMissing)}
+			e = invalid(RuleTablePresent, "", "", "", "no <set>_*_table.bin files in the folder")
 		default:
-			return nil, "", &TableError{Path: dir, Offset: -1, Err: fmt.Errorf("%w: the folder holds sets %s: pick one", ErrInvalid, strings.Join(sets, ", "))}
+			e = invalid(RuleOneSet, "set", "", strings.Join(sets, ", "), "the folder holds sets %s: pick one", strings.Join(sets, ", "))
 		}
 	} else if !contains(sets, set) {
-		return nil, "", &TableError{Path: dir, Offset: -1, Err: fmt.Errorf("%w: no set %q in the folder (found %s)", ErrMissing, set, strings.Join(sets, ", "))}
+		e = invalid(RuleTablePresent, "set", strconv.Quote(set), strings.Join(sets, ", "), "no set %q in the folder (found %s)", set, strings.Join(sets, ", "))
+	}
+	if e != nil {
+		e.File = dir
+		return nil, "", e
 	}
 	var files []string
 	for _, t := range AllTables {
@@ -376,11 +403,15 @@ func (r Resolution) Depth() int { return r.Info.Depth }
 // Class is the block class (ClassInvalid when no datapath table is loaded).
 func (r Resolution) Class() BlockClass { return r.Info.Class }
 
-// Lookup follows op through the set. ok is false when there is no opcode table or the opcode's
-// slot is zero (disabled in this set).
+// Lookup follows op through the set. ok is false when there is no opcode table, the opcode's
+// slot is zero (disabled in this set) or the set's generation is invalid; Notes says which.
 func (s *TableSet) Lookup(op uint8) (Resolution, bool) {
 	r := Resolution{Opcode: op, Name: OpcodeName(op)}
 	r.Twin, r.HasTwin = Twin(op)
+	if err := s.Gen.Check(); err != nil {
+		r.Notes = append(r.Notes, err.Error())
+		return r, false
+	}
 	if s.Opcodes == nil {
 		r.Notes = append(r.Notes, "no opcode_table loaded")
 		return r, false
@@ -397,6 +428,10 @@ func (s *TableSet) Lookup(op uint8) (Resolution, bool) {
 		if r.HasTwin && o == r.Twin {
 			r.TwinRow = true
 		}
+	}
+	if e.FastRow < 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("fast row %d is negative", e.FastRow))
+		return r, true
 	}
 	if s.Control != nil {
 		if e.FastRow < len(s.Control.Rows) {
@@ -450,4 +485,11 @@ func (s *TableSet) MissingOpcodes(ops []uint8) []uint8 {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
+}
+
+// needs is the rule ucode.table_present error of an operation that reads table t, which s lacks.
+func (s *TableSet) needs(t Table, what string) error {
+	e := invalid(RuleTablePresent, "", "", "", "%s needs a %s", what, t)
+	e.Table = t
+	return e
 }

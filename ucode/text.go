@@ -2,7 +2,6 @@ package ucode
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 )
 
@@ -28,7 +27,7 @@ func (w LaneWord) MarshalText() ([]byte, error) {
 func (w *LaneWord) UnmarshalText(b []byte) error {
 	v, err := strconv.ParseUint(string(b), 0, 64)
 	if err != nil {
-		return fmt.Errorf("%w: lane word %q", ErrInvalid, b)
+		return invalid(RuleJSONNumber, "word", strconv.Quote(string(b)), "0x-hex or decimal, 64 bits", "not a lane word")
 	}
 	*w = LaneWord(v)
 	return nil

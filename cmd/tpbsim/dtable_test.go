@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/ucode"
 )
 
 const fixtures = "../../testdata/ucode"
@@ -39,6 +41,19 @@ func TestDtableCommands(t *testing.T) {
 		{"diff transformer", []string{"dtable", "diff", g2, g2, "--set-b", "transformer"}, 0, []string{"lane words differing: 588 in 93 blocks"}},
 		{"cross-gen", []string{"dtable", "diff", g2, g3, "--op", "65,66,88,97"}, 0, []string{"op 65 TensorTensorArithOp: row 3 k=1 -> row 8 k=1: ok", "lane0 0x10041c -> 0x100001420  (OPA, MUX differ)", "op 97 BatchNormStats2"}},
 		{"cross-gen all", []string{"dtable", "diff", g3, g4}, 0, []string{"op 234 SelectReduce"}},
+		// issue 15 item 8: the failing lanes name MODE (and STAGE) with both values, in both
+		// directions, not only the OPA / MUX differences the check allows.
+		{"cross-gen names MODE", []string{"dtable", "diff", g2, g4, "--set-b", "saturate", "--op", "234"}, 1, []string{
+			"op 234 SelectReduce: row 26 k=8 -> row 180 k=8: FIELDS DIFFER",
+			"!! lane1 0x11c0011 -> 0xc9add9bb79a7ad  MODE 0 -> 5, STAGE 1 -> 6 differ after relocation  (OPA, OPB, MUX differ)",
+			"!! lane3 0x31c0013 -> 0x31afe2fc3d6cd36  MODE 0 -> 7 differ after relocation"}},
+		{"cross-gen names MODE reversed", []string{"dtable", "diff", g4, g2, "--set", "saturate", "--set-b", "default", "--op", "SelectReduce"}, 1, []string{
+			"!! lane1 0xc9add9bb79a7ad -> 0x11c0011  MODE 5 -> 0, STAGE 6 -> 1 differ after relocation"}},
+		{"cross-gen json differs", []string{"dtable", "diff", g2, g4, "--set-b", "saturate", "--op", "234", "--json"}, 1, []string{`"differs": [
+          "MODE",
+          "STAGE"
+        ]`, `"ok": false`}},
+		{"dump json control rows snake_case", []string{"dtable", "dump", g4, "--json"}, 0, []string{`"name": "step_config"`, `"bytes": "[2:4]"`, `"value": "0x00e8"`}},
 		{"missing path", []string{"dtable", "info", "/nonexistent/x_datapath_table.bin"}, 2, nil},
 		{"bad gen", []string{"dtable", "info", g2, "--gen", "gen7"}, 2, nil},
 		{"gen mismatch", []string{"dtable", "info", g2, "--gen", "gen3"}, 2, nil},
@@ -126,7 +141,7 @@ func TestDtableEncodeRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "bad.json")
 	os.WriteFile(in, []byte(`{"format":"tpbsim.dtable/1","gen":"gen2","set":"x","tables":["datapath_table"],"datapath_table":[{"block":300,"lanes":[]}]}`), 0o644)
-	if _, errOut, code := runCLI(t, "dtable", "encode", in, "-o", filepath.Join(dir, "o")); code != 2 || !strings.Contains(errOut, "block 300") {
+	if _, errOut, code := runCLI(t, "dtable", "encode", in, "-o", filepath.Join(dir, "o")); code != 2 || !strings.Contains(errOut, "block[300]") {
 		t.Errorf("bad json: %d %q", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "o")); err == nil {
@@ -143,8 +158,15 @@ func TestDtableReportAndJSON(t *testing.T) {
 		t.Fatalf("report: %s", errOut)
 	}
 	html, _ := os.ReadFile(outFile)
-	if !bytes.Contains(html, []byte("<svg")) || bytes.Contains(html, []byte("https://")) {
-		t.Error("report is not a self-contained SVG page")
+	// gen4 StreamTranspose is on fast row 111 (FACTS §E.2, 0x46f): its opcode-table row links to
+	// block 111, which the map holds.
+	for _, want := range []string{"<svg", `<a href="#block-111">111</a>`, `id="block-111"`, "link to this block"} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if bytes.Contains(html, []byte("https://")) || bytes.Contains(html, []byte("http://")) {
+		t.Error("report is not self-contained")
 	}
 	out, _, code := runCLI(t, "dtable", "census", fixtures+"/dve_bin_gen2", "--json")
 	var c struct {
@@ -172,7 +194,7 @@ func TestDtableReportAndJSON(t *testing.T) {
 func TestDtableDumpBlockJSON(t *testing.T) {
 	g2 := fixtures + "/dve_bin_gen2"
 	out, errs, code := runCLI(t, "dtable", "dump", g2, "--block", "41", "--json")
-	var blocks []blockOut
+	var blocks []ucode.BlockView
 	if code != 0 || json.Unmarshal([]byte(out), &blocks) != nil || len(blocks) != 1 {
 		t.Fatalf("--block 41 --json: exit %d: %s %s", code, out, errs)
 	}
@@ -196,7 +218,7 @@ func TestDtableAuditFindings(t *testing.T) {
 	in := filepath.Join(dir, "set.json")
 	os.WriteFile(in, []byte(`{"format":"tpbsim.dtable/1","gen":"gen2","set":"../evil","tables":["datapath_table"],"datapath_table":[{"block":1,"lanes":[{"lane":0,"word":"0x100000"}]}]}`), 0o644)
 	out := filepath.Join(dir, "sub", "o")
-	if _, errOut, code := runCLI(t, "dtable", "encode", in, "-o", out); code != 2 || !strings.Contains(errOut, "set: ") {
+	if _, errOut, code := runCLI(t, "dtable", "encode", in, "-o", out); code != 2 || !strings.Contains(errOut, "rule ucode.set_name") {
 		t.Errorf("set ../evil: exit %d %q", code, errOut)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(dir, "sub")); len(ents) != 0 {
