@@ -57,3 +57,28 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		})
 	}
 }
+
+// TestInvalidGenerationRefused: every parser refuses a generation none of the five (the zero
+// value included) with the isa error behind it, instead of assuming CAYMAN.
+func TestInvalidGenerationRefused(t *testing.T) {
+	parsers := map[string]func(g isa.Generation) error{
+		"Parse":        func(g isa.Generation) error { _, err := Parse("p.s", []byte("COPY\n"), g); return err },
+		"ParseProgram": func(g isa.Generation) error { _, err := ParseProgram("p.s", []byte("COPY\n"), g); return err },
+		"ParseJSON": func(g isa.Generation) error {
+			_, err := ParseJSON("p.json", []byte(`{"opcode":"COPY"}`), g)
+			return err
+		},
+		"ParseLine": func(g isa.Generation) error { _, err := ParseLine("COPY", g); return err },
+	}
+	for name, parse := range parsers {
+		for _, g := range []isa.Generation{isa.GenInvalid, isa.MAVERICK + 1} {
+			t.Run(name+"/"+g.String(), func(t *testing.T) {
+				err := parse(g)
+				var ge *isa.GenerationError
+				if !errors.As(err, &ge) || fault.Rule(err) != isa.RuleGeneration || !errors.Is(err, fault.ErrInvalid) {
+					t.Errorf("%v, want the *isa.GenerationError", err)
+				}
+			})
+		}
+	}
+}

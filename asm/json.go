@@ -61,7 +61,7 @@ func (n *jnode) write(b *bytes.Buffer) {
 func jsonScalar(f isa.Field, v uint64, g isa.Generation) json.RawMessage {
 	var x any
 	switch {
-	case isEnum(f.Kind):
+	case f.Kind.IsEnum():
 		if n := enumName(f.Kind, v); n != "" {
 			x = n
 		} else {
@@ -134,11 +134,11 @@ var ignoredKeys = map[string]bool{"word": true, "offset": true, "line": true, "c
 //
 // An object's "gen" key (ToJSON writes it in every object) names the generation of its address
 // syntax; it is the file's generation, like a text `.gen` line, and wins over g, which applies
-// only to a file that names none. All "gen" keys of a file must agree; objects without one take
-// the file's generation.
+// only to a file that names none (and must be one of the five generations). All "gen" keys of a
+// file must agree; objects without one take the file's generation.
 func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
-	if !g.Valid() {
-		g = isa.DefaultGeneration
+	if err := checkGen(name, g); err != nil {
+		return nil, err
 	}
 	prog := &Program{Gen: g, Queues: map[isa.Engine][]Item{}}
 	lineAt := func(off int64) int {

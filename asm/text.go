@@ -104,7 +104,8 @@ func (p *Program) Words() [][isa.InstNBytes]byte {
 }
 
 // ParseProgram parses assembly source (name is used in error messages). g is the generation
-// for the address syntax unless the file sets one with `.gen`. Every instruction must have an
+// for the address syntax unless the file sets one with `.gen` (a generation none of the five,
+// the zero value included, is an error: no default is assumed). Every instruction must have an
 // engine (an `.engine` section or an opcode with a default engine).
 func ParseProgram(name string, src []byte, g isa.Generation) (*Program, error) {
 	p, err := parse(name, src, g, true)
@@ -121,8 +122,8 @@ func Parse(name string, src []byte, g isa.Generation) (*Program, error) {
 }
 
 func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program, error) {
-	if !g.Valid() {
-		g = isa.DefaultGeneration
+	if err := checkGen(name, g); err != nil {
+		return nil, err
 	}
 	prog := &Program{Gen: g, Queues: map[isa.Engine][]Item{}}
 	cur := isa.EngineNone
@@ -426,8 +427,20 @@ func NewWord(op isa.Opcode) [isa.InstNBytes]byte {
 	return w
 }
 
+// checkGen refuses a generation that is none of the modelled ones (the zero value included):
+// the address syntax has no partition stride without one.
+func checkGen(name string, g isa.Generation) error {
+	if err := g.Check(); err != nil {
+		return &Error{File: name, Field: "gen", Msg: err.Error(), Err: err}
+	}
+	return nil
+}
+
 // ParseLine assembles one instruction line (no comment, no directive) for generation g.
 func ParseLine(line string, g isa.Generation) ([isa.InstNBytes]byte, error) {
+	if err := checkGen("", g); err != nil {
+		return [isa.InstNBytes]byte{}, err
+	}
 	toks := tokens(strings.TrimSpace(line))
 	if len(toks) == 0 {
 		return [isa.InstNBytes]byte{}, &Error{Msg: "empty instruction"}

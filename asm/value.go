@@ -92,7 +92,7 @@ func enumValue(k isa.ValueKind, s string, bitsMax uint64) (uint64, error) {
 			return uint64(isa.DTypeFP16), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown %s %q", kindName(k), s)
+	return 0, fmt.Errorf("unknown %s %q", k, s)
 }
 
 // enumCodesOf caches, per kind, the upper-case name of every named code 0..255 (the lowest code
@@ -116,74 +116,16 @@ func enumCodes(k isa.ValueKind) map[string]uint64 {
 	return m
 }
 
-func kindName(k isa.ValueKind) string {
-	switch k {
-	case isa.KOpcode:
-		return "opcode"
-	case isa.KDType:
-		return "dtype"
-	case isa.KALUOp:
-		return "ALU op"
-	case isa.KSubdim:
-		return "tensor subdim"
-	case isa.KWaitMode:
-		return "wait mode"
-	case isa.KUpdateMode:
-		return "update mode"
-	case isa.KComputeOp:
-		return "DGE compute op"
-	case isa.KIndirectMode:
-		return "indirect mode"
-	case isa.KIndirectDim:
-		return "indirect dim"
-	}
-	return "value"
-}
-
 // enumName is the name of code c, or "" when it has none.
 func enumName(k isa.ValueKind, c uint64) string {
-	var s string
-	switch k {
-	case isa.KOpcode:
-		s = isa.Opcode(c).String()
-	case isa.KDType:
-		s = isa.DType(c).String()
-	case isa.KALUOp:
-		s = isa.ALUOp(c).String()
-	case isa.KSubdim:
-		s = isa.TensorSubdim(c).String()
-	case isa.KWaitMode:
-		s = isa.WaitMode(c).String()
-	case isa.KUpdateMode:
-		s = isa.UpdateMode(c).String()
-	case isa.KComputeOp:
-		s = isa.DGEComputeOp(c).String()
-	case isa.KIndirectMode:
-		s = isa.IndirectMode(c).String()
-	case isa.KIndirectDim:
-		s = isa.IndirectDim(c).String()
-	default:
-		return ""
-	}
-	if strings.ContainsRune(s, '(') {
-		return ""
-	}
-	return s
-}
-
-func isEnum(k isa.ValueKind) bool {
-	switch k {
-	case isa.KOpcode, isa.KDType, isa.KALUOp, isa.KSubdim, isa.KWaitMode, isa.KUpdateMode, isa.KComputeOp,
-		isa.KIndirectMode, isa.KIndirectDim:
-		return true
-	}
-	return false
+	n, _ := isa.EnumName(k, c)
+	return n
 }
 
 // parseScalar parses one element value of field f.
 func parseScalar(f isa.Field, s string, g isa.Generation) (uint64, error) {
 	switch {
-	case isEnum(f.Kind):
+	case f.Kind.IsEnum():
 		return enumValue(f.Kind, s, f.Max())
 	case f.Kind == isa.KAddr4:
 		loc, err := isa.ParseAddress(s, g)
@@ -234,7 +176,7 @@ func isHex(s string) bool {
 // formatScalar prints one element value of field f so that parseScalar reads it back.
 func formatScalar(f isa.Field, v uint64, g isa.Generation) string {
 	switch {
-	case isEnum(f.Kind):
+	case f.Kind.IsEnum():
 		if n := enumName(f.Kind, v); n != "" {
 			return n
 		}

@@ -16,8 +16,14 @@ const (
 	SpaceReg               // an address register (ADDR4/ADDR8 register mode)
 )
 
+var spaceNames = [...]string{"raw", "sbuf", "psum", "hbm", "reg"}
+
+// String is the address syntax's prefix; a value outside the enum prints as Space(N).
 func (s Space) String() string {
-	return [...]string{"raw", "sbuf", "psum", "hbm", "reg"}[s]
+	if int(s) < len(spaceNames) {
+		return spaceNames[s]
+	}
+	return fmt.Sprintf("Space(%d)", uint8(s))
 }
 
 // Location is an address as written on the command line and in assembly (DESIGN.md §7):
@@ -45,6 +51,9 @@ func (l Location) String() string {
 // the partition stride; write a raw number to express anything else. `psum:` is refused on a
 // generation without PSUM (PSUM_BUF_SZ = 0, MAVERICK): its on-chip addresses are all SBUF.
 func ParseAddress(s string, g Generation) (Location, error) {
+	if err := g.Check(); err != nil {
+		return Location{}, err
+	}
 	t := strings.TrimSpace(s)
 	parts := strings.Split(t, ":")
 	geo := g.Geometry()
@@ -107,8 +116,12 @@ func ParseAddress(s string, g Generation) (Location, error) {
 }
 
 // OnChip is the 29-bit on-chip byte address of an SBUF / PSUM location on generation g
-// (addr = region_base + partition*stride + offset, FACTS §B.3).
+// (addr = region_base + partition*stride + offset, FACTS §B.3); false for any other space and
+// for an invalid generation.
 func (l Location) OnChip(g Generation) (uint32, bool) {
+	if !g.Valid() {
+		return 0, false
+	}
 	geo := g.Geometry()
 	switch l.Space {
 	case SpaceSBUF:
@@ -121,6 +134,9 @@ func (l Location) OnChip(g Generation) (uint32, bool) {
 
 // Addr4 encodes the location as an ADDR4 word on generation g. HBM does not fit an ADDR4.
 func (l Location) Addr4(g Generation) (Addr4, error) {
+	if err := g.Check(); err != nil {
+		return 0, err
+	}
 	switch l.Space {
 	case SpaceSBUF, SpacePSUM:
 		a, _ := l.OnChip(g)
@@ -139,6 +155,9 @@ func (l Location) Addr4(g Generation) (Addr4, error) {
 // Addr8 encodes the location as an ADDR8 word on generation g (on-chip locations go through
 // tpbsim's invented local window DMALocalBase, provenance "isa.addr8_address_map").
 func (l Location) Addr8(g Generation) (Addr8, error) {
+	if err := g.Check(); err != nil {
+		return 0, err
+	}
 	switch l.Space {
 	case SpaceSBUF, SpacePSUM:
 		a, _ := l.OnChip(g)
@@ -155,7 +174,7 @@ func (l Location) Addr8(g Generation) (Addr8, error) {
 // generation g; ok is false outside both (FACTS §B.3, §B.5).
 func LocateOnChip(a uint32, g Generation) (Location, bool) {
 	if !g.Valid() {
-		g = DefaultGeneration
+		return Location{}, false
 	}
 	geo := &geometries[g]
 	if a >= geo.StateBufOffset && a-geo.StateBufOffset < geo.StateBufSize {

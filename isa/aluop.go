@@ -159,8 +159,8 @@ func IsArithOp(o ALUOp, g Generation) bool {
 		ALULogicalXor, ALUIsEQ, ALUIsGT, ALUIsGE, ALUIsLE, ALUIsLT, ALUIsNE, ALUAbsoluteDiff,
 		ALUAbsoluteValue, ALUPow, ALUMod, ALUAddInt, ALUMultInt, ALUSubtractInt, ALUDivideInt, ALUModInt, ALURsqrt:
 		return o.InGen(g)
-	case ALUAbsMax, ALUAbsMin, ALUReLU, ALUSquare:
-		return g >= MARIANA
+	case ALUAbsMax, ALUAbsMin, ALUReLU, ALUSquare: // MARIANA on: their first generation
+		return o.InGen(g)
 	}
 	return false
 }

@@ -1,37 +1,46 @@
 package isa
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tpbsim/tpbsim/num"
+)
 
 // DType is NEURON_ISA_TPB_DTYPE, a packed 1-byte enum (FACTS §A.1). Codes never change meaning
 // across generations; later generations add codes. The zero value is INVALID.
+//
+// The element types are declared once, in package num: num.Kind's value is the wire code, and
+// its names, widths, signedness and float-ness are DType's (DType(k) and num.Kind(d) convert).
+// What isa adds is per generation: which codes a generation's header defines
+// (Features.DTypes), their alignment classes and the validity gates.
 type DType uint8
 
 const (
-	DTypeINVALID  DType = 0x00
-	DTypeUINT64   DType = 0x01
-	DTypeINT8     DType = 0x02
-	DTypeUINT8    DType = 0x03
-	DTypeINT16    DType = 0x04
-	DTypeUINT16   DType = 0x05
-	DTypeBFLOAT16 DType = 0x06
-	DTypeFP16     DType = 0x07
-	DTypeINT32    DType = 0x08
-	DTypeUINT32   DType = 0x09
-	DTypeFP32     DType = 0x0A
-	DTypeFP32R    DType = 0x0B // output-only "FP22" rounded partial fp32
-	DTypeINT64    DType = 0x0C
-	DTypeFP8_EXP3 DType = 0x0D // E3M4
-	DTypeFP8_EXP4 DType = 0x0E // E4M3
-	DTypeFP8_EXP5 DType = 0x0F // E5M2
-	DTypeFP4_EXP2 DType = 0x10 // OCP FP4 E2M1, MARIANA+
-	DTypeFP8_EXP2 DType = 0x11 // E2M5, MAVERICK
-	DTypeINT4     DType = 0x12 // MAVERICK
-	DTypeSFP8_E8  DType = 0x13 // scale-only E8M0, MAVERICK
-	DTypeSFP8_E7  DType = 0x14
-	DTypeSFP8_E6  DType = 0x15
-	DTypeSFP8_E5  DType = 0x16
-	DTypeCPTC1    DType = 0x19 // CPTC1..CPTC7 = 0x19..0x1F, MARIANA+
-	DTypeCPTC7    DType = 0x1F
+	DTypeINVALID  = DType(num.INVALID)
+	DTypeUINT64   = DType(num.UINT64)
+	DTypeINT8     = DType(num.INT8)
+	DTypeUINT8    = DType(num.UINT8)
+	DTypeINT16    = DType(num.INT16)
+	DTypeUINT16   = DType(num.UINT16)
+	DTypeBFLOAT16 = DType(num.BFLOAT16)
+	DTypeFP16     = DType(num.FP16)
+	DTypeINT32    = DType(num.INT32)
+	DTypeUINT32   = DType(num.UINT32)
+	DTypeFP32     = DType(num.FP32)
+	DTypeFP32R    = DType(num.FP32R) // output-only "FP22" rounded partial fp32
+	DTypeINT64    = DType(num.INT64)
+	DTypeFP8_EXP3 = DType(num.FP8_EXP3) // E3M4
+	DTypeFP8_EXP4 = DType(num.FP8_EXP4) // E4M3
+	DTypeFP8_EXP5 = DType(num.FP8_EXP5) // E5M2
+	DTypeFP4_EXP2 = DType(num.FP4_EXP2) // OCP FP4 E2M1, MARIANA+
+	DTypeFP8_EXP2 = DType(num.FP8_EXP2) // E2M5, MAVERICK
+	DTypeINT4     = DType(num.INT4)     // MAVERICK
+	DTypeSFP8_E8  = DType(num.SFP8_E8)  // scale-only E8M0, MAVERICK
+	DTypeSFP8_E7  = DType(num.SFP8_E7)
+	DTypeSFP8_E6  = DType(num.SFP8_E6)
+	DTypeSFP8_E5  = DType(num.SFP8_E5)
+	DTypeCPTC1    = DType(num.CPTC1) // CPTC1..CPTC7 = 0x19..0x1F, MARIANA+
+	DTypeCPTC7    = DType(num.CPTC7)
 )
 
 type dtypeInfo struct {
@@ -39,47 +48,27 @@ type dtypeInfo struct {
 	bits   int // element width in bits (4 for the nibble types, 0 for INVALID/CPTC)
 	signed bool
 	float  bool
-	first  Generation // first generation that has the code
 }
 
-var dtypeTable = map[DType]dtypeInfo{
-	DTypeINVALID:  {"INVALID", 0, false, false, SUNDA},
-	DTypeUINT64:   {"UINT64", 64, false, false, SUNDA},
-	DTypeINT8:     {"INT8", 8, true, false, SUNDA},
-	DTypeUINT8:    {"UINT8", 8, false, false, SUNDA},
-	DTypeINT16:    {"INT16", 16, true, false, SUNDA},
-	DTypeUINT16:   {"UINT16", 16, false, false, SUNDA},
-	DTypeBFLOAT16: {"BFLOAT16", 16, true, true, SUNDA},
-	DTypeFP16:     {"FP16", 16, true, true, SUNDA},
-	DTypeINT32:    {"INT32", 32, true, false, SUNDA},
-	DTypeUINT32:   {"UINT32", 32, false, false, SUNDA},
-	DTypeFP32:     {"FP32", 32, true, true, SUNDA},
-	DTypeFP32R:    {"FP32R", 32, true, true, SUNDA},
-	DTypeINT64:    {"INT64", 64, true, false, SUNDA},
-	DTypeFP8_EXP3: {"FP8_EXP3", 8, true, true, SUNDA},
-	DTypeFP8_EXP4: {"FP8_EXP4", 8, true, true, SUNDA},
-	DTypeFP8_EXP5: {"FP8_EXP5", 8, true, true, SUNDA},
-	DTypeFP4_EXP2: {"FP4_EXP2", 4, true, true, MARIANA},
-	DTypeFP8_EXP2: {"FP8_EXP2", 8, true, true, MAVERICK},
-	DTypeINT4:     {"INT4", 4, true, false, MAVERICK},
-	DTypeSFP8_E8:  {"SFP8_E8", 8, false, true, MAVERICK},
-	DTypeSFP8_E7:  {"SFP8_E7", 8, false, true, MAVERICK},
-	DTypeSFP8_E6:  {"SFP8_E6", 8, false, true, MAVERICK},
-	DTypeSFP8_E5:  {"SFP8_E5", 8, false, true, MAVERICK},
-	0x19:          {"CPTC1", 0, false, false, MARIANA},
-	0x1A:          {"CPTC2", 0, false, false, MARIANA},
-	0x1B:          {"CPTC3", 0, false, false, MARIANA},
-	0x1C:          {"CPTC4", 0, false, false, MARIANA},
-	0x1D:          {"CPTC5", 0, false, false, MARIANA},
-	0x1E:          {"CPTC6", 0, false, false, MARIANA},
-	0x1F:          {"CPTC7", 0, false, false, MARIANA},
-}
+// dtypeArr / dtypeKnown are num's element types as arrays over the 256 codes, for the decode
+// and validation hot paths.
+var dtypeArr, dtypeKnown = func() (t [256]dtypeInfo, known [256]bool) {
+	for c := range t {
+		k := num.Kind(c)
+		if k != num.INVALID && !k.Known() {
+			continue
+		}
+		t[c] = dtypeInfo{name: k.String(), bits: k.SizeBits(), signed: k.IsSigned(), float: k.IsFloat()}
+		known[c] = true
+	}
+	return
+}()
 
 // AllDTypes lists every known code in numeric order.
 var AllDTypes = func() []DType {
 	var out []DType
-	for c := 0; c < 256; c++ {
-		if _, ok := dtypeTable[DType(c)]; ok {
+	for c := range dtypeKnown {
+		if dtypeKnown[c] {
 			out = append(out, DType(c))
 		}
 	}
@@ -96,11 +85,9 @@ func (d DType) String() string {
 // Known reports whether d is a code of the enum in any generation.
 func (d DType) Known() bool { return dtypeKnown[d] }
 
-// InGen reports whether generation g's header defines code d (FACTS §A.1 presence columns).
-// MARIANA_PLUS shares MARIANA's headers.
-func (d DType) InGen(g Generation) bool {
-	return dtypeKnown[d] && g.Valid() && g >= dtypeArr[d].first
-}
+// InGen reports whether generation g's header defines code d (FACTS §A.1 presence columns,
+// Features.DTypes). MARIANA_PLUS shares MARIANA's headers.
+func (d DType) InGen(g Generation) bool { return featureRow(g).DTypes.Has(d) }
 
 // Bits is the element width in bits (4 for FP4/INT4; 0 when the code has no element width).
 func (d DType) Bits() int { return dtypeArr[d].bits }
@@ -124,9 +111,13 @@ func (d DType) IsInteger() bool {
 func (d DType) IsCPTC() bool { return d&0xF8 == 0x18 && d&7 != 0 }
 
 // Alignment is the addr_aligned_dtype class of d: the byte alignment a start address must have,
-// or 0 when the code has no alignment class (then addr_aligned_dtype is false). FACTS §A.1/§B.3;
+// or 0 when the code has no alignment class on g (then addr_aligned_dtype is false) or g is not
+// a generation. FACTS §A.1/§B.3;
 // FP8_EXP2 on MAVERICK is INFERRED (isa.maverick_fp8_exp2_alignment).
 func (d DType) Alignment(g Generation) int {
+	if !g.Valid() {
+		return 0
+	}
 	switch d {
 	case 2, 3, 13, 14, 15:
 		return 1
@@ -137,14 +128,14 @@ func (d DType) Alignment(g Generation) int {
 	case 1, 12:
 		return 8
 	case 16:
-		if g >= MARIANA {
+		if featureRow(g).FP4 {
 			return 1
 		}
 	case 0x11:
 		// FP8_EXP2 (1 byte) is the one MAVERICK code is_valid_dtype admits; the class list
 		// of FACTS §B.3 predates it. INFERRED (isa.maverick_fp8_exp2_alignment): alignment =
 		// element size, FACTS §A.1's width rule, as gen4 did for FP4_EXP2.
-		if g >= MAVERICK {
+		if featureRow(g).FP8Exp2Aligned {
 			return 1
 		}
 	}
@@ -185,7 +176,7 @@ func IsValidDType64(d DType, g Generation, allowFP32R, allowU64, allowI64 bool) 
 // IsValidDTypeIncFP4 is is_valid_dtype_inc_fp4: on MARIANA and later it also admits FP4_EXP2.
 func IsValidDTypeIncFP4(d DType, g Generation, allowFP32R bool) bool {
 	if d == DTypeFP4_EXP2 {
-		return g >= MARIANA
+		return featureRow(g).FP4
 	}
 	return IsValidDType(d, g, allowFP32R)
 }

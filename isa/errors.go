@@ -71,7 +71,7 @@ func (e *LengthError) ErrPath() string { return fmt.Sprintf("word[%d]", e.Offset
 // a value (Fault gives the fault.Violation every layer shares) and an error of category
 // fault.ErrInvalid.
 type Violation struct {
-	Rule   string // e.g. "has_multiple_32_channels"
+	Rule   string // e.g. RuleHasMultiple32Channels
 	Field  string // e.g. "dst_mem_pattern.num_elem[2]"
 	Value  string // the value found, e.g. "48"
 	Legal  string // what would be legal, e.g. "32, 64, 96 or 128"

@@ -63,7 +63,10 @@ func FuzzValidate(f *testing.F) {
 			return
 		}
 		inst, _ := Decode(b[:64])
-		for _, g := range append(Generations, GenInvalid) {
+		if vs := Validate(inst, GenInvalid); len(vs) != 1 || vs[0].Rule != RuleGeneration {
+			t.Fatalf("GenInvalid: %v, want the one %s violation", vs, RuleGeneration)
+		}
+		for _, g := range Generations {
 			for _, v := range ValidateOn(inst, g, Opcode(b[0]).Engine()) {
 				if _, ok := Lookup(v.Rule); !ok {
 					t.Fatalf("unregistered rule %q", v.Rule)

@@ -62,21 +62,10 @@ func ParseGeneration(s string) (Generation, error) {
 	return GenInvalid, fmt.Errorf("unknown generation %q (want SUNDA, CAYMAN, MARIANA, MARIANA_PLUS or MAVERICK)", s)
 }
 
-// NCVersion is the NeuronCore version number of the ISA header banner (SUNDA = 2 ... MAVERICK = 5).
-// MARIANA_PLUS reports 4 (v4+). FACTS "Known conflicts": the banners win over seed 000's "v3" for SUNDA.
-func (g Generation) NCVersion() int {
-	switch g {
-	case SUNDA:
-		return 2
-	case CAYMAN:
-		return 3
-	case MARIANA, MARIANA_PLUS:
-		return 4
-	case MAVERICK:
-		return 5
-	}
-	return 0
-}
+// NCVersion is the NeuronCore version number of the ISA header banner (SUNDA = 2 ... MAVERICK = 5;
+// MARIANA_PLUS 4, v4+); 0 for an invalid generation. FACTS "Known conflicts": the banners win over
+// seed 000's "v3" for SUNDA.
+func (g Generation) NCVersion() int { return featureRow(g).NCVersion }
 
 // AtLeast reports whether g is the same as or later than h.
 func (g Generation) AtLeast(h Generation) bool { return g >= h }
@@ -119,64 +108,11 @@ const TPBPartitionAddrMask = 0x1FFFFFFF
 // InstNBytes is the size of every TPB instruction word (FACTS "Global constants").
 const InstNBytes = 64
 
-// Geometry returns the constants of generation g (FACTS §B.5). For an invalid generation it
-// returns the CAYMAN values so callers never see a zero geometry; validate g first.
-func (g Generation) Geometry() Geometry {
-	geo := Geometry{
-		StateBufNumPartitions:   128,
-		StateBufPartitionSize:   256 * KiB,
-		StateBufOffset:          0,
-		StateBufSize:            0x2000000,
-		PSUMNumPartitions:       128,
-		PSUMPartitionSize:       32 * KiB,
-		PSUMPartitionActive:     16 * KiB,
-		PSUMNumBanks:            8,
-		PSUMBankSize:            2048,
-		PSUMOffset:              0x2000000,
-		PSUMSize:                0x400000,
-		DMAEngineCount:          16,
-		DMAEngineDataWidthBytes: 32,
-		PoolingNumChannels:      128,
-		DVENumChannels:          128,
-		PEArrayRows:             128,
-		PEArrayCols:             128,
-		NumSemaphores:           256,
-		NumAddrRegisters:        64,
-		NumDGEShapeRegisters:    4,
-		TPBPartitionAddrMask:    TPBPartitionAddrMask,
-		InstNBytes:              InstNBytes,
-		InstWordLen:             16,
-	}
-	switch g {
-	case SUNDA:
-		geo.StateBufPartitionActive = 192 * KiB
-		geo.PSUMNumBanks, geo.PSUMBankSize = 16, 1024
-	case MARIANA, MARIANA_PLUS:
-		geo.StateBufPartitionActive = 256 * KiB
-	case MAVERICK:
-		geo.StateBufPartitionSize = 1024 * KiB
-		geo.StateBufPartitionActive = 512 * KiB
-		geo.StateBufSize = 0x8000000
-		geo.PSUMSize = 0 // as read from the v5 header: PSUM predicates never pass
-		geo.DMAEngineCount = 8
-		geo.DMAEngineDataWidthBytes = 256
-		geo.PEArrayCols = 256
-	default: // CAYMAN and fallback
-		geo.StateBufPartitionActive = 224 * KiB
-	}
-	return geo
-}
+// Geometry returns the constants of generation g (FACTS §B.5), for callers that have checked
+// g (Generation.Check, or Features): an invalid generation gives the zero Geometry, which is no
+// machine, not another generation's.
+func (g Generation) Geometry() Geometry { return featureRow(g).Geometry }
 
 // DVETableGen is the DVE microcode table generation of g (FACTS §E.0): SUNDA gen2, CAYMAN gen3,
-// MARIANA and MARIANA_PLUS gen4; MAVERICK has none (0).
-func (g Generation) DVETableGen() int {
-	switch g {
-	case SUNDA:
-		return 2
-	case CAYMAN:
-		return 3
-	case MARIANA, MARIANA_PLUS:
-		return 4
-	}
-	return 0
-}
+// MARIANA and MARIANA_PLUS gen4; MAVERICK has none, and an invalid generation neither (0).
+func (g Generation) DVETableGen() int { return featureRow(g).DVETableGen }

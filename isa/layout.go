@@ -1,6 +1,9 @@
 package isa
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // ValueKind is how a wire field's value is read and printed.
 type ValueKind uint8
@@ -20,7 +23,61 @@ const (
 	KIndirectMode                  // DMA_INDIRECT_FLAGS.indirect_mode
 	KIndirectDim                   // INDIRECT_DIM
 	KBlob                          // opaque bytes (unknown or raw), printed as hex
+	numValueKinds
 )
+
+var valueKindNames = [numValueKinds]string{KUint: "unsigned", KInt: "signed", KAddr4: "ADDR4", KAddr8: "ADDR8",
+	KOpcode: "opcode", KDType: "dtype", KALUOp: "ALU op", KSubdim: "tensor subdim", KWaitMode: "wait mode",
+	KUpdateMode: "update mode", KComputeOp: "DGE compute op", KIndirectMode: "indirect mode",
+	KIndirectDim: "indirect dim", KBlob: "bytes"}
+
+// String is what a value of the kind is called in messages ("dtype", "wait mode", ...); a value
+// outside the enum prints as ValueKind(N).
+func (k ValueKind) String() string {
+	if k < numValueKinds {
+		return valueKindNames[k]
+	}
+	return "ValueKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// IsEnum reports a kind whose values are the codes of a one-byte enum with names.
+func (k ValueKind) IsEnum() bool { return k < numValueKinds && enumNames[k] != nil }
+
+// enumNames[k][c] is the name of code c of the enum of kind k ("" when c has none); nil for a
+// kind that is no enum. The one place that maps a kind to its Go enum type.
+var enumNames = func() (t [numValueKinds]*[256]string) {
+	name := map[ValueKind]func(c uint8) string{
+		KOpcode:       func(c uint8) string { return Opcode(c).String() },
+		KDType:        func(c uint8) string { return DType(c).String() },
+		KALUOp:        func(c uint8) string { return ALUOp(c).String() },
+		KSubdim:       func(c uint8) string { return TensorSubdim(c).String() },
+		KWaitMode:     func(c uint8) string { return WaitMode(c).String() },
+		KUpdateMode:   func(c uint8) string { return UpdateMode(c).String() },
+		KComputeOp:    func(c uint8) string { return DGEComputeOp(c).String() },
+		KIndirectMode: func(c uint8) string { return IndirectMode(c).String() },
+		KIndirectDim:  func(c uint8) string { return IndirectDim(c).String() },
+	}
+	for k, f := range name {
+		var names [256]string
+		for c := range names {
+			// String's fallback for a code without a name is "Type(0x..)": no name
+			if s := f(uint8(c)); !strings.ContainsRune(s, '(') {
+				names[c] = s
+			}
+		}
+		t[k] = &names
+	}
+	return t
+}()
+
+// EnumName is the name of code c of the enum of kind k; false when the code has none, or k is
+// no enum.
+func EnumName(k ValueKind, c uint64) (string, bool) {
+	if !k.IsEnum() || c > 255 || enumNames[k][c] == "" {
+		return "", false
+	}
+	return enumNames[k][c], true
+}
 
 // Field is one row of a struct's wire layout: where a field lives, as the assembler, the
 // disassembler, the JSON form, the violation offsets and `explain` read it. The table

@@ -42,22 +42,40 @@ const (
 	OpCROSS_LANE_REDUCE_BITVEC          Opcode = 0x7D // S4D4_CR
 )
 
-// Engine is NEURON_ENGINE (FACTS §A.4): the engine whose queue executes an instruction.
-// DMA is tpbsim's name for the DMA engines, which have no NEURON_ENGINE code.
+// Engine is an engine whose queue executes instructions (FACTS §A.4 NEURON_ENGINE: PE, ACT, POOL,
+// DVE, TPB_SP, TOP_SP). The zero value is EngineNone: no engine. The Go values are not the
+// NEURON_ENGINE codes (PE = 0 there); Code and EngineOfCode convert. No wire field, JSON key or
+// assembly line carries the numeric value: engines are written by name.
 type Engine uint8
 
 const (
-	EnginePE     Engine = 0
-	EngineACT    Engine = 1
-	EnginePOOL   Engine = 2
-	EngineDVE    Engine = 3
-	EngineTPB_SP Engine = 4
-	EngineTOP_SP Engine = 5
-	EngineNone   Engine = 0xFF // not executed by any modelled engine queue
+	EngineNone   Engine = iota // not executed by any modelled engine queue; the zero value
+	EnginePE                   // NEURON_ENGINE PE = 0
+	EngineACT                  // ACT = 1
+	EnginePOOL                 // POOL = 2 (GpSimd)
+	EngineDVE                  // DVE = 3
+	EngineTPB_SP               // TPB_SP = 4 ("SP")
+	EngineTOP_SP               // TOP_SP = 5
 )
 
-// valid reports a NEURON_ENGINE value (not EngineNone, not out of range).
-func (e Engine) valid() bool { return e <= EngineTOP_SP }
+// Code is e's NEURON_ENGINE code (FACTS §A.4); false for EngineNone and values outside the enum.
+func (e Engine) Code() (uint8, bool) {
+	if !e.valid() {
+		return 0, false
+	}
+	return uint8(e - EnginePE), true
+}
+
+// EngineOfCode is the engine of NEURON_ENGINE code c; false for a code FACTS does not list.
+func EngineOfCode(c uint8) (Engine, bool) {
+	if c > uint8(EngineTOP_SP-EnginePE) {
+		return EngineNone, false
+	}
+	return Engine(c) + EnginePE, true
+}
+
+// valid reports an engine of the enum (not EngineNone, not out of range).
+func (e Engine) valid() bool { return e >= EnginePE && e <= EngineTOP_SP }
 
 func (e Engine) String() string {
 	switch e {

@@ -5,24 +5,24 @@ import "fmt"
 // Rule lists of LOAD_MASK_SELECT, MEMSET (FACTS §F.4) and the DMA structs (FACTS §C.2-§C.5).
 
 var lmsChecks = []check[LoadMaskSelect]{
-	{"load_mask_select_param_ram_offset_zero", func(v *vctx, i *LoadMaskSelect) {
+	{RuleLoadMaskSelectParamRamOffsetZero, func(v *vctx, i *LoadMaskSelect) {
 		if i.ParamRAMOffset != 0 {
 			v.failT("param_ram_offset", v.udec(uint64(i.ParamRAMOffset)), lit("0"))
 		}
 	}},
-	{"load_mask_select_imm_ptr_select_zero", func(v *vctx, i *LoadMaskSelect) {
+	{RuleLoadMaskSelectImmPtrSelectZero, func(v *vctx, i *LoadMaskSelect) {
 		if i.ImmPtrSelect != 0 {
 			v.fail("imm_ptr_select", decStrings[i.ImmPtrSelect], "0")
 		}
 	}},
-	{"load_mask_select_reserved_zero", func(v *vctx, i *LoadMaskSelect) {
+	{RuleLoadMaskSelectReservedZero, func(v *vctx, i *LoadMaskSelect) {
 		for k, b := range i.Reserved0 {
 			if b != 0 {
 				v.fail(pathReserved0[k], hexStrings[b], "0")
 			}
 		}
 	}},
-	{"load_mask_select_valid_mask", func(v *vctx, i *LoadMaskSelect) {
+	{RuleLoadMaskSelectValidMask, func(v *vctx, i *LoadMaskSelect) {
 		for k, b := range i.Immediate {
 			if b >= 64 && b != 255 {
 				v.fail(pathImmediate[k], decStrings[b], "0..63 or 255 (leave the channel untouched)")
@@ -32,22 +32,22 @@ var lmsChecks = []check[LoadMaskSelect]{
 }
 
 var memsetChecks = []check[Memset]{
-	{"is_valid_dtype", func(v *vctx, i *Memset) {
+	{RuleIsValidDtype, func(v *vctx, i *Memset) {
 		if !IsValidDType(i.Dtype, v.g, true) {
 			v.fail("dtype", fmtEnum(KDType, uint64(i.Dtype)), dtypeLegal(v.g, true, false))
 		}
 	}},
-	{"has_valid_active_channel_range", func(v *vctx, i *Memset) {
+	{RuleHasValidActiveChannelRange, func(v *vctx, i *Memset) {
 		if i.NumActiveChannels == 0 || int(i.NumActiveChannels) > v.geo.DVENumChannels {
 			v.failT("num_active_channels", lit(decStrings[i.NumActiveChannels]), v.num("1..", int64(v.geo.DVENumChannels), ""))
 		}
 	}},
-	{"memset_serialization_mode", func(v *vctx, i *Memset) {
+	{RuleMemsetSerializationMode, func(v *vctx, i *Memset) {
 		if i.SerializationMode != MemsetSerial {
 			v.fail("serialization_mode", decStrings[i.SerializationMode], memsetSerialLegal)
 		}
 	}},
-	{"memset_set_value_fits_dtype", func(v *vctx, i *Memset) {
+	{RuleMemsetSetValueFitsDtype, func(v *vctx, i *Memset) {
 		switch i.Dtype.Size() {
 		case 1:
 			if i.SetValue>>8 != 0 {
@@ -59,7 +59,7 @@ var memsetChecks = []check[Memset]{
 			}
 		}
 	}},
-	{"memset_dst_element_count", func(v *vctx, i *Memset) {
+	{RuleMemsetDstElementCount, func(v *vctx, i *Memset) {
 		if i.DstMemPattern.StartAddr.ShapeFromRegister() {
 			return
 		}
@@ -68,19 +68,19 @@ var memsetChecks = []check[Memset]{
 			v.failT("dst_element_count", v.udec(uint64(i.DstElementCount)), legal)
 		}
 	}},
-	{"start_addr_active_channels", func(v *vctx, i *Memset) {
+	{RuleStartAddrActiveChannels, func(v *vctx, i *Memset) {
 		startAddrActiveChannels(v, "dst_mem_pattern", i.DstMemPattern.StartAddr, i.NumActiveChannels)
 	}},
-	{"tensor4d_valid", func(v *vctx, i *Memset) {
+	{RuleTensor4DValid, func(v *vctx, i *Memset) {
 		tensor4dValid(v, "dst_mem_pattern", &i.DstMemPattern, i.Dtype, "dtype", true, true, true)
 	}},
-	{"tensor4d_footprint", func(v *vctx, i *Memset) {
+	{RuleTensor4DFootprint, func(v *vctx, i *Memset) {
 		tensor4dFootprint(v, "dst_mem_pattern", &i.DstMemPattern, i.Dtype)
 	}},
 }
 
 // MemsetSerial is the value tpbsim takes for MEMSET's serialization_mode "Serial" (INFERRED:
-// the enum's values are not in the sources; provenance "memset_serialization_mode").
+// the enum's values are not in the sources; provenance RuleMemsetSerializationMode).
 const MemsetSerial = 0
 
 var memsetSerialLegal = fmt.Sprintf("Serial (%d)", MemsetSerial)
@@ -200,15 +200,15 @@ func checkIndices(v *vctx, n uint8) {
 // ---- DMA_DIRECT2D (FACTS §C.2) ------------------------------------------------------------
 
 var d2Checks = []check[DMADirect2D]{
-	{"is_valid_addr8", func(v *vctx, i *DMADirect2D) {
+	{RuleIsValidAddr8, func(v *vctx, i *DMADirect2D) {
 		validAddr8(v, "src_start_addr", i.SrcStartAddr)
 		validAddr8(v, "dst_start_addr", i.DstStartAddr)
 	}},
-	{"is_valid_dge_shape_reg", func(v *vctx, i *DMADirect2D) {
+	{RuleIsValidDGEShapeReg, func(v *vctx, i *DMADirect2D) {
 		validShapeReg(v, "src_start_addr", i.SrcStartAddr, "src_step_elem[0]", i.SrcStepElem[0])
 		validShapeReg(v, "dst_start_addr", i.DstStartAddr, "dst_step_elem[0]", i.DstStepElem[0])
 	}},
-	{"zero_num_step_elem_shape_reg_mode", func(v *vctx, i *DMADirect2D) {
+	{RuleZeroNumStepElemShapeRegMode, func(v *vctx, i *DMADirect2D) {
 		for _, s := range []struct {
 			p    string
 			a    Addr8
@@ -229,14 +229,14 @@ var d2Checks = []check[DMADirect2D]{
 			}
 		}
 	}},
-	{"are_valid_memcpy_dtypes", func(v *vctx, i *DMADirect2D) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
-	{"has_valid_bound_check_reg", func(v *vctx, i *DMADirect2D) {
+	{RuleAreValidMemcpyDtypes, func(v *vctx, i *DMADirect2D) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
+	{RuleHasValidBoundCheckReg, func(v *vctx, i *DMADirect2D) {
 		validBoundReg(v, &srcBoundPaths, i.SrcBoundReg, i.SrcStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
 		validBoundReg(v, &dstBoundPaths, i.DstBoundReg, i.DstStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
 	}},
-	{"is_valid_dge_compute_op", func(v *vctx, i *DMADirect2D) { validComputeOp(v, i.ComputeOp) }},
-	{"is_valid_dma_configs", func(v *vctx, i *DMADirect2D) { validDMAConfigs(v, i.DMAConfigs) }},
-	{"is_valid_dma_memcpy_direct_without_cce", func(v *vctx, i *DMADirect2D) {
+	{RuleIsValidDGEComputeOp, func(v *vctx, i *DMADirect2D) { validComputeOp(v, i.ComputeOp) }},
+	{RuleIsValidDMAConfigs, func(v *vctx, i *DMADirect2D) { validDMAConfigs(v, i.DMAConfigs) }},
+	{RuleIsValidDMAMemcpyDirectWithoutCCE, func(v *vctx, i *DMADirect2D) {
 		if i.InDtype != i.OutDtype || i.ComputeOp != DGEComputeNONE || shapeRegDMA(i.SrcStartAddr) || shapeRegDMA(i.DstStartAddr) {
 			return // the CCE path applies
 		}
@@ -247,7 +247,7 @@ var d2Checks = []check[DMADirect2D]{
 			v.failT("dst_num_elem", v.unum("", db, " bytes"), legal)
 		}
 	}},
-	{"is_valid_dma_cce", func(v *vctx, i *DMADirect2D) {
+	{RuleIsValidDMACCE, func(v *vctx, i *DMADirect2D) {
 		if i.InDtype == i.OutDtype && i.ComputeOp == DGEComputeNONE {
 			return // plain memcpy path
 		}
@@ -291,15 +291,15 @@ func dstLeg(f DMAIndirectFlags) bool {
 }
 
 var diChecks = []check[DMAIndirect1D]{
-	{"is_valid_addr8", func(v *vctx, i *DMAIndirect1D) {
+	{RuleIsValidAddr8, func(v *vctx, i *DMAIndirect1D) {
 		validAddr8(v, "src_start_addr", i.SrcStartAddr)
 		validAddr8(v, "dst_start_addr", i.DstStartAddr)
 	}},
-	{"is_valid_dge_shape_reg", func(v *vctx, i *DMAIndirect1D) {
+	{RuleIsValidDGEShapeReg, func(v *vctx, i *DMAIndirect1D) {
 		validShapeReg(v, "src_start_addr", i.SrcStartAddr, "src_step_elem", i.SrcStepElem)
 		validShapeReg(v, "dst_start_addr", i.DstStartAddr, "dst_step_elem", i.DstStepElem)
 	}},
-	{"zero_num_elem_shape_reg_mode", func(v *vctx, i *DMAIndirect1D) {
+	{RuleZeroNumElemShapeRegMode, func(v *vctx, i *DMAIndirect1D) {
 		if shapeRegDMA(i.SrcStartAddr) && i.SrcNumElem != 0 {
 			v.failT("src_num_elem", v.udec(uint64(i.SrcNumElem)), lit("0 (shape from register)"))
 		}
@@ -307,8 +307,8 @@ var diChecks = []check[DMAIndirect1D]{
 			v.failT("dst_num_elem", v.udec(uint64(i.DstNumElem)), lit("0 (shape from register)"))
 		}
 	}},
-	{"check_dma_indirect_indices", func(v *vctx, i *DMAIndirect1D) { checkIndices(v, i.IdxNumActiveChannels) }},
-	{"has_dma_indirect_valid_idx_start_addr", func(v *vctx, i *DMAIndirect1D) {
+	{RuleCheckDMAIndirectIndices, func(v *vctx, i *DMAIndirect1D) { checkIndices(v, i.IdxNumActiveChannels) }},
+	{RuleHasDMAIndirectValidIdxStartAddr, func(v *vctx, i *DMAIndirect1D) {
 		for _, l := range []struct {
 			on bool
 			f  string
@@ -319,7 +319,7 @@ var diChecks = []check[DMAIndirect1D]{
 			}
 		}
 	}},
-	{"has_dma_indirect_idx_addr_in_sbuf_partition0", func(v *vctx, i *DMAIndirect1D) {
+	{RuleHasDMAIndirectIdxAddrInSBUFPartition0, func(v *vctx, i *DMAIndirect1D) {
 		for _, l := range []struct {
 			on bool
 			f  string
@@ -337,9 +337,9 @@ var diChecks = []check[DMAIndirect1D]{
 			}
 		}
 	}},
-	{"are_valid_memcpy_dtypes", func(v *vctx, i *DMAIndirect1D) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
-	{"is_valid_dge_compute_op", func(v *vctx, i *DMAIndirect1D) { validComputeOp(v, i.ComputeOp) }},
-	{"is_valid_dma_indirect_operation", func(v *vctx, i *DMAIndirect1D) {
+	{RuleAreValidMemcpyDtypes, func(v *vctx, i *DMAIndirect1D) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
+	{RuleIsValidDGEComputeOp, func(v *vctx, i *DMAIndirect1D) { validComputeOp(v, i.ComputeOp) }},
+	{RuleIsValidDMAIndirectOperation, func(v *vctx, i *DMAIndirect1D) {
 		if i.InDtype == i.OutDtype && i.ComputeOp == DGEComputeNONE {
 			if i.SrcElemSize != i.DstElemSize {
 				legal := v.unum("", uint64(i.SrcElemSize), " (== src_elem_size without CCE)")
@@ -356,11 +356,11 @@ var diChecks = []check[DMAIndirect1D]{
 			v.failT("dst_elem_size", v.udec(uint64(i.DstElemSize)), legal)
 		}
 	}},
-	{"has_valid_idx_bound_check_reg", func(v *vctx, i *DMAIndirect1D) {
+	{RuleHasValidIdxBoundCheckReg, func(v *vctx, i *DMAIndirect1D) {
 		validBoundReg(v, &srcIdxBoundPaths, i.SrcIdxBoundReg, false, false)
 		validBoundReg(v, &dstIdxBoundPaths, i.DstIdxBoundReg, false, false)
 	}},
-	{"has_valid_indirect_dim_by_mode", func(v *vctx, i *DMAIndirect1D) {
+	{RuleHasValidIndirectDimByMode, func(v *vctx, i *DMAIndirect1D) {
 		switch i.Flags.IndirectMode() {
 		case SrcIndirection:
 			if i.Flags.ScatterDim() != 0 {
@@ -375,7 +375,7 @@ var diChecks = []check[DMAIndirect1D]{
 			v.fail("flags.indirect_mode", decStrings[uint8(i.Flags.IndirectMode())], "SRC_INDIRECTION, DST_INDIRECTION or SRC_DST_INDIRECTION")
 		}
 	}},
-	{"indirect_dim_check", func(v *vctx, i *DMAIndirect1D) {
+	{RuleIndirectDimCheck, func(v *vctx, i *DMAIndirect1D) {
 		if srcLeg(i.Flags) && !shapeRegDMA(i.SrcStartAddr) && i.Flags.GatherDim() != IndirectDimX {
 			v.fail("flags.gather_dim", i.Flags.GatherDim().String(), "X without a shape register")
 		}
@@ -383,7 +383,7 @@ var diChecks = []check[DMAIndirect1D]{
 			v.fail("flags.scatter_dim", i.Flags.ScatterDim().String(), "X without a shape register")
 		}
 	}},
-	{"has_dma_indirect_valid_index_count", func(v *vctx, i *DMAIndirect1D) {
+	{RuleHasDMAIndirectValidIndexCount, func(v *vctx, i *DMAIndirect1D) {
 		if srcLeg(i.Flags) && !shapeRegDMA(i.SrcStartAddr) && i.SrcNumElem > 4096 {
 			v.failT("src_num_elem", v.udec(uint64(i.SrcNumElem)), lit("<= 4096 indices"))
 		}
@@ -391,24 +391,24 @@ var diChecks = []check[DMAIndirect1D]{
 			v.failT("dst_num_elem", v.udec(uint64(i.DstNumElem)), lit("<= 4096 indices"))
 		}
 	}},
-	{"dma_indirect_reserved_zero", func(v *vctx, i *DMAIndirect1D) {
+	{RuleDMAIndirectReservedZero, func(v *vctx, i *DMAIndirect1D) {
 		for k, b := range i.Reserved {
 			if b != 0 {
 				v.fail(pathReserved[k], hexStrings[b], "0")
 			}
 		}
 	}},
-	{"is_valid_dma_configs", func(v *vctx, i *DMAIndirect1D) { validDMAConfigs(v, i.DMAConfigs) }},
+	{RuleIsValidDMAConfigs, func(v *vctx, i *DMAIndirect1D) { validDMAConfigs(v, i.DMAConfigs) }},
 }
 
 // ---- DMA_GATHER_XPOSE (FACTS §C.4) --------------------------------------------------------
 
 var gxChecks = []check[DMAGatherXpose]{
-	{"is_valid_addr8", func(v *vctx, i *DMAGatherXpose) {
+	{RuleIsValidAddr8, func(v *vctx, i *DMAGatherXpose) {
 		validAddr8(v, "src_start_addr", i.SrcStartAddr)
 		validAddr8(v, "dst_start_addr", i.DstStartAddr)
 	}},
-	{"gather_xpose_dst_in_sbuf", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeDstInSBUF, func(v *vctx, i *DMAGatherXpose) {
 		a := i.DstStartAddr
 		if a.RawMarker()&0xBF != 0 {
 			return
@@ -420,7 +420,7 @@ var gxChecks = []check[DMAGatherXpose]{
 		}
 		v.failT("dst_start_addr", v.loc(LocateAddr8(a, v.g)), lit("an SBUF address"))
 	}},
-	{"is_valid_gather_transpose_dtype", func(v *vctx, i *DMAGatherXpose) {
+	{RuleIsValidGatherTransposeDtype, func(v *vctx, i *DMAGatherXpose) {
 		lo, hi := i.Dtype.Lo(), i.Dtype.Hi()
 		if !lo.InGen(v.g) || lo.Size() != 2 {
 			v.fail("dtype.dtype_lo", fmtEnum(KDType, uint64(lo)), "a 2-byte dtype (BFLOAT16, FP16, INT16, UINT16)")
@@ -429,79 +429,79 @@ var gxChecks = []check[DMAGatherXpose]{
 			v.fail("dtype.dtype_hi", fmtEnum(KDType, uint64(hi)), "== dtype_lo, 2 bytes (no cast)")
 		}
 	}},
-	{"gather_xpose_elem_size", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeElemSize, func(v *vctx, i *DMAGatherXpose) {
 		if i.ElemSize < 2 || i.ElemSize > 256 || i.ElemSize%2 != 0 {
 			v.failT("elem_size", v.udec(uint64(i.ElemSize)), lit("even, 2..256"))
 		}
 	}},
-	{"gather_xpose_src_aligned", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeSrcAligned, func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcStartAddr.RawMarker()&0xBF == 0 && i.SrcStartAddr.Address()%2 != 0 {
 			v.failT("src_start_addr", v.hex(i.SrcStartAddr.Address()), lit("2-byte aligned"))
 		}
 	}},
-	{"gather_xpose_dst_aligned", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeDstAligned, func(v *vctx, i *DMAGatherXpose) {
 		if i.DstStartAddr.RawMarker()&0xBF == 0 && i.DstStartAddr.Address()%32 != 0 {
 			v.failT("dst_start_addr", v.hex(i.DstStartAddr.Address()), lit("32-byte aligned"))
 		}
 	}},
-	{"gather_xpose_src_idx_aligned", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeSrcIdxAligned, func(v *vctx, i *DMAGatherXpose) {
 		if !i.SrcIdxStartAddr.IsAddrReg() && i.SrcIdxStartAddr.ByteAddr()%4 != 0 {
 			v.failT("src_idx_start_addr", v.hex(uint64(i.SrcIdxStartAddr.ByteAddr())), lit("4-byte aligned (UINT32 indices)"))
 		}
 	}},
-	{"gather_xpose_gather_dim_y", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeGatherDimY, func(v *vctx, i *DMAGatherXpose) {
 		if i.Flags.GatherDim() != IndirectDimY {
 			v.fail("flags.gather_dim", i.Flags.GatherDim().String(), "Y")
 		}
 	}},
-	{"gather_xpose_flags_reserved_zero", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeFlagsReservedZero, func(v *vctx, i *DMAGatherXpose) {
 		if i.Flags.Reserved() != 0 {
 			v.fail("flags.reserved", decStrings[i.Flags.Reserved()], "0")
 		}
 	}},
-	{"gather_xpose_src_rows_multiple_16", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeSrcRowsMultiple16, func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcNumElem[1]%16 != 0 {
 			v.failT("src_num_elem[1]", v.udec(uint64(i.SrcNumElem[1])), lit("a multiple of 16"))
 		}
 	}},
-	{"gather_xpose_index_count", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeIndexCount, func(v *vctx, i *DMAGatherXpose) {
 		if i.SrcNumElem[1] != i.DstNumElem[0] {
 			legal := v.unum("", uint64(i.SrcNumElem[1]), " (== src_num_elem[1], the number of indices)")
 			v.failT("dst_num_elem[0]", v.udec(uint64(i.DstNumElem[0])), legal)
 		}
 	}},
-	{"gather_xpose_dst_step", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeDstStep, func(v *vctx, i *DMAGatherXpose) {
 		if i.DstStepElem1%32 != 0 && i.DstNumElem[1] != 1 {
 			v.failT("dst_step_elem_1", v.dec(int64(i.DstStepElem1)), lit("a multiple of 32, or dst_num_elem[1] == 1"))
 		}
 	}},
-	{"check_dma_indirect_indices", func(v *vctx, i *DMAGatherXpose) { checkIndices(v, i.IdxNumActiveChannels) }},
-	{"has_valid_idx_bound_check_reg_no_flags", func(v *vctx, i *DMAGatherXpose) {
+	{RuleCheckDMAIndirectIndices, func(v *vctx, i *DMAGatherXpose) { checkIndices(v, i.IdxNumActiveChannels) }},
+	{RuleHasValidIdxBoundCheckRegNoFlags, func(v *vctx, i *DMAGatherXpose) {
 		validBoundReg(v, &srcIdxBoundPaths, i.SrcIdxBoundReg, false, true)
 	}},
-	{"has_valid_bound_check_reg", func(v *vctx, i *DMAGatherXpose) {
+	{RuleHasValidBoundCheckReg, func(v *vctx, i *DMAGatherXpose) {
 		validBoundReg(v, &dstBoundPaths, i.DstBoundReg, i.DstStartAddr.RawMarker()&Addr8MarkerADDR_TBL_OFF_WIDE != 0, false)
 	}},
-	{"gather_xpose_reserved_zero", func(v *vctx, i *DMAGatherXpose) {
+	{RuleGatherXposeReservedZero, func(v *vctx, i *DMAGatherXpose) {
 		for k, b := range i.Reserved {
 			if b != 0 {
 				v.fail(pathReserved[k], hexStrings[b], "0")
 			}
 		}
 	}},
-	{"is_valid_dma_configs", func(v *vctx, i *DMAGatherXpose) { validDMAConfigs(v, i.DMAConfigs) }},
+	{RuleIsValidDMAConfigs, func(v *vctx, i *DMAGatherXpose) { validDMAConfigs(v, i.DMAConfigs) }},
 }
 
 // ---- DMA_DIRECT2D_XPOSE (FACTS §C.5, known fields only) -----------------------------------
 
 var dxChecks = []check[DMADirect2DXpose]{
-	{"are_valid_memcpy_dtypes", func(v *vctx, i *DMADirect2DXpose) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
-	{"dma_xpose_tile_src_rows", func(v *vctx, i *DMADirect2DXpose) {
+	{RuleAreValidMemcpyDtypes, func(v *vctx, i *DMADirect2DXpose) { validMemcpyDtypes(v, i.InDtype, i.OutDtype) }},
+	{RuleDMAXposeTileSrcRows, func(v *vctx, i *DMADirect2DXpose) {
 		if i.TileSrcRows != 16 {
 			v.fail("tile_src_rows", decStrings[i.TileSrcRows], "16")
 		}
 	}},
-	{"dma_xpose_tile_src_cols", func(v *vctx, i *DMADirect2DXpose) {
+	{RuleDMAXposeTileSrcCols, func(v *vctx, i *DMADirect2DXpose) {
 		max := 0
 		switch i.OutDtype.Size() {
 		case 2:
@@ -518,5 +518,5 @@ var dxChecks = []check[DMADirect2DXpose]{
 			v.failT("tile_src_cols", lit(decStrings[i.TileSrcCols]), v.since(m))
 		}
 	}},
-	{"is_valid_dma_configs", func(v *vctx, i *DMADirect2DXpose) { validDMAConfigs(v, i.DMAConfigs) }},
+	{RuleIsValidDMAConfigs, func(v *vctx, i *DMADirect2DXpose) { validDMAConfigs(v, i.DMAConfigs) }},
 }

@@ -6,24 +6,24 @@ package isa
 type s4check = check[S4D4TR]
 
 var (
-	s4ReservedZero = s4check{"s4d4_tr_reserved_zero", func(v *vctx, i *S4D4TR) {
+	s4ReservedZero = s4check{RuleS4D4TRReservedZero, func(v *vctx, i *S4D4TR) {
 		for k, b := range i.Reserved1 {
 			if b != 0 {
 				v.fail(pathReserved1[k], hexStrings[b], "0")
 			}
 		}
 	}}
-	s4MaskValid = s4check{"mask_enable_valid", func(v *vctx, i *S4D4TR) {
+	s4MaskValid = s4check{RuleMaskEnableValid, func(v *vctx, i *S4D4TR) {
 		if i.MaskEnable > 1 {
 			v.fail("mask_enable", decStrings[i.MaskEnable], "0 or 1")
 		}
 	}}
-	s4MaskZero = s4check{"mask_enable_zero", func(v *vctx, i *S4D4TR) {
+	s4MaskZero = s4check{RuleMaskEnableZero, func(v *vctx, i *S4D4TR) {
 		if i.MaskEnable != 0 {
 			v.fail("mask_enable", decStrings[i.MaskEnable], "0 (only STREAM_TRANSPOSE has a partial-tile mask)")
 		}
 	}}
-	s4DType = s4check{"is_valid_dtype", func(v *vctx, i *S4D4TR) {
+	s4DType = s4check{RuleIsValidDtype, func(v *vctx, i *S4D4TR) {
 		if !IsValidDType(i.InDtype, v.g, false) {
 			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), dtypeLegal(v.g, false, false))
 		}
@@ -31,7 +31,7 @@ var (
 			v.fail("out_dtype", fmtEnum(KDType, uint64(i.OutDtype)), dtypeLegal(v.g, true, false))
 		}
 	}}
-	s4DType64 = s4check{"is_valid_dtype_64", func(v *vctx, i *S4D4TR) {
+	s4DType64 = s4check{RuleIsValidDtype64, func(v *vctx, i *S4D4TR) {
 		if !IsValidDType64(i.InDtype, v.g, false, true, true) {
 			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), dtypeLegal(v.g, false, true))
 		}
@@ -39,41 +39,41 @@ var (
 			v.fail("out_dtype", fmtEnum(KDType, uint64(i.OutDtype)), dtypeLegal(v.g, true, true))
 		}
 	}}
-	s4SameType = s4check{"s4d4_tr_same_src_dst_type", func(v *vctx, i *S4D4TR) {
+	s4SameType = s4check{RuleS4D4TRSameSrcDstType, func(v *vctx, i *S4D4TR) {
 		if i.OutDtype != i.InDtype {
 			m := v.mark()
 			v.s("== in_dtype (").s(fmtEnum(KDType, uint64(i.InDtype))).s(")")
 			v.failT("out_dtype", lit(fmtEnum(KDType, uint64(i.OutDtype))), v.since(m))
 		}
 	}}
-	s4ZeroSubdim = s4check{"is_zero_subdim", func(v *vctx, i *S4D4TR) {
+	s4ZeroSubdim = s4check{RuleIsZeroSubdim, func(v *vctx, i *S4D4TR) {
 		if !IsZeroSubdim(i.OpDim) {
 			v.fail("op_dim", fmtEnum(KSubdim, uint64(i.OpDim)), "UNUSED (0) or X (2)")
 		}
 	}}
-	s4ValidSubdim = s4check{"is_valid_subdim", func(v *vctx, i *S4D4TR) {
+	s4ValidSubdim = s4check{RuleIsValidSubdim, func(v *vctx, i *S4D4TR) {
 		if !IsValidSubdim(i.OpDim) {
 			v.fail("op_dim", fmtEnum(KSubdim, uint64(i.OpDim)), "X, XY, XYZ or XYZW (2..5)")
 		}
 	}}
-	s4ChannelRange = s4check{"has_valid_active_channel_range", func(v *vctx, i *S4D4TR) {
+	s4ChannelRange = s4check{RuleHasValidActiveChannelRange, func(v *vctx, i *S4D4TR) {
 		if i.NumActiveChannels == 0 || int(i.NumActiveChannels) > v.geo.PoolingNumChannels {
 			v.failT("num_active_channels", lit(decStrings[i.NumActiveChannels]), v.num("1..", int64(v.geo.PoolingNumChannels), ""))
 		}
 	}}
-	s4ActiveChannels = s4check{"start_addr_active_channels", func(v *vctx, i *S4D4TR) {
+	s4ActiveChannels = s4check{RuleStartAddrActiveChannels, func(v *vctx, i *S4D4TR) {
 		startAddrActiveChannels(v, "src_mem_pattern", i.SrcMemPattern.StartAddr, i.NumActiveChannels)
 		startAddrActiveChannels(v, "dst_mem_pattern", i.DstMemPattern.StartAddr, i.NumActiveChannels)
 	}}
-	s4Tensors = s4check{"tensor4d_valid", func(v *vctx, i *S4D4TR) {
+	s4Tensors = s4check{RuleTensor4DValid, func(v *vctx, i *S4D4TR) {
 		tensor4dValid(v, "src_mem_pattern", &i.SrcMemPattern, i.InDtype, "in_dtype", false, true, true)
 		tensor4dValid(v, "dst_mem_pattern", &i.DstMemPattern, i.OutDtype, "out_dtype", true, true, true)
 	}}
-	s4Footprint = s4check{"tensor4d_footprint", func(v *vctx, i *S4D4TR) {
+	s4Footprint = s4check{RuleTensor4DFootprint, func(v *vctx, i *S4D4TR) {
 		tensor4dFootprint(v, "src_mem_pattern", &i.SrcMemPattern, i.InDtype)
 		tensor4dFootprint(v, "dst_mem_pattern", &i.DstMemPattern, i.OutDtype)
 	}}
-	s4TransposeCount = s4check{"s4d4_tr_transpose_src_dst_count", func(v *vctx, i *S4D4TR) {
+	s4TransposeCount = s4check{RuleS4D4TRTransposeSrcDstCount, func(v *vctx, i *S4D4TR) {
 		if shapeReg(i) {
 			return
 		}
@@ -81,7 +81,7 @@ var (
 			v.failT("dst_mem_pattern.num_elem", v.unum("", d, " elements"), v.unum("<= ", s, " (the src element count)"))
 		}
 	}}
-	s4SameCount = s4check{"s4d4_tr_same_src_dst_count", func(v *vctx, i *S4D4TR) {
+	s4SameCount = s4check{RuleS4D4TRSameSrcDstCount, func(v *vctx, i *S4D4TR) {
 		if shapeReg(i) {
 			return
 		}
@@ -89,51 +89,51 @@ var (
 			v.failT("dst_mem_pattern.num_elem", v.unum("", d, " elements"), v.unum("", s, " (the src element count)"))
 		}
 	}}
-	s4OpBypass = s4check{"s4d4_tr_op_bypass", func(v *vctx, i *S4D4TR) {
+	s4OpBypass = s4check{RuleS4D4TROpBypass, func(v *vctx, i *S4D4TR) {
 		if i.Op != ALUBypass && i.Op.InGen(v.g) {
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "BYPASS (0x00)")
 		}
 	}}
-	s4OpEnum = s4check{"is_valid_enum", func(v *vctx, i *S4D4TR) {
+	s4OpEnum = s4check{RuleIsValidEnum, func(v *vctx, i *S4D4TR) {
 		if !i.Op.InGen(v.g) {
 			m := v.mark()
 			v.s("an ALU_OP defined on ").s(v.g.String())
 			v.failT("op", lit(fmtEnum(KALUOp, uint64(i.Op))), v.since(m))
 		}
 	}}
-	s4Mult32 = s4check{"has_multiple_32_channels", func(v *vctx, i *S4D4TR) {
+	s4Mult32 = s4check{RuleHasMultiple32Channels, func(v *vctx, i *S4D4TR) {
 		switch i.NumActiveChannels {
 		case 32, 64, 96, 128:
 		default:
 			v.fail("num_active_channels", decStrings[i.NumActiveChannels], "32, 64, 96 or 128")
 		}
 	}}
-	s4SrcCount32 = s4check{"has_transpose_src_element_count_t4d", func(v *vctx, i *S4D4TR) {
+	s4SrcCount32 = s4check{RuleHasTransposeSrcElementCountT4D, func(v *vctx, i *S4D4TR) {
 		if c := i.SrcMemPattern.ElementCount(); c%32 != 0 {
 			v.failT("src_mem_pattern.num_elem", v.unum("", c, " elements"), lit("a multiple of 32"))
 		}
 	}}
-	s4ZeroNegated = s4check{"has_zero_negated_field", func(v *vctx, i *S4D4TR) {
+	s4ZeroNegated = s4check{RuleHasZeroNegatedField, func(v *vctx, i *S4D4TR) {
 		if i.Negated != 0 {
 			v.fail("negated", decStrings[i.Negated], "0")
 		}
 	}}
-	s4ReduceNegated = s4check{"has_valid_reduce_negated", func(v *vctx, i *S4D4TR) {
+	s4ReduceNegated = s4check{RuleHasValidReduceNegated, func(v *vctx, i *S4D4TR) {
 		if i.Negated > 1 {
 			v.fail("negated", decStrings[i.Negated], "0 or 1")
 		}
 	}}
-	s4ReduceArithOp = s4check{"tensor_reduce_valid_alu_op", func(v *vctx, i *S4D4TR) {
+	s4ReduceArithOp = s4check{RuleTensorReduceValidALUOp, func(v *vctx, i *S4D4TR) {
 		if i.Op.InGen(v.g) && !IsGeneralArithOp(i.Op, v.g) && !IsTensorReduceIntOp(i.Op, v.g) {
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a general arithmetic op (is_general_arith_op) or a tensor-reduce integer op")
 		}
 	}}
-	s4ReduceBitvecOp = s4check{"tensor_reduce_valid_bitvec_op", func(v *vctx, i *S4D4TR) {
+	s4ReduceBitvecOp = s4check{RuleTensorReduceValidBitvecOp, func(v *vctx, i *S4D4TR) {
 		if i.Op.InGen(v.g) && !IsBitvecOp(i.Op) {
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a bitvec op (is_bitvec_op, CRC32 included)")
 		}
 	}}
-	s4ReduceEngine = s4check{"is_valid_tensor_reduce_arith_engine", func(v *vctx, i *S4D4TR) {
+	s4ReduceEngine = s4check{RuleIsValidTensorReduceArithEngine, func(v *vctx, i *S4D4TR) {
 		arm := reduceArm(v, i)
 		t := &reduceEngineText[v.g]
 		opKnown := i.Op.InGen(v.g) // else is_valid_enum reports op alone
@@ -164,7 +164,7 @@ var (
 			v.failT("opcode", v.since(m), lit("the DVE or POOL queue (is_valid_tensor_reduce_arith_engine has no other arm)"))
 		}
 	}}
-	s4PoolSBUF = s4check{"is_s4d4_tr_tensors_in_sbuf", func(v *vctx, i *S4D4TR) {
+	s4PoolSBUF = s4check{RuleIsS4D4TRTensorsInSBUF, func(v *vctx, i *S4D4TR) {
 		if reduceArm(v, i) != EnginePOOL {
 			return
 		}
@@ -180,7 +180,7 @@ var (
 			}
 		}
 	}}
-	s4ReduceCount = s4check{"tensor_reduce_dst_count", func(v *vctx, i *S4D4TR) {
+	s4ReduceCount = s4check{RuleTensorReduceDstCount, func(v *vctx, i *S4D4TR) {
 		if shapeReg(i) || !IsValidSubdim(i.OpDim) {
 			return
 		}
@@ -195,45 +195,45 @@ var (
 			v.failT("dst_mem_pattern.num_elem", v.unum("", got, " elements"), legal)
 		}
 	}}
-	s4CumArithOp = s4check{"tensor_cumulative_valid_alu_op", func(v *vctx, i *S4D4TR) {
+	s4CumArithOp = s4check{RuleTensorCumulativeValidALUOp, func(v *vctx, i *S4D4TR) {
 		if i.Op.InGen(v.g) && (!IsArithOp(i.Op, v.g) || i.Op == ALUDivide || i.Op == ALUPow || i.Op == ALUMod) {
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "an arithmetic op (is_arith_op) other than DIVIDE, POW, MOD")
 		}
 	}}
-	s4CumBitvecOp = s4check{"tensor_cumulative_valid_bitvec_op", func(v *vctx, i *S4D4TR) {
+	s4CumBitvecOp = s4check{RuleTensorCumulativeValidBitvecOp, func(v *vctx, i *S4D4TR) {
 		if i.Op.InGen(v.g) && !IsBitvecOp(i.Op) {
 			v.fail("op", fmtEnum(KALUOp, uint64(i.Op)), "a bitvec op (is_bitvec_op)")
 		}
 	}}
-	s4CumBitvecDtype = s4check{"tensor_cumulative_bitvec_dtype", func(v *vctx, i *S4D4TR) {
+	s4CumBitvecDtype = s4check{RuleTensorCumulativeBitvecDtype, func(v *vctx, i *S4D4TR) {
 		switch i.InDtype {
 		case DTypeUINT8, DTypeUINT16, DTypeUINT32, DTypeINT32:
 		default:
 			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "UINT8, UINT16, UINT32 or INT32")
 		}
 	}}
-	s4CumLSR = s4check{"tensor_cumulative_lsr_int32", func(v *vctx, i *S4D4TR) {
+	s4CumLSR = s4check{RuleTensorCumulativeLSRInt32, func(v *vctx, i *S4D4TR) {
 		if i.Op == ALULogicalShiftRight && i.InDtype != DTypeINT32 {
 			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "INT32 (LOGICAL_SHIFT_RIGHT scans only INT32)")
 		}
 	}}
-	s4BF16In = s4check{"bf16_reduce_in_dtype", func(v *vctx, i *S4D4TR) {
+	s4BF16In = s4check{RuleBF16ReduceInDtype, func(v *vctx, i *S4D4TR) {
 		if i.InDtype != DTypeBFLOAT16 {
 			v.fail("in_dtype", fmtEnum(KDType, uint64(i.InDtype)), "BFLOAT16")
 		}
 	}}
-	s4BF16Align = s4check{"bf16_reduce_src_aligned", func(v *vctx, i *S4D4TR) {
+	s4BF16Align = s4check{RuleBF16ReduceSrcAligned, func(v *vctx, i *S4D4TR) {
 		a := i.SrcMemPattern.StartAddr
 		if !a.IsAddrReg() && a.ByteAddr()%4 != 0 {
 			v.failT("src_mem_pattern.start_addr", v.hex(uint64(a.ByteAddr())), lit("4-byte aligned"))
 		}
 	}}
-	s4BF16Even = s4check{"bf16_reduce_even_num_elem0", func(v *vctx, i *S4D4TR) {
+	s4BF16Even = s4check{RuleBF16ReduceEvenNumElem0, func(v *vctx, i *S4D4TR) {
 		if i.SrcMemPattern.NumElem[0]%2 != 0 {
 			v.failT("src_mem_pattern.num_elem[0]", v.udec(uint64(i.SrcMemPattern.NumElem[0])), lit("even"))
 		}
 	}}
-	s4BF16Step = s4check{"bf16_reduce_unit_step0", func(v *vctx, i *S4D4TR) {
+	s4BF16Step = s4check{RuleBF16ReduceUnitStep0, func(v *vctx, i *S4D4TR) {
 		if i.SrcMemPattern.StepElem[0] != 1 {
 			v.failT("src_mem_pattern.step_elem[0]", v.dec(int64(i.SrcMemPattern.StepElem[0])), lit("1"))
 		}

@@ -402,6 +402,11 @@ func TestEveryRuleFailsAlone(t *testing.T) {
 		t.Errorf("%s: Decode of 63 bytes: %v", RuleInstNBytes, err)
 	}
 	covered[RuleInstNBytes] = true
+	// isa.generation: a valid word on the zero Generation
+	if vs := Validate(s4base(OpCOPY), GenInvalid); len(vs) != 1 || vs[0].Rule != RuleGeneration {
+		t.Errorf("%s: Validate on GenInvalid: %v", RuleGeneration, vs)
+	}
+	covered[RuleGeneration] = true
 	for _, id := range RuleIDs() {
 		if !covered[id] {
 			t.Errorf("rule %s has no failing case", id)

@@ -2,16 +2,17 @@ package isa
 
 import "fmt"
 
-// geometries caches Generation.Geometry per generation for the validation hot path.
+// geometries is each generation's Geometry (the zero one for GenInvalid), for the hot paths.
 var geometries = func() (t [numGenerations]Geometry) {
-	for g := Generation(0); g < numGenerations; g++ {
-		t[g] = g.Geometry()
+	for g := range featureTable {
+		t[g] = featureTable[g].Geometry
 	}
 	return t
 }()
 
 type vctx struct {
 	g    Generation
+	feat *Features
 	eng  Engine // the queue the instruction is issued from; EngineNone when the caller does not say
 	geo  *Geometry
 	lay  *StructLayout
@@ -81,27 +82,27 @@ func (x *Validator) AppendOn(dst []Violation, inst Inst, g Generation, e Engine)
 		return dst
 	}
 	if !g.Valid() {
-		g = DefaultGeneration
+		return append(dst, (&GenerationError{Gen: g}).Violation())
 	}
 	h := inst.Hdr()
 	v := &x.v
-	v.g, v.eng, v.geo, v.lay, v.out = g, e, &geometries[g], LayoutOf(h.Opcode), dst
+	v.g, v.feat, v.eng, v.geo, v.lay, v.out = g, &featureTable[g], e, &geometries[g], LayoutOf(h.Opcode), dst
 	v.offs = fieldOffsets[v.lay.Kind]
 	if !h.Opcode.Known() {
-		v.rule = "has_valid_neuron_header"
+		v.rule = RuleHasValidNeuronHeader
 		v.fail("opcode", hex2Strings[h.Opcode], "an opcode of the ISA (tpbsim names: tpbsim explain opcodes)")
 		return x.done()
 	}
 	if !h.Opcode.InGen(g) {
-		v.rule = "opcode_on_generation"
+		v.rule = RuleOpcodeOnGeneration
 		v.fail("opcode", h.Opcode.String(), opcodeGenLegal[h.Opcode])
 		return x.done()
 	}
-	v.rule = "has_valid_neuron_header"
-	if h.InstWordLen != InstWordLen && !(h.Opcode == 0xE3 && h.InstWordLen == InstWordLen|1 && g >= MARIANA) {
+	v.rule = RuleHasValidNeuronHeader
+	if h.InstWordLen != InstWordLen && !(h.Opcode == 0xE3 && h.InstWordLen == InstWordLen|1 && v.feat.QuantizeMXSaturate) {
 		v.fail("inst_word_len", decStrings[h.InstWordLen], "16 (dwords = 64 bytes)")
 	}
-	v.rule = "has_valid_neuron_events"
+	v.rule = RuleHasValidNeuronEvents
 	validEvents(v, inst.Evt())
 	runRules(v, inst)
 	return x.done()
@@ -139,9 +140,9 @@ func validWaitMode(m WaitMode, g Generation) bool {
 	case m == WaitNone, m >= 0x01 && m <= 0x05, m >= 0x81 && m <= 0x85:
 		return true
 	case m == 0x06, m == 0x07, m == 0x0E, m == 0x0F:
-		return g != MAVERICK
+		return featureRow(g).EventWaits
 	case m >= 0x91 && m <= 0x95, m == WaitUnordered:
-		return g == MAVERICK
+		return featureRow(g).RegOffsetWaits
 	}
 	return false
 }
@@ -156,13 +157,24 @@ func validUpdateMode(m UpdateMode) bool {
 	return m == SemWrRegComplete
 }
 
+// waitModeLegal[g] is what has_valid_neuron_events calls a legal wait_mode on g.
+var waitModeLegal = func() (t [numGenerations]string) {
+	for g := range featureTable {
+		legal := "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}"
+		if featureTable[g].EventWaits {
+			legal += ", WAIT_FOR_EVT_* (0x06, 0x07, 0x0E, 0x0F)"
+		}
+		if featureTable[g].RegOffsetWaits {
+			legal += ", SEM_*_REG_OFFSET (0x91..0x95), UNORDERED"
+		}
+		t[g] = legal
+	}
+	return t
+}()
+
 func validEvents(v *vctx, e Events) {
 	if !validWaitMode(e.WaitMode, v.g) {
-		legal := "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}, WAIT_FOR_EVT_* (0x06, 0x07, 0x0E, 0x0F)"
-		if v.g == MAVERICK {
-			legal = "NONE, WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}, SEM_*_REG_OFFSET (0x91..0x95), UNORDERED"
-		}
-		v.fail("events.wait_mode", fmtEnum(KWaitMode, uint64(e.WaitMode)), legal)
+		v.fail("events.wait_mode", fmtEnum(KWaitMode, uint64(e.WaitMode)), waitModeLegal[v.g])
 	}
 	if !validUpdateMode(e.UpdateMode) {
 		v.fail("events.update_mode", fmtEnum(KUpdateMode, uint64(e.UpdateMode)),
@@ -181,7 +193,7 @@ func tensor4dValid(v *vctx, name string, t *Tensor4D, dt DType, dtField string, 
 	// The INDIRECT bit first: INDIRECT_REG (marker 0xA0) has bit 31 too, and is the indirect
 	// form of MEM_PATTERN4D, not a register-mode TENSOR4D address.
 	if a.IsIndirect() {
-		if v.g < MARIANA {
+		if !v.feat.IndirectTensor4D {
 			v.failT(sa, v.hex(uint64(a)), lit("no INDIRECT marker (bit 29) in a TENSOR4D before MARIANA's MEM_PATTERN4D"))
 		}
 		return // MEM_PATTERN4D indirect form: not checked statically

@@ -3,7 +3,6 @@ package isa
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // The text of violations without fmt on the validation path. A rule writes the value found and
@@ -158,59 +157,19 @@ var decStrings, hexStrings, hex2Strings, regStrings = func() (d, h, h2, r [256]s
 	return
 }()
 
-// enumStrings[k][x] is fmtEnum(k, x) for the byte-wide enum kinds.
-var enumStrings = func() (t [6][256]string) {
-	for j, k := range enumKinds {
-		for x := range t[j] {
-			t[j][x] = fmtEnumSlow(k, uint64(x))
-		}
-	}
-	return
-}()
-
-var enumKinds = [6]ValueKind{KWaitMode, KUpdateMode, KDType, KALUOp, KSubdim, KComputeOp}
-
-func enumIndex(k ValueKind) int {
-	for j, e := range enumKinds {
-		if e == k {
-			return j
-		}
-	}
-	return -1
-}
-
-// fmtEnum renders an enum value for a violation: its name, or 0x%02x when it has none.
+// fmtEnum renders an enum value for a violation: its name, or 0x%02x when it has none; a kind
+// that is no enum prints the number.
 func fmtEnum(k ValueKind, x uint64) string {
-	if x < 256 {
-		if j := enumIndex(k); j >= 0 {
-			return enumStrings[j][x]
-		}
+	if n, ok := EnumName(k, x); ok {
+		return n
 	}
-	return fmtEnumSlow(k, x)
-}
-
-func fmtEnumSlow(k ValueKind, x uint64) string {
-	var s string
-	switch k {
-	case KWaitMode:
-		s = WaitMode(x).String()
-	case KUpdateMode:
-		s = UpdateMode(x).String()
-	case KDType:
-		s = DType(x).String()
-	case KALUOp:
-		s = ALUOp(x).String()
-	case KSubdim:
-		s = TensorSubdim(x).String()
-	case KComputeOp:
-		s = DGEComputeOp(x).String()
-	default:
-		return fmt.Sprint(x)
+	if k.IsEnum() && x < 256 {
+		return hex2Strings[x]
 	}
-	if strings.ContainsRune(s, '(') {
+	if k.IsEnum() {
 		return fmt.Sprintf("0x%02x", x)
 	}
-	return s
+	return strconv.FormatUint(x, 10)
 }
 
 // idxPaths returns base[0] .. base[n-1].

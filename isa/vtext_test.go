@@ -28,10 +28,14 @@ func TestViolationTextMatchesFmt(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range enumKinds {
+	for _, k := range []ValueKind{KWaitMode, KUpdateMode, KDType, KALUOp, KSubdim, KComputeOp} {
 		for x := uint64(0); x < 256; x++ {
-			if a, b := fmtEnum(k, x), fmtEnumSlow(k, x); a != b || strings.ContainsRune(a, '(') {
-				t.Fatalf("fmtEnum(%v, %d) = %q, want %q", k, x, a, b)
+			want := fmt.Sprintf("0x%02x", x)
+			if n, ok := EnumName(k, x); ok {
+				want = n
+			}
+			if a := fmtEnum(k, x); a != want || strings.ContainsRune(a, '(') {
+				t.Fatalf("fmtEnum(%v, %d) = %q, want %q", k, x, a, want)
 			}
 		}
 	}

@@ -3,8 +3,10 @@
 // through FP32, the hardware's "cast hub" (FACTS §A.1, DESIGN.md §4), rounding to nearest even
 // into floats and toward zero, saturating, into integers.
 //
-// The package imports nothing from this module: a Kind's value is the wire DTYPE code itself, so
-// isa.DType and num.Kind convert with a plain type conversion.
+// The package imports nothing from this module. It is the one declaration of the element types:
+// a Kind's value is the wire DTYPE code itself, and package isa derives isa.DType's constants,
+// names and widths from Kind (the two convert with a plain type conversion), adding only which
+// generation has each code.
 //
 // Every choice the seeds and FACTS leave open (fp8 special values, FP32R rounding, the scale and
 // 4-bit formats, NaN payloads) is listed by Provenance with its confidence and reason.
