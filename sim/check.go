@@ -8,39 +8,22 @@ import (
 	"github.com/tpbsim/tpbsim/isa"
 )
 
-// engineOps is the engine check, the first step of the runtime's validator (FACTS §F.2: "engine
-// check (opcode legal on this engine)"), read from the engine surfaces of FACTS §D.2 (INFERRED,
-// rule opcode_legal_on_engine): an opcode's own engine (isa.Opcode.Engine) executes it; besides,
-// the DVE runs the whole S4D4_TR family and LOAD_MASK_SELECT; POOL (GpSimd) runs Copy, Cast and
-// the reduces, and issues DMA instructions through the software DGE, including
-// DMA_GATHER_TRANSPOSE; ACT runs Copy and Cast and issues DMA; SP issues DMA. Whether tpbsim
-// models what a legal engine does is another check (opcode_executable).
-func engineAllows(e isa.Engine, op isa.Opcode) bool {
-	if op.Known() && op.Engine() == e && e != isa.EngineNone {
-		return true
+// engineAllows is the engine check, the first step of the runtime's validator (FACTS §F.2:
+// "engine check (opcode legal on this engine)", rule opcode_legal_on_engine): the queues whose
+// executor runs op in the machine (isa.Opcode.Engines, the opcode table's). An opcode tpbsim
+// only names is legal on its own engine's queue (isa.Opcode.Engine): what is missing there is
+// tpbsim's executor (opcode_executable), not a hardware rule.
+func engineAllows(e isa.Engine, op isa.Opcode) bool { return legalEngines(op).Has(e) }
+
+// legalEngines is the set of queues the engine check lets issue op.
+func legalEngines(op isa.Opcode) isa.EngineSet {
+	if s := op.Engines(); s != 0 {
+		return s
 	}
-	switch e {
-	case isa.EngineDVE:
-		return op.Struct() == isa.StructS4D4_TR || op == isa.OpLOAD_MASK_SELECT || op == isa.OpMEMSET
-	case isa.EnginePOOL:
-		switch op {
-		case isa.OpCOPY, isa.OpCAST, isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_REDUCE_BITVEC_OP,
-			isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP,
-			isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE, isa.OpDMA_GATHER_TRANSPOSE:
-			return true
-		}
-	case isa.EngineACT:
-		switch op {
-		case isa.OpCOPY, isa.OpCAST, isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE:
-			return true
-		}
-	case isa.EngineTPB_SP:
-		switch op {
-		case isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE:
-			return true
-		}
+	if op.Known() {
+		return isa.EngineSetOf(op.Engine())
 	}
-	return false
+	return 0
 }
 
 func isDMA(op isa.Opcode) bool {
@@ -51,20 +34,12 @@ func isDMA(op isa.Opcode) bool {
 	return false
 }
 
+// enginesFor names the queues the engine check lets issue op, e.g. "DVE, POOL, ACT".
 func enginesFor(op isa.Opcode) string {
-	s := ""
-	for _, e := range queueEngines {
-		if engineAllows(e, op) {
-			if s != "" {
-				s += ", "
-			}
-			s += e.String()
-		}
+	if s := legalEngines(op); s != 0 {
+		return s.String()
 	}
-	if s == "" {
-		return "none of DVE, POOL, ACT, SP"
-	}
-	return s
+	return "none of DVE, POOL, ACT, SP"
 }
 
 // raiseHint says how to raise the work limits.
@@ -117,7 +92,6 @@ func (c Config) CheckPlan(p *dge.Plan, how string) error {
 	return nil
 }
 
-// executable reports the opcodes the machine can execute.
-func executable(op isa.Opcode) bool {
-	return op.Struct() == isa.StructS4D4_TR || op == isa.OpLOAD_MASK_SELECT || op == isa.OpMEMSET || isDMA(op)
-}
+// executable reports the opcodes the machine executes: those some queue's executor runs
+// (isa.Opcode.Engines).
+func executable(op isa.Opcode) bool { return op.Engines() != 0 }

@@ -163,6 +163,8 @@ func causeViolation(err error, fallback string) (v fault.Violation, quiet bool) 
 	var de *dve.Error
 	var me *mem.Error
 	switch {
+	case errors.As(err, &de) && de.Violation != nil:
+		return *de.Violation, true
 	case errors.As(err, &de):
 		return fault.Violation{Rule: de.Rule, Path: de.Field, Offset: -1, Msg: de.Detail}, true
 	case errors.As(err, &me):

@@ -255,6 +255,7 @@ var noise = sync.OnceValue(func() []byte {
 func checkRun(t *testing.T, m *Machine, p *Program) error {
 	t.Helper()
 	res, err := m.Run(p)
+	sameVerdicts(t, p, m.cfg, err)
 	if err == nil {
 		n := 0
 		for _, s := range res.Engines {

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
@@ -116,4 +117,20 @@ func (p *Program) Opcodes(e isa.Engine) []isa.Opcode {
 		}
 	}
 	return out
+}
+
+// FromAsm builds the program of an assembled source (asm.Parse, asm.ParseJSON): its queues in
+// order of first appearance, each instruction keeping its line, and its bound-check register
+// settings. A word outside every `.engine` section (asm.Program.CheckEngines refuses those for a
+// run) goes to a queue of EngineNone, which the check pipeline reports.
+func FromAsm(file string, ap *asm.Program) *Program {
+	p := &Program{File: file, BoundRegs: ap.BoundRegs}
+	for _, e := range ap.Engines {
+		q := Queue{Engine: e}
+		for i, it := range ap.Queues[e] {
+			q.Insts = append(q.Insts, Instr{Inst: it.Inst, Index: i, Offset: -1, Line: it.Line})
+		}
+		p.Queues = append(p.Queues, q)
+	}
+	return p
 }

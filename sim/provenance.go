@@ -133,11 +133,11 @@ func Provenance() []isa.Provenance {
 			Source: "FACTS §F.2 (runtime entry order: engine check -> header -> events -> per-opcode)", Confidence: isa.MedInferred,
 			Reason: "a program that cannot run should leave memory untouched and list all its problems at once"},
 		{ID: RuleOpcodeLegalOnEngine, Kind: "rule",
-			Text: "The machine's engine check, on the queue an instruction is issued from: an opcode's own engine (isa.Opcode.Engine) may " +
-				"issue it; besides, DVE: the S4D4_TR family, LOAD_MASK_SELECT and MEMSET; " +
+			Text: "The machine's engine check, on the queue an instruction is issued from: the queues isa's opcode table lets execute the opcode " +
+				"(isa.Opcode.Engines; tpbsim explain opcodes): DVE: the S4D4_TR family, LOAD_MASK_SELECT and MEMSET; " +
 				"POOL: COPY, CAST, the (transpose-)reduces and DMA (software DGE, including DMA_GATHER_TRANSPOSE); ACT: COPY, CAST and DMA; " +
-				"SP: DMA. Whether tpbsim executes what a legal queue issues is opcode_executable. A bare instruction list runs each instruction on the queue of isa.Opcode.Engine. Not isa's opcode_on_engine, which " +
-				"asks for the opcode's one home engine (isa.ValidateFor): the machine lets COPY, CAST and DMA issue from several queues.",
+				"SP: DMA. An opcode tpbsim only names is legal on its own engine's queue (isa.Opcode.Engine), where it is not executable " +
+				"(opcode_executable). A bare instruction list runs each instruction on the queue of isa.Opcode.Engine.",
 			Source: "FACTS §D.2 engine surface column, §F.2 engine check, §C.1", Confidence: isa.MedInferred, Fields: []string{"header.opcode"},
 			Reason: "the engine surfaces are the wiki's; the exact per-engine opcode lists of the runtime are not known"},
 		{ID: "gpsimd_cannot_access_psum", Kind: "rule",

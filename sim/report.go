@@ -220,11 +220,13 @@ func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
 		r.Violations = append(r.Violations, fault.Violation{Rule: RuleOpcodeLegalOnEngine, Path: "opcode",
 			Value: fmt.Sprintf("%v on the %v queue", op, e), Legal: "on " + enginesFor(op), Offset: 0})
 	}
-	for _, v := range isa.ValidateOn(in, c.gen, e) {
-		r.Violations = append(r.Violations, fault.Violation{Rule: v.Rule, Path: v.Field, Value: v.Value, Legal: v.Legal, Offset: v.Offset})
-	}
+	vs := isa.ValidateOn(in, c.gen, e)
+	r.Violations = append(r.Violations, isa.Faults(vs)...)
 	if len(r.Violations) > 0 {
 		r.Kind = fault.ErrInvalid
+		if len(vs) > 0 && len(vs) == len(r.Violations) {
+			r.Cause = vs[0] // errors.As reaches the instruction layer's own violation
+		}
 		return r
 	}
 	switch {
@@ -324,8 +326,11 @@ func causeMsg(err error) string {
 func dveViolation(x *isa.S4D4TR, err error) fault.Violation {
 	v := fault.Violation{Rule: dve.RuleMemoryAccess, Offset: -1, Msg: err.Error()}
 	var de *dve.Error
-	if !errors.As(err, &de) {
+	switch {
+	case !errors.As(err, &de):
 		return v
+	case de.Violation != nil:
+		return *de.Violation
 	}
 	v.Rule, v.Path, v.Msg = de.Rule, de.Field, de.Detail
 	switch de.Field {

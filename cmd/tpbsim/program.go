@@ -200,7 +200,7 @@ func (f *programFile) simProgram() (*sim.Program, error) {
 	if err := f.src.CheckEngines(); err != nil {
 		return nil, ioErr(err)
 	}
-	return fromAsm(f.path, f.src), nil
+	return sim.FromAsm(f.path, f.src), nil
 }
 
 // checkProgram is the program `check` reports on: every word on the queue run gives it (its
@@ -229,19 +229,6 @@ func (f *programFile) checkProgram() (*sim.Program, error) {
 		q.Insts = append(q.Insts, sim.Instr{Inst: in, Index: len(q.Insts), Offset: int64(k) * isa.InstNBytes, Line: it.Line})
 	}
 	return p, nil
-}
-
-// fromAsm turns an assembled program into machine queues, keeping each instruction's line.
-func fromAsm(path string, ap *asm.Program) *sim.Program {
-	p := &sim.Program{File: path, BoundRegs: ap.BoundRegs}
-	for _, e := range ap.Engines {
-		q := sim.Queue{Engine: e}
-		for i, it := range ap.Queues[e] {
-			q.Insts = append(q.Insts, sim.Instr{Inst: it.Inst, Index: i, Offset: -1, Line: it.Line})
-		}
-		p.Queues = append(p.Queues, q)
-	}
-	return p
 }
 
 // utf8BOM is the UTF-8 byte-order mark some editors (Windows Notepad, Excel exports) put at the
