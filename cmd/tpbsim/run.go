@@ -608,57 +608,22 @@ func (d dumpSpec) check(m *sim.Machine) error {
 }
 
 // render returns the dump's .npy bytes. The array is read straight into the buffer that is
-// written out, after room for the header, so a large dump is held in memory once, not twice.
+// written out, after its header (npy.Header), so a large dump is held in memory once, not twice.
 func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
 	if d.asF32 {
 		return d.renderFloat32(m)
 	}
 	typ, _ := npy.TypeOf(d.kind)
-	n := d.bytes()
-	const room = npyHeaderMax
-	buf := make([]byte, room+n)
-	data := buf[room:]
-	if err := m.ReadTensorInto(d.at, d.shape, d.kind.Size(), data); err != nil {
+	hdr, err := npy.Header(typ, d.shape)
+	if err != nil {
 		return nil, err
 	}
-	w := &npyHeaderWriter{data: data}
-	if err := npy.Write(w, &npy.Array{Dtype: typ, Shape: d.shape, Data: data}); err != nil {
+	buf := make([]byte, uint64(len(hdr))+d.bytes())
+	copy(buf, hdr)
+	if err := m.ReadTensorInto(d.at, d.shape, d.kind.Size(), buf[len(hdr):]); err != nil {
 		return nil, err
 	}
-	if !w.sawData || len(w.hdr) > room {
-		// npy.Write did not write the header and then the data as one piece: encode the plain way.
-		var b bytes.Buffer
-		if err := npy.Write(&b, &npy.Array{Dtype: typ, Shape: d.shape, Data: data}); err != nil {
-			return nil, err
-		}
-		return b.Bytes(), nil
-	}
-	start := room - len(w.hdr)
-	copy(buf[start:], w.hdr)
-	return buf[start:], nil
-}
-
-// npyHeaderWriter keeps what npy.Write writes before the array's data and notes (without
-// copying) the data itself, written as the very slice it was given.
-type npyHeaderWriter struct {
-	data    []byte
-	hdr     []byte
-	sawData bool
-	extra   bool
-}
-
-func (w *npyHeaderWriter) Write(p []byte) (int, error) {
-	switch {
-	case w.sawData:
-		w.extra, w.sawData = true, false // anything after the data: not the expected shape
-	case len(w.data) > 0 && len(p) == len(w.data) && &p[0] == &w.data[0]:
-		w.sawData = !w.extra
-	case len(w.data) == 0 && len(p) == 0:
-		w.sawData = !w.extra
-	default:
-		w.hdr = append(w.hdr, p...)
-	}
-	return len(p), nil
+	return buf, nil
 }
 
 // outputName is how the report names an output.

@@ -91,3 +91,32 @@ func TestConvertAndUint32s(t *testing.T) {
 		})
 	}
 }
+
+// Header is exactly what Write puts before the data, for every header size (v1 and v2).
+func TestHeaderIsWritePrefix(t *testing.T) {
+	long := make([]int, 7000) // a header past 64 KiB: version 2.0
+	for i := range long {
+		long[i] = 1
+	}
+	for _, c := range []struct {
+		name  string
+		dtype string
+		shape []int
+	}{{"scalar", "f4", nil}, {"1-d", "u1", []int{3}}, {"2-d", "u2", []int{64, 64}}, {"v2", "i8", long}} {
+		t.Run(c.name, func(t *testing.T) {
+			a := &Array{Dtype: c.dtype, Shape: c.shape}
+			a.Data = make([]byte, a.Len()*ItemSize(c.dtype))
+			var b bytes.Buffer
+			if err := Write(&b, a); err != nil {
+				t.Fatal(err)
+			}
+			hdr, err := Header(c.dtype, c.shape)
+			if err != nil || !bytes.Equal(append(hdr, a.Data...), b.Bytes()) || len(hdr)%64 != 0 {
+				t.Errorf("Header: %v, %d bytes, not Write's prefix", err, len(hdr))
+			}
+		})
+	}
+	if _, err := Header("c8", []int{1}); err == nil {
+		t.Error("Header of an unknown dtype")
+	}
+}

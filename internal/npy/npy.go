@@ -165,23 +165,42 @@ func Write(w io.Writer, a *Array) error {
 	if len(a.Data) != a.Len()*size {
 		return fmt.Errorf("npy: data is %d bytes, shape %v of %s needs %d", len(a.Data), a.Shape, a.Dtype, a.Len()*size)
 	}
+	hdr, err := Header(a.Dtype, a.Shape)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(hdr); err != nil {
+		return err
+	}
+	_, err = w.Write(a.Data)
+	return err
+}
+
+// Header is what a .npy file of an array of dtype and shape holds before its data (the
+// preamble, the header length and the padded header), as Write writes it: a caller that reads
+// a large array straight into a buffer after these bytes encodes it without a second copy.
+func Header(dtype string, shape []int) ([]byte, error) {
+	size := ItemSize(dtype)
+	if size == 0 {
+		return nil, formatErr("dtype %q", dtype)
+	}
 	order := "<"
 	if size == 1 {
 		order = "|"
 	}
 	var sh strings.Builder
 	sh.WriteByte('(')
-	for i, d := range a.Shape {
+	for i, d := range shape {
 		if i > 0 {
 			sh.WriteString(", ")
 		}
 		sh.WriteString(strconv.Itoa(d))
 	}
-	if len(a.Shape) == 1 {
+	if len(shape) == 1 {
 		sh.WriteByte(',')
 	}
 	sh.WriteByte(')')
-	dict := fmt.Sprintf("{'descr': '%s%s', 'fortran_order': False, 'shape': %s, }", order, a.Dtype, sh.String())
+	dict := fmt.Sprintf("{'descr': '%s%s', 'fortran_order': False, 'shape': %s, }", order, dtype, sh.String())
 	major, lenBytes := 1, 2
 	if len(dict)+1+10 > 65535 {
 		major, lenBytes = 2, 4
@@ -200,11 +219,7 @@ func Write(w io.Writer, a *Array) error {
 		binary.Write(&b, binary.LittleEndian, uint32(len(hdr)))
 	}
 	b.WriteString(hdr)
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return err
-	}
-	_, err := w.Write(a.Data)
-	return err
+	return b.Bytes(), nil
 }
 
 func swap(b []byte, size int) {
