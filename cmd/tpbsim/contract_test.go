@@ -33,10 +33,12 @@ func TestArgCountErrorsNameCommand(t *testing.T) {
 		{[]string{"dtable", "diff", "a"}, "dtable diff: accepts 2 arg(s), received 1 (usage: tpbsim dtable diff"},
 		{[]string{"explain"}, "explain: accepts 1 arg(s), received 0"},
 	} {
-		code, stdout, stderr := simCLI(tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
-			t.Errorf("%v: exit %d, stderr %q (want %q), stdout %q", tc.args, code, stderr, tc.want, stdout)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := simCLI(tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("%v: exit %d, stderr %q (want %q), stdout %q", tc.args, code, stderr, tc.want, stdout)
+			}
+		})
 	}
 }
 
@@ -53,10 +55,12 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		{[]string{"run", "x.s", "--zzzzzzzz"}, "run: unknown flag: --zzzzzzzz (see 'tpbsim run --help')"},
 		{[]string{"--bogus"}, "tpbsim: unknown flag: --bogus"},
 	} {
-		code, _, stderr := simCLI(tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := simCLI(tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+			}
+		})
 	}
 }
 
@@ -73,9 +77,11 @@ func TestDgeShapeHexRefused(t *testing.T) {
 		t.Errorf("--perm 0x1,0: exit %d: %s", code, stderr)
 	}
 	for _, shape := range []string{"64x32", "64X32", "64,32", "64 32"} {
-		if code, _, stderr := simCLI(append(base, "--shape", shape)...); code != 0 {
-			t.Errorf("--shape %s: exit %d: %s", shape, code, stderr)
-		}
+		t.Run(shape, func(t *testing.T) {
+			if code, _, stderr := simCLI(append(base, "--shape", shape)...); code != 0 {
+				t.Errorf("--shape %s: exit %d: %s", shape, code, stderr)
+			}
+		})
 	}
 }
 
@@ -181,13 +187,15 @@ func TestOutputIsInputRefused(t *testing.T) {
 		{[]string{"run", src, "--trace", src}, "--trace: " + src + " is the input file"},
 		{[]string{"run", src, "--dump", "sbuf:0:0x100=32x32:fp32:" + src}, "--dump sbuf:0:0x100=32x32:fp32:" + src + ": " + src + " is the input file"},
 	} {
-		code, _, stderr := simCLI(tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
-		}
-		if got := string(readFile(t, src)); got != text {
-			t.Fatalf("%v overwrote the input", tc.args)
-		}
+		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
+			code, _, stderr := simCLI(tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+			}
+			if got := string(readFile(t, src)); got != text {
+				t.Fatalf("%v overwrote the input", tc.args)
+			}
+		})
 	}
 }
 

@@ -58,10 +58,12 @@ func TestDemoNoTraceAndGenerations(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	for _, g := range isa.Generations {
-		code, out, stderr := simCLI("demo", "--no-trace", "--gen", g.String())
-		if code != 0 {
-			t.Errorf("%v: exit %d\n%s\n%s", g, code, out, stderr)
-		}
+		t.Run(g.String(), func(t *testing.T) {
+			code, out, stderr := simCLI("demo", "--no-trace", "--gen", g.String())
+			if code != 0 {
+				t.Errorf("%v: exit %d\n%s\n%s", g, code, out, stderr)
+			}
+		})
 	}
 	if _, err := os.Stat(filepath.Join(dir, demoDefTrace)); err == nil {
 		t.Error("--no-trace wrote a trace")
@@ -75,10 +77,12 @@ func TestDemoContradictoryFlags(t *testing.T) {
 	t.Chdir(dir)
 	for _, args := range [][]string{{"--no-trace", "--trace", "t.json"}, {"--print-program", "--export", "out"},
 		{"--export", "out", "--trace", "t.json"}, {"--print-program", "--trace", "t.json"}} {
-		code, out, stderr := simCLI(append([]string{"demo"}, args...)...)
-		if code != 2 || out != "" || !strings.Contains(stderr, strings.TrimLeft(args[0], "-")) {
-			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, stderr)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, stderr := simCLI(append([]string{"demo"}, args...)...)
+			if code != 2 || out != "" || !strings.Contains(stderr, strings.TrimLeft(args[0], "-")) {
+				t.Errorf("%v: exit %d\n%s\n%s", args, code, out, stderr)
+			}
+		})
 	}
 	if names := listTree(t, dir); len(names) != 0 {
 		t.Errorf("contradictory flags wrote %v", names)

@@ -52,10 +52,12 @@ func TestDgePlanJSON(t *testing.T) {
 
 func TestDgeRunVerifyAndExitCodes(t *testing.T) {
 	for _, gen := range []string{"SUNDA", "CAYMAN", "MARIANA", "MARIANA_PLUS", "MAVERICK"} {
-		code, out, errs := dgeCLI("dge", "run", "--gen", gen, "--src", "hbm:0x1000", "--shape", "32,8,48", "--dst", "sbuf:0:64", "--perm", "2,1,0", "--dtype", "fp16", "--verify")
-		if code != 0 || !strings.Contains(out, "matches") {
-			t.Fatalf("%s: exit %d: %s %s", gen, code, out, errs)
-		}
+		t.Run(gen, func(t *testing.T) {
+			code, out, errs := dgeCLI("dge", "run", "--gen", gen, "--src", "hbm:0x1000", "--shape", "32,8,48", "--dst", "sbuf:0:64", "--perm", "2,1,0", "--dtype", "fp16", "--verify")
+			if code != 0 || !strings.Contains(out, "matches") {
+				t.Fatalf("%s: exit %d: %s %s", gen, code, out, errs)
+			}
+		})
 	}
 	// the destination (or source) rows pass the partition's active area: refused before planning
 	// on every generation, also where the active area fills the whole partition stride
@@ -66,10 +68,12 @@ func TestDgeRunVerifyAndExitCodes(t *testing.T) {
 		{"--gen", "MARIANA", "--src", "hbm:0x0", "--dst", "sbuf:0:0", "--shape", "129,17,16,16", "--perm", "1,3,0,2", "--dtype", "bf16", "--out-dtype", "int64"},
 		{"--gen", "CAYMAN", "--src", "hbm:0x0", "--dst", "sbuf:3:0x100", "--dtype", "uint8", "--shape", "2,229121"},
 	} {
-		code, _, errs := dgeCLI(append([]string{"dge", "run"}, args...)...)
-		if code != 1 || !strings.Contains(errs, "dge_row_in_partition") {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, _, errs := dgeCLI(append([]string{"dge", "run"}, args...)...)
+			if code != 1 || !strings.Contains(errs, "dge_row_in_partition") {
+				t.Fatalf("%v: exit %d: %s", args, code, errs)
+			}
+		})
 	}
 	// a tensor whose first axis passes the partitions breaks a rule
 	if code, _, _ := dgeCLI("dge", "plan", "--src", "hbm:0", "--shape", "32,256", "--dst", "sbuf:0:0", "--perm", "1,0", "--dtype", "bf16"); code != 1 {
@@ -178,10 +182,12 @@ func TestDgeRequestFlagMixing(t *testing.T) {
 	}
 	for _, fl := range [][]string{{"--dmas", "4"}, {"--shape", "4"}, {"--perm", "0"}, {"--dma-cfg", "0x3"}, {"--carveout-cfg", "0"},
 		{"--src", "hbm:0"}, {"--dst", "hbm:0"}, {"--dtype", "bf16"}, {"--out-dtype", "fp32"}, {"--compute-op", "ADD"}} {
-		code, _, errs := dgeCLI(append([]string{"dge", "plan", "--request", req}, fl...)...)
-		if code != 2 || !strings.Contains(errs, fl[0]) {
-			t.Errorf("--request with %v: exit %d: %s", fl, code, errs)
-		}
+		t.Run(fl[0], func(t *testing.T) {
+			code, _, errs := dgeCLI(append([]string{"dge", "plan", "--request", req}, fl...)...)
+			if code != 2 || !strings.Contains(errs, fl[0]) {
+				t.Errorf("--request with %v: exit %d: %s", fl, code, errs)
+			}
+		})
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"src":"hbm:0","dst":"hbm:0x1000","shape":[64],"dtype":"uint8","carveout_cfg":"0x100000000"}`), 0o644)
@@ -194,13 +200,15 @@ func TestDgeRequestFlagMixing(t *testing.T) {
 func TestDgeConfigRegisters32Bit(t *testing.T) {
 	base := []string{"dge", "plan", "--src", "hbm:0", "--dst", "hbm:0x10000", "--shape", "64", "--dtype", "uint8"}
 	for _, fl := range []string{"--carveout-cfg", "--dma-cfg"} {
-		code, _, errs := dgeCLI(append(base, fl, "0x100000000")...)
-		if code != 2 || !strings.Contains(errs, fl) || !strings.Contains(errs, "32 bits") {
-			t.Errorf("%s 0x100000000: exit %d: %s", fl, code, errs)
-		}
-		if code, _, errs := dgeCLI(append(base, fl, "0xffff0001")...); code != 0 {
-			t.Errorf("%s 0xffff0001: exit %d: %s", fl, code, errs)
-		}
+		t.Run(fl, func(t *testing.T) {
+			code, _, errs := dgeCLI(append(base, fl, "0x100000000")...)
+			if code != 2 || !strings.Contains(errs, fl) || !strings.Contains(errs, "32 bits") {
+				t.Errorf("%s 0x100000000: exit %d: %s", fl, code, errs)
+			}
+			if code, _, errs := dgeCLI(append(base, fl, "0xffff0001")...); code != 0 {
+				t.Errorf("%s 0xffff0001: exit %d: %s", fl, code, errs)
+			}
+		})
 	}
 }
 
@@ -351,11 +359,13 @@ func TestDgeRequestInputsRefused(t *testing.T) {
 			`{"src_view":{"base":"hbm:0","elem_size":2,"num_elem":[65536,65536,65536,65536],"step_elem":[0,0,0,0]},`+
 				`"dst_view":{"base":"hbm:0x1000","elem_size":2,"num_elem":[65536,65536,65536,65536],"step_elem":[1,1,1,1]}}`)}, 1, "rule dge_view_valid"},
 	} {
-		for _, sub := range []string{"plan", "run"} {
-			code, _, errs := dgeCLI(append([]string{"dge", sub}, tc.args...)...)
-			if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Contains(errs, "panic") {
-				t.Errorf("%s: dge %s: exit %d, want %d with %q: %s", tc.name, sub, code, tc.code, tc.msg, errs)
+		t.Run(tc.name, func(t *testing.T) {
+			for _, sub := range []string{"plan", "run"} {
+				code, _, errs := dgeCLI(append([]string{"dge", sub}, tc.args...)...)
+				if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Contains(errs, "panic") {
+					t.Errorf("%s: dge %s: exit %d, want %d with %q: %s", tc.name, sub, code, tc.code, tc.msg, errs)
+				}
 			}
-		}
+		})
 	}
 }

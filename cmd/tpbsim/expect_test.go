@@ -71,10 +71,12 @@ func TestBOMAndDevNull(t *testing.T) {
 		"a.s":    "\xef\xbb\xbfCOPY in=BF16 out=BF16 nac=32 src=sbuf:0:0x0[64@1] dst=sbuf:0:0x1000[64@1]\n",
 		"a.json": "\xef\xbb\xbf[{\"opcode\":\"COPY\"}]",
 	} {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(src), 0o644)
-		if code, _, errb := simCLI("asm", p, "-o", os.DevNull); code != 0 {
-			t.Errorf("asm %s -o /dev/null: exit %d %s", name, code, errb)
-		}
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(dir, name)
+			os.WriteFile(p, []byte(src), 0o644)
+			if code, _, errb := simCLI("asm", p, "-o", os.DevNull); code != 0 {
+				t.Errorf("asm %s -o /dev/null: exit %d %s", name, code, errb)
+			}
+		})
 	}
 }

@@ -52,10 +52,12 @@ func TestRunUninitDMAReadRule(t *testing.T) {
 // dge_src_dst_disjoint); an identical copy is a no-op and passes.
 func TestDGEOverlapRefused(t *testing.T) {
 	for _, sub := range []string{"plan", "run"} {
-		code, _, stderr := simCLI("dge", sub, "--src", "hbm:0", "--shape", "64,64", "--dst", "hbm:0x10", "--dtype", "bf16")
-		if code != 1 || !strings.Contains(stderr, "dge_src_dst_disjoint") {
-			t.Errorf("dge %s overlapping: exit %d\n%s", sub, code, stderr)
-		}
+		t.Run(sub, func(t *testing.T) {
+			code, _, stderr := simCLI("dge", sub, "--src", "hbm:0", "--shape", "64,64", "--dst", "hbm:0x10", "--dtype", "bf16")
+			if code != 1 || !strings.Contains(stderr, "dge_src_dst_disjoint") {
+				t.Errorf("dge %s overlapping: exit %d\n%s", sub, code, stderr)
+			}
+		})
 	}
 	if code, _, stderr := simCLI("dge", "run", "--src", "hbm:0", "--shape", "64,64", "--dst", "hbm:0", "--dtype", "bf16", "--verify"); code != 0 {
 		t.Errorf("dge run identical copy: exit %d\n%s", code, stderr)

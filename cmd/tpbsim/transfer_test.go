@@ -63,14 +63,16 @@ func TestRunLoadTypesWithoutDeviceType(t *testing.T) {
 		{"<c8", "complex64"}, {"<c16", "complex128"}, {"<f16", "float128"}, {"|O", "object"}, {"<U3", "unicode"}, {"|S4", "byte string"},
 		{"<M8[ns]", "datetime64"},
 	} {
-		p := filepath.Join(dir, "x.npy")
-		rawNPY(t, p, tc.descr, "(32,)", make([]byte, 32*16))
-		for _, arg := range []string{p, p + ":FP32"} {
-			code, _, stderr := simCLI("run", prog, "--load", "sbuf:0:0="+arg)
-			if code != 2 || !strings.Contains(stderr, tc.name) || !strings.Contains(stderr, "astype") {
-				t.Errorf("%s (%s): exit %d: %s", tc.descr, arg, code, stderr)
+		t.Run(tc.descr, func(t *testing.T) {
+			p := filepath.Join(dir, "x.npy")
+			rawNPY(t, p, tc.descr, "(32,)", make([]byte, 32*16))
+			for _, arg := range []string{p, p + ":FP32"} {
+				code, _, stderr := simCLI("run", prog, "--load", "sbuf:0:0="+arg)
+				if code != 2 || !strings.Contains(stderr, tc.name) || !strings.Contains(stderr, "astype") {
+					t.Errorf("%s (%s): exit %d: %s", tc.descr, arg, code, stderr)
+				}
 			}
-		}
+		})
 	}
 	b := filepath.Join(dir, "b.npy")
 	rawNPY(t, b, "|b1", "(1, 4)", []byte{1, 0, 1, 1})
@@ -93,10 +95,12 @@ func TestRunHBMCapPages(t *testing.T) {
 	dir := t.TempDir()
 	prog := writeBin(t, dir, transposeInst(32, isa.Events{}))
 	for _, c := range []string{"4K", "65535", "1"} {
-		code, _, stderr := simCLI("run", prog, "--hbm-cap", c)
-		if code != 2 || !strings.Contains(stderr, "is less than one HBM page (65536 bytes)") || (c == "65535" && !strings.Contains(stderr, "65535 bytes is less")) {
-			t.Errorf("--hbm-cap %s: exit %d: %s", c, code, stderr)
-		}
+		t.Run(c, func(t *testing.T) {
+			code, _, stderr := simCLI("run", prog, "--hbm-cap", c)
+			if code != 2 || !strings.Contains(stderr, "is less than one HBM page (65536 bytes)") || (c == "65535" && !strings.Contains(stderr, "65535 bytes is less")) {
+				t.Errorf("--hbm-cap %s: exit %d: %s", c, code, stderr)
+			}
+		})
 	}
 	if code, _, stderr := simCLI("run", prog, "--quiet", "--hbm-cap", "64K"); code != 0 {
 		t.Errorf("--hbm-cap 64K: exit %d: %s", code, stderr)
@@ -114,20 +118,22 @@ func TestRunHBMCapPages(t *testing.T) {
 	writeNPY(t, src, "f4", []int{32, 32}, make([]byte, 32*32*4))
 	out := filepath.Join(dir, "o.npy")
 	for _, extra := range []string{"--quiet", "--check-uninit"} {
-		args := []string{"run", prog, extra, "--hbm-cap", "64K", "--load", "sbuf:0:0=" + src, "--dump", "hbm:0x0=512x1024:FP32:" + out}
-		if code, _, stderr := simCLI(args...); code != 0 {
-			t.Fatalf("%s: dump of 2 MiB of HBM under a 64 KiB cap: exit %d: %s", extra, code, stderr)
-		}
-		fh, _ := os.Open(out)
-		a, err := npy.Read(fh)
-		fh.Close()
-		if err != nil || len(a.Data) != 2<<20 {
-			t.Fatalf("%s: %v", extra, err)
-		}
-		for _, x := range a.Data {
-			if x != 0 {
-				t.Fatalf("%s: never-written HBM dumped as non-zero", extra)
+		t.Run(extra, func(t *testing.T) {
+			args := []string{"run", prog, extra, "--hbm-cap", "64K", "--load", "sbuf:0:0=" + src, "--dump", "hbm:0x0=512x1024:FP32:" + out}
+			if code, _, stderr := simCLI(args...); code != 0 {
+				t.Fatalf("%s: dump of 2 MiB of HBM under a 64 KiB cap: exit %d: %s", extra, code, stderr)
 			}
-		}
+			fh, _ := os.Open(out)
+			a, err := npy.Read(fh)
+			fh.Close()
+			if err != nil || len(a.Data) != 2<<20 {
+				t.Fatalf("%s: %v", extra, err)
+			}
+			for _, x := range a.Data {
+				if x != 0 {
+					t.Fatalf("%s: never-written HBM dumped as non-zero", extra)
+				}
+			}
+		})
 	}
 }
