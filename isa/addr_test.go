@@ -27,13 +27,15 @@ func TestParseAddressRegions(t *testing.T) {
 		{"sbuf:0:0x100000", MAVERICK, "offset 0x100000 beyond the sbuf partition stride 0x100000"},
 		{"sbuf:127:0xfffff", MAVERICK, ""},
 	} {
-		_, err := ParseAddress(c.s, c.g)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s on %v: %v", c.s, c.g, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s on %v: got %v, want %q", c.s, c.g, err, c.want)
-		}
+		t.Run(c.s+"@"+c.g.String(), func(t *testing.T) {
+			_, err := ParseAddress(c.s, c.g)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("%v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("got %v, want %q", err, c.want)
+			}
+		})
 	}
 }
 
@@ -45,19 +47,21 @@ func TestLocateNeverPSUMWithoutPSUM(t *testing.T) {
 		t.Fatalf("MAVERICK 0x2000000 = %v %v, want sbuf:32:0x0", l, ok)
 	}
 	for _, g := range Generations {
-		geo := g.Geometry()
-		for a := uint32(0); a < 0x9000000; a += 0x1f3 * 61 {
-			l := LocateAddr4(Addr4(a), g)
-			if l.Space == SpacePSUM && geo.PSUMSize == 0 {
-				t.Fatalf("%v: 0x%x prints as %v", g, a, l)
+		t.Run(g.String(), func(t *testing.T) {
+			geo := g.Geometry()
+			for a := uint32(0); a < 0x9000000; a += 0x1f3 * 61 {
+				l := LocateAddr4(Addr4(a), g)
+				if l.Space == SpacePSUM && geo.PSUMSize == 0 {
+					t.Fatalf("0x%x prints as %v", a, l)
+				}
+				back, err := ParseAddress(l.String(), g)
+				if err != nil {
+					t.Fatalf("0x%x prints as %v, which does not parse: %v", a, l, err)
+				}
+				if w, err := back.Addr4(g); err != nil || w != Addr4(a) {
+					t.Fatalf("0x%x -> %v -> 0x%x %v", a, l, w, err)
+				}
 			}
-			back, err := ParseAddress(l.String(), g)
-			if err != nil {
-				t.Fatalf("%v: 0x%x prints as %v, which does not parse: %v", g, a, l, err)
-			}
-			if w, err := back.Addr4(g); err != nil || w != Addr4(a) {
-				t.Fatalf("%v: 0x%x -> %v -> 0x%x %v", g, a, l, w, err)
-			}
-		}
+		})
 	}
 }

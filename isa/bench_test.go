@@ -155,15 +155,25 @@ func BenchmarkDecodeValidateValid(b *testing.B) {
 }
 
 func TestDecodeValidateAllocs(t *testing.T) {
-	w := Encode(s4base(OpSTREAM_TRANSPOSE))
-	var d Decoder
-	var vs []Violation
-	var x Validator
-	n := testing.AllocsPerRun(100, func() {
-		i, _ := d.Decode(w[:])
-		vs = x.Append(vs[:0], i, CAYMAN)
-	})
-	if n != 0 {
-		t.Errorf("decode+validate of a valid word allocates %v times", n)
+	words := map[string][64]byte{"STREAM_TRANSPOSE": Encode(s4base(OpSTREAM_TRANSPOSE)), "COPY": Encode(s4base(OpCOPY))}
+	for name, b := range bases() {
+		words[name] = Encode(b())
+	}
+	for name, w := range words {
+		t.Run(name, func(t *testing.T) {
+			var d Decoder
+			var vs []Violation
+			var x Validator
+			n := testing.AllocsPerRun(100, func() {
+				i, _ := d.Decode(w[:])
+				vs = x.Append(vs[:0], i, CAYMAN)
+			})
+			if len(vs) != 0 {
+				t.Fatalf("the valid base is invalid: %v", vs)
+			}
+			if n != 0 {
+				t.Errorf("decode+validate of a valid word allocates %v times", n)
+			}
+		})
 	}
 }

@@ -104,99 +104,133 @@ func TestDecodeEncodeRoundTripAllOpcodes(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	var d Decoder
 	for op := 0; op < 256; op++ {
-		for n := 0; n < 50; n++ {
-			w := randomWord(r, Opcode(op))
-			inst, err := Decode(w[:])
-			if err != nil {
-				t.Fatal(err)
+		t.Run(Opcode(op).String(), func(t *testing.T) {
+			for n := 0; n < 50; n++ {
+				w := randomWord(r, Opcode(op))
+				inst, err := Decode(w[:])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := Encode(inst); got != w {
+					t.Fatalf("round trip differs\n in %x\nout %x", w, got)
+				}
+				inst2, _ := d.Decode(w[:])
+				if !reflect.DeepEqual(inst, inst2) {
+					t.Fatalf("Decoder and Decode disagree on %x", w)
+				}
 			}
-			if got := Encode(inst); got != w {
-				t.Fatalf("opcode 0x%02x: round trip differs\n in %x\nout %x", op, w, got)
-			}
-			inst2, _ := d.Decode(w[:])
-			if !reflect.DeepEqual(inst, inst2) {
-				t.Fatalf("Decoder and Decode disagree on opcode 0x%02x", op)
-			}
-		}
+		})
 	}
 }
 
 func TestLayoutMatchesCodec(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for _, k := range append([]StructKind{StructNone}, StructKinds...) {
-		var op Opcode
-		for _, o := range AllOpcodes {
-			if o.Struct() == k {
-				op = o
-				break
-			}
+		t.Run(k.String(), func(t *testing.T) { layoutMatchesCodec(t, r, k) })
+	}
+}
+
+// layoutMatchesCodec: the layout table of k covers every byte once and reads every field of
+// random words as the decoder does.
+func layoutMatchesCodec(t *testing.T, r *rand.Rand, k StructKind) {
+	var op Opcode
+	for _, o := range AllOpcodes {
+		if o.Struct() == k {
+			op = o
+			break
 		}
-		l := Layout(k)
-		// coverage: every byte exactly once (bitfields of one byte together count once)
-		var cover [64]int
-		seen := map[int]uint8{}
-		for _, f := range l.Fields {
-			if f.Bits != 0 {
-				seen[f.Offset] += f.Bits
+	}
+	l := Layout(k)
+	// coverage: every byte exactly once (bitfields of one byte together count once)
+	var cover [64]int
+	seen := map[int]uint8{}
+	for _, f := range l.Fields {
+		if f.Bits != 0 {
+			seen[f.Offset] += f.Bits
+			continue
+		}
+		for b := f.Offset; b < f.Offset+f.ByteLen(); b++ {
+			cover[b]++
+		}
+	}
+	for off, nb := range seen {
+		if nb != 8 {
+			t.Errorf("%v: bitfields of byte %d cover %d bits", k, off, nb)
+		}
+		cover[off]++
+	}
+	for b, c := range cover {
+		if c != 1 {
+			t.Errorf("%v: byte %d covered %d times", k, b, c)
+		}
+	}
+	for n := 0; n < 20; n++ {
+		w := randomWord(r, op)
+		inst, _ := Decode(w[:])
+		gf, lf := goFields(inst), layoutFields(l, &w)
+		for p, v := range gf {
+			lv, ok := lf[p]
+			if !ok {
+				t.Errorf("%v: Go field %s not in the layout table", k, p)
 				continue
 			}
-			for b := f.Offset; b < f.Offset+f.ByteLen(); b++ {
-				cover[b]++
+			if lv != v {
+				t.Errorf("%v: %s: codec %#x, layout %#x", k, p, v, lv)
 			}
 		}
-		for off, nb := range seen {
-			if nb != 8 {
-				t.Errorf("%v: bitfields of byte %d cover %d bits", k, off, nb)
-			}
-			cover[off]++
-		}
-		for b, c := range cover {
-			if c != 1 {
-				t.Errorf("%v: byte %d covered %d times", k, b, c)
-			}
-		}
-		for n := 0; n < 20; n++ {
-			w := randomWord(r, op)
-			inst, _ := Decode(w[:])
-			gf, lf := goFields(inst), layoutFields(l, &w)
-			for p, v := range gf {
-				lv, ok := lf[p]
-				if !ok {
-					t.Errorf("%v: Go field %s not in the layout table", k, p)
-					continue
-				}
-				if lv != v {
-					t.Errorf("%v: %s: codec %#x, layout %#x", k, p, v, lv)
-				}
-			}
-			if t.Failed() {
-				return
-			}
+		if t.Failed() {
+			return
 		}
 	}
 }
 
 func TestDecodeLengths(t *testing.T) {
-	for _, n := range []int{0, 1, 63} {
-		if _, err := Decode(make([]byte, n)); !errors.Is(err, fault.ErrTruncated) {
-			t.Errorf("len %d: %v", n, err)
+	cases := []struct {
+		name     string
+		n        int
+		decode   func(n int) error
+		category error
+		trailing bool
+	}{
+		{"empty", 0, decodeLen, fault.ErrTruncated, false},
+		{"one byte", 1, decodeLen, fault.ErrTruncated, false},
+		{"one short", 63, decodeLen, fault.ErrTruncated, false},
+		{"one long", 65, decodeLen, fault.ErrInvalid, true},
+		{"two words", 128, decodeLen, fault.ErrInvalid, true},
+		{"Decoder one short", 63, decoderLen, fault.ErrTruncated, false},
+		{"Decoder one long", 65, decoderLen, fault.ErrInvalid, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.decode(c.n)
+			var we *WordLengthError
+			if !errors.As(err, &we) || we.Len != c.n || !errors.Is(err, c.category) || errors.Is(err, ErrTrailing) != c.trailing {
+				t.Errorf("%d bytes: %v", c.n, err)
+			}
+		})
+	}
+	t.Run("stream", func(t *testing.T) {
+		_, err := DecodeStream(make([]byte, 64*3+5))
+		var le *LengthError
+		if !errors.As(err, &le) || le.Offset != 0xc0 || !errors.Is(err, fault.ErrTruncated) {
+			t.Fatalf("stream: %v", err)
 		}
-	}
-	if _, err := Decode(make([]byte, 65)); !errors.Is(err, ErrTrailing) {
-		t.Errorf("len 65: %v", err)
-	}
-	_, err := DecodeStream(make([]byte, 64*3+5))
-	var le *LengthError
-	if !errors.As(err, &le) || le.Offset != 0xc0 || !errors.Is(err, fault.ErrTruncated) {
-		t.Fatalf("stream: %v", err)
-	}
-	if !strings.Contains(err.Error(), "offset 0xc0") {
-		t.Errorf("message does not name the offset: %v", err)
-	}
-	insts, err := DecodeStream(make([]byte, 128))
-	if err != nil || len(insts) != 2 {
-		t.Fatal(insts, err)
-	}
+		if !strings.Contains(err.Error(), "offset 0xc0") {
+			t.Errorf("message does not name the offset: %v", err)
+		}
+		insts, err := DecodeStream(make([]byte, 128))
+		if err != nil || len(insts) != 2 {
+			t.Fatal(insts, err)
+		}
+	})
+}
+
+func decodeLen(n int) error { _, err := Decode(make([]byte, n)); return err }
+
+func decoderLen(n int) error {
+	var d Decoder
+	_, err := d.Decode(make([]byte, n))
+	return err
 }
 
 // mirrorPair decodes w both ways (one copy, field by field) and encodes the result both ways;

@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -62,24 +63,27 @@ func TestZeroValuesMeanNone(t *testing.T) {
 		k StructKind
 		s EngineSet
 		d DType
+		v ValueKind
 	)
-	if e != EngineNone || e.String() != "none" {
-		t.Errorf("zero Engine is %v", e)
+	_, code := e.Code()
+	cases := []struct {
+		name string
+		ok   bool
+		got  string
+	}{
+		{"Engine", e == EngineNone && e.String() == "none" && !code, e.String()},
+		{"Generation", g == GenInvalid && !g.Valid() && g.Check() != nil, g.String()},
+		{"StructKind", k == StructNone && k.String() == "none", k.String()},
+		{"EngineSet", s.String() == "none" && !s.Has(EnginePE) && len(s.List()) == 0, s.String()},
+		{"DType", d == DTypeINVALID && d.String() == "INVALID", d.String()},
+		{"ValueKind", v == KUint, v.String()},
 	}
-	if _, ok := e.Code(); ok {
-		t.Error("the zero Engine has a NEURON_ENGINE code")
-	}
-	if g != GenInvalid || g.Valid() {
-		t.Errorf("zero Generation is %v", g)
-	}
-	if k != StructNone {
-		t.Errorf("zero StructKind is %v", k)
-	}
-	if s.String() != "none" || s.Has(EnginePE) {
-		t.Errorf("zero EngineSet is %v", s)
-	}
-	if d != DTypeINVALID {
-		t.Errorf("zero DType is %v", d)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !c.ok {
+				t.Errorf("the zero value is %s, not none", c.got)
+			}
+		})
 	}
 }
 
@@ -87,15 +91,17 @@ func TestZeroValuesMeanNone(t *testing.T) {
 func TestEngineCodes(t *testing.T) {
 	facts := map[uint8]Engine{0: EnginePE, 1: EngineACT, 2: EnginePOOL, 3: EngineDVE, 4: EngineTPB_SP, 5: EngineTOP_SP}
 	for c := 0; c < 256; c++ {
-		e, ok := EngineOfCode(uint8(c))
-		want, known := facts[uint8(c)]
-		if ok != known || e != want {
-			t.Errorf("EngineOfCode(%d) = %v %v, want %v %v", c, e, ok, want, known)
-		}
-		if known {
-			if back, ok := e.Code(); !ok || back != uint8(c) {
-				t.Errorf("%v.Code() = %d %v, want %d", e, back, ok, c)
+		t.Run(strconv.Itoa(c), func(t *testing.T) {
+			e, ok := EngineOfCode(uint8(c))
+			want, known := facts[uint8(c)]
+			if ok != known || e != want {
+				t.Errorf("EngineOfCode(%d) = %v %v, want %v %v", c, e, ok, want, known)
 			}
-		}
+			if known {
+				if back, ok := e.Code(); !ok || back != uint8(c) {
+					t.Errorf("%v.Code() = %d %v, want %d", e, back, ok, c)
+				}
+			}
+		})
 	}
 }

@@ -290,57 +290,61 @@ func TestGoldenDisasmSaysWhatCReads(t *testing.T) {
 	words, texts := goldenWords(t, "../testdata/isa/disasm.txt")
 	cs := oracleRead(t, bin, words)
 	for k, w := range words {
-		kind := Opcode(w[0]).Struct()
-		claims, err := disasmClaims(kind, texts[k])
-		if err != nil {
-			t.Errorf("line of word %d: %v: %s", k, err, texts[k])
-			continue
-		}
-		op := strings.Fields(texts[k])[0]
-		if n, err := strconv.ParseUint(op, 0, 8); err == nil {
-			if n != uint64(w[0]) || Opcode(w[0]).Known() {
-				t.Errorf("word %d: opcode %s for byte 0x%02x", k, op, w[0])
-			}
-		} else if c, _ := textValue("opcode", strconv.Itoa(int(w[0]))); op != Opcode(w[0]).String() || c != cs[k]["opcode"] {
-			t.Errorf("word %d: opcode %s for byte 0x%02x", k, op, w[0])
-		}
-		if kind == StructNone {
-			n, _ := strconv.Atoi(claims["payload#len"])
-			trimmed := 52
-			for trimmed > 0 && w[12+trimmed-1] == 0 {
-				trimmed--
-			}
-			for i := 0; i < 52; i++ {
-				want := "0"
-				if v, ok := claims[fmt.Sprintf("payload[%d]", i)]; ok {
-					want = v
-				}
-				if want != strconv.Itoa(int(w[12+i])) || n > 52 || n < trimmed {
-					t.Errorf("word %d: payload byte %d: text %s, word %d", k, i, want, w[12+i])
-					break
-				}
-			}
-		}
-		for p, cv := range cs[k] {
-			if kind == StructNone && !strings.HasPrefix(p, "events.") && p != "inst_word_len" && p != "debug_cmd" && p != "debug_hint" {
-				continue // beyond the header and events of a word without a struct
-			}
-			if p == "opcode" {
-				continue
-			}
-			want, ok := claims[p]
-			if !ok {
-				want = "0"
-				if p == "inst_word_len" {
-					want = "16"
-				}
-			}
-			if want != cv {
-				t.Errorf("word %d (%s): %s: the text says %s, C reads %s", k, op, p, want, cv)
-			}
-		}
+		t.Run(fmt.Sprintf("word%d", k), func(t *testing.T) { disasmSaysWhatCReads(t, k, w, texts[k], cs[k]) })
 	}
 	if len(words) < 100 {
 		t.Errorf("only %d lines", len(words))
+	}
+}
+
+// disasmSaysWhatCReads checks disasm.txt's line text for word k against C's field values c.
+func disasmSaysWhatCReads(t *testing.T, k int, w [64]byte, text string, cread map[string]string) {
+	kind := Opcode(w[0]).Struct()
+	claims, err := disasmClaims(kind, text)
+	if err != nil {
+		t.Fatalf("%v: %s", err, text)
+	}
+	op := strings.Fields(text)[0]
+	if n, err := strconv.ParseUint(op, 0, 8); err == nil {
+		if n != uint64(w[0]) || Opcode(w[0]).Known() {
+			t.Errorf("word %d: opcode %s for byte 0x%02x", k, op, w[0])
+		}
+	} else if c, _ := textValue("opcode", strconv.Itoa(int(w[0]))); op != Opcode(w[0]).String() || c != cread["opcode"] {
+		t.Errorf("word %d: opcode %s for byte 0x%02x", k, op, w[0])
+	}
+	if kind == StructNone {
+		n, _ := strconv.Atoi(claims["payload#len"])
+		trimmed := 52
+		for trimmed > 0 && w[12+trimmed-1] == 0 {
+			trimmed--
+		}
+		for i := 0; i < 52; i++ {
+			want := "0"
+			if v, ok := claims[fmt.Sprintf("payload[%d]", i)]; ok {
+				want = v
+			}
+			if want != strconv.Itoa(int(w[12+i])) || n > 52 || n < trimmed {
+				t.Errorf("word %d: payload byte %d: text %s, word %d", k, i, want, w[12+i])
+				break
+			}
+		}
+	}
+	for p, cv := range cread {
+		if kind == StructNone && !strings.HasPrefix(p, "events.") && p != "inst_word_len" && p != "debug_cmd" && p != "debug_hint" {
+			continue // beyond the header and events of a word without a struct
+		}
+		if p == "opcode" {
+			continue
+		}
+		want, ok := claims[p]
+		if !ok {
+			want = "0"
+			if p == "inst_word_len" {
+				want = "16"
+			}
+		}
+		if want != cv {
+			t.Errorf("word %d (%s): %s: the text says %s, C reads %s", k, op, p, want, cv)
+		}
 	}
 }

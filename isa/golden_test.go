@@ -19,7 +19,7 @@ const rulesGolden = "../testdata/isa/rules.txt"
 func TestGoldenRules(t *testing.T) {
 	n := 0
 	for _, file := range []string{rulesGolden, "../testdata/isa/rules_hand.txt"} {
-		n += checkRulesFile(t, file)
+		t.Run(file, func(t *testing.T) { n += checkRulesFile(t, file) })
 	}
 	if n < 100 {
 		t.Errorf("only %d golden words", n)
@@ -93,11 +93,13 @@ func TestGoldenRulesAreTheMutations(t *testing.T) {
 			on += "@" + m.eng.String()
 		}
 		key := hexenc.EncodeToString(w[:]) + " " + on
-		got, ok := listed[key]
-		if !ok {
-			t.Errorf("mutation %s (base %s on %s) is not in %s", m.rule, m.base, on, rulesGolden)
-		} else if got != m.rule {
-			t.Errorf("mutation %s (base %s on %s): %s says %s", m.rule, m.base, on, rulesGolden, got)
-		}
+		t.Run(m.rule+"/"+m.base+"@"+on, func(t *testing.T) {
+			got, ok := listed[key]
+			if !ok {
+				t.Errorf("the mutation's word is not in %s", rulesGolden)
+			} else if got != m.rule {
+				t.Errorf("%s says %s", rulesGolden, got)
+			}
+		})
 	}
 }

@@ -23,18 +23,19 @@ func TestParseNumber(t *testing.T) {
 		{"-1", 0, "bad number"},
 		{"", 0, "bad number"},
 	} {
-		got, err := ParseNumber(c.in)
-		if c.err == "" {
-			if err != nil || got != c.want {
-				t.Errorf("ParseNumber(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		t.Run(c.in, func(t *testing.T) {
+			got, err := ParseNumber(c.in)
+			if c.err == "" {
+				if err != nil || got != c.want {
+					t.Errorf("ParseNumber(%q) = %d, %v; want %d", c.in, got, err, c.want)
+				}
+				return
 			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), c.err) {
-			t.Errorf("ParseNumber(%q) error = %v; want one saying %q", c.in, err, c.err)
-		}
-		if c.err == "bad number" && strings.Contains(err.Error(), "overflow") {
-			t.Errorf("ParseNumber(%q) = %v: a malformed number is not an overflow", c.in, err)
-		}
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseNumber(%q) error = %v; want one saying %q", c.in, err, c.err)
+			} else if c.err == "bad number" && strings.Contains(err.Error(), "overflow") {
+				t.Errorf("ParseNumber(%q) = %v: a malformed number is not an overflow", c.in, err)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -352,21 +353,25 @@ func TestBasesAreValid(t *testing.T) {
 			if !OpcodeOf(i).InGen(g) {
 				continue
 			}
-			if vs := Validate(i, g); len(vs) != 0 {
-				t.Errorf("base %s on %v: %v", name, g, vs)
-			}
+			t.Run(name+"@"+g.String(), func(t *testing.T) {
+				if vs := Validate(i, g); len(vs) != 0 {
+					t.Errorf("%v", vs)
+				}
+			})
 		}
 		for _, op := range S4D4TROpcodes(g) {
-			i := s4base(op)
-			if vs := Validate(i, g); len(vs) != 0 {
-				t.Errorf("base %v on %v: %v", op, g, vs)
-			}
-			// round trip through the codec keeps validity
-			w := Encode(i)
-			d, _ := Decode(w[:])
-			if vs := Validate(d, g); len(vs) != 0 {
-				t.Errorf("decoded base %v on %v: %v", op, g, vs)
-			}
+			t.Run(op.String()+"@"+g.String(), func(t *testing.T) {
+				i := s4base(op)
+				if vs := Validate(i, g); len(vs) != 0 {
+					t.Errorf("%v", vs)
+				}
+				// round trip through the codec keeps validity
+				w := Encode(i)
+				d, _ := Decode(w[:])
+				if vs := Validate(d, g); len(vs) != 0 {
+					t.Errorf("decoded: %v", vs)
+				}
+			})
 		}
 	}
 }
@@ -376,26 +381,27 @@ func TestBasesAreValid(t *testing.T) {
 func TestEveryRuleFailsAlone(t *testing.T) {
 	covered := map[string]bool{}
 	for _, m := range allMutations() {
-		i := buildBase(t, m.base)
-		m.mut(i)
-		vs := validateM(m, i)
-		got := ruleSet(vs)
-		if len(got) != 1 || got[0] != m.rule {
-			t.Errorf("%s on %v@%v (base %s): want only %s, got %v", m.rule, m.gen, m.eng, m.base, m.rule, vs)
-			continue
-		}
-		for _, v := range vs {
-			if v.Field == "" || v.Legal == "" || v.Offset < 0 || v.Offset > 63 {
-				t.Errorf("%s: incomplete violation %+v", m.rule, v)
-			}
-		}
-		// the word survives the codec with the same verdict
-		w := Encode(i)
-		d, _ := Decode(w[:])
-		if got2 := ruleSet(validateM(m, d)); strings.Join(got2, ",") != m.rule {
-			t.Errorf("%s: after encode/decode got %v", m.rule, got2)
-		}
 		covered[m.rule] = true
+		t.Run(fmt.Sprintf("%s/%s@%v,%v", m.rule, m.base, m.gen, m.eng), func(t *testing.T) {
+			i := buildBase(t, m.base)
+			m.mut(i)
+			vs := validateM(m, i)
+			got := ruleSet(vs)
+			if len(got) != 1 || got[0] != m.rule {
+				t.Fatalf("want only %s, got %v", m.rule, vs)
+			}
+			for _, v := range vs {
+				if v.Field == "" || v.Legal == "" || v.Offset < 0 || v.Offset > 63 {
+					t.Errorf("incomplete violation %+v", v)
+				}
+			}
+			// the word survives the codec with the same verdict
+			w := Encode(i)
+			d, _ := Decode(w[:])
+			if got2 := ruleSet(validateM(m, d)); strings.Join(got2, ",") != m.rule {
+				t.Errorf("after encode/decode got %v", got2)
+			}
+		})
 	}
 	// inst_nbytes is the decoder's, not a validator's: a word one byte short
 	if _, err := Decode(make([]byte, InstNBytes-1)); fault.Rule(err) != RuleInstNBytes {
@@ -418,49 +424,61 @@ func TestRegistryComplete(t *testing.T) {
 	emitted := map[string]bool{}
 	for _, id := range RuleIDs() {
 		emitted[id] = true
-		p, ok := Lookup(id)
-		if !ok {
-			t.Errorf("rule %s is emitted but not registered", id)
-			continue
-		}
-		if p.Kind != "rule" || p.Source == "" || p.Text == "" || len(p.Fields) == 0 || p.Confidence.Kind == "" {
-			t.Errorf("rule %s: incomplete entry %+v", id, p)
-		}
-		if p.Confidence.Kind != "OBSERVED" && p.Reason == "" {
-			t.Errorf("rule %s: %v without a reason", id, p.Confidence)
-		}
+		t.Run(id, func(t *testing.T) {
+			p, ok := Lookup(id)
+			if !ok {
+				t.Fatalf("emitted but not registered")
+			}
+			if p.Kind != "rule" || p.Source == "" || p.Text == "" || len(p.Fields) == 0 || p.Confidence.Kind == "" {
+				t.Errorf("incomplete entry %+v", p)
+			}
+			if p.Confidence.Kind != "OBSERVED" && p.Reason == "" {
+				t.Errorf("%v without a reason", p.Confidence)
+			}
+		})
 	}
-	seen := map[string]bool{}
-	for _, p := range Registry() {
-		if seen[p.ID] {
-			t.Errorf("duplicate registry id %s", p.ID)
+	t.Run("registry", func(t *testing.T) {
+		seen := map[string]bool{}
+		for _, p := range Registry() {
+			if seen[p.ID] {
+				t.Errorf("duplicate registry id %s", p.ID)
+			}
+			seen[p.ID] = true
+			if p.Kind == "rule" && !emitted[p.ID] {
+				t.Errorf("registered rule %s is never emitted", p.ID)
+			}
 		}
-		seen[p.ID] = true
-		if p.Kind == "rule" && !emitted[p.ID] {
-			t.Errorf("registered rule %s is never emitted", p.ID)
-		}
-	}
+	})
 }
 
-func TestViolationMessage(t *testing.T) {
-	i := s4base(OpSTREAM_TRANSPOSE)
-	i.NumActiveChannels = 48
-	vs := Validate(i, CAYMAN)
-	if len(vs) != 1 || vs[0].String() != "has_multiple_32_channels: num_active_channels = 48, legal: 32, 64, 96 or 128" || vs[0].Offset != 34 {
-		t.Fatalf("%+v", vs)
+func TestViolationTexts(t *testing.T) {
+	cases := []struct {
+		name  string
+		mut   func(i *S4D4TR)
+		rules string // the rules broken, in order
+		n     int    // violations
+		first string // the first violation's text
+		off   int    // its offset
+	}{
+		{"one rule", func(i *S4D4TR) { i.NumActiveChannels = 48 }, "has_multiple_32_channels", 1,
+			"has_multiple_32_channels: num_active_channels = 48, legal: 32, 64, 96 or 128", 34},
+		{"every violation", func(i *S4D4TR) {
+			i.NumActiveChannels, i.Negated, i.Op, i.Reserved1 = 48, 1, ALUAdd, [5]uint8{1, 0, 0, 0, 1}
+		}, "has_multiple_32_channels,has_zero_negated_field,s4d4_tr_op_bypass,s4d4_tr_reserved_zero", 5, // two reserved bytes
+			"s4d4_tr_reserved_zero: reserved1[0] = 0x1, legal: 0", 39},
 	}
-}
-
-func TestValidateReportsEveryViolation(t *testing.T) {
-	i := s4base(OpSTREAM_TRANSPOSE)
-	i.NumActiveChannels, i.Negated, i.Op, i.Reserved1 = 48, 1, ALUAdd, [5]uint8{1, 0, 0, 0, 1}
-	got := ruleSet(Validate(i, CAYMAN))
-	want := "has_multiple_32_channels,has_zero_negated_field,s4d4_tr_op_bypass,s4d4_tr_reserved_zero"
-	if strings.Join(got, ",") != want {
-		t.Fatalf("got %v", got)
-	}
-	if n := len(Validate(i, CAYMAN)); n != 5 {
-		t.Fatalf("want 5 violations (two reserved bytes), got %d", n)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			i := s4base(OpSTREAM_TRANSPOSE)
+			c.mut(i)
+			vs := Validate(i, CAYMAN)
+			if got := strings.Join(ruleSet(vs), ","); got != c.rules || len(vs) != c.n {
+				t.Fatalf("rules %s (%d violations), want %s (%d)", got, len(vs), c.rules, c.n)
+			}
+			if vs[0].String() != c.first || vs[0].Offset != c.off {
+				t.Errorf("first violation %q at %d, want %q at %d", vs[0].String(), vs[0].Offset, c.first, c.off)
+			}
+		})
 	}
 }
 
@@ -485,22 +503,24 @@ func TestReduceEngineArmMessages(t *testing.T) {
 			"in_dtype = FP32 on POOL, legal: on POOL: UINT64, INT32, UINT32 or INT64 "}},
 		{poolMax, EnginePOOL, []string{"op = MAX on POOL, legal: on POOL: ADD_INT,", "in_dtype = FP32 on POOL"}},
 	} {
-		if vs := Validate(c.inst, CAYMAN); len(vs) != 0 {
-			t.Fatalf("%v without an engine: %v", c.inst.Header.Opcode, vs)
-		}
-		vs := ValidateOn(c.inst, CAYMAN, c.eng)
-		if len(vs) != len(c.want) {
-			t.Fatalf("%v on %v: %v", c.inst.Header.Opcode, c.eng, vs)
-		}
-		for k, v := range vs {
-			s := v.String()
-			if v.Rule != "is_valid_tensor_reduce_arith_engine" || !strings.Contains(s, c.want[k]) {
-				t.Errorf("%v on %v: got %q, want it to contain %q", c.inst.Header.Opcode, c.eng, s, c.want[k])
+		t.Run(fmt.Sprintf("%v_%v_on_%v", c.inst.Header.Opcode, c.inst.Op, c.eng), func(t *testing.T) {
+			if vs := Validate(c.inst, CAYMAN); len(vs) != 0 {
+				t.Fatalf("without an engine: %v", vs)
 			}
-			if v.Field == "op" && v.Offset != 36 || v.Field == "in_dtype" && v.Offset != 32 {
-				t.Errorf("%s at offset %d", v.Field, v.Offset)
+			vs := ValidateOn(c.inst, CAYMAN, c.eng)
+			if len(vs) != len(c.want) {
+				t.Fatalf("%v", vs)
 			}
-		}
+			for k, v := range vs {
+				s := v.String()
+				if v.Rule != "is_valid_tensor_reduce_arith_engine" || !strings.Contains(s, c.want[k]) {
+					t.Errorf("got %q, want it to contain %q", s, c.want[k])
+				}
+				if v.Field == "op" && v.Offset != 36 || v.Field == "in_dtype" && v.Offset != 32 {
+					t.Errorf("%s at offset %d", v.Field, v.Offset)
+				}
+			}
+		})
 	}
 }
 
@@ -509,34 +529,38 @@ func TestReduceEngineArmMessages(t *testing.T) {
 // TensorReduceArithOps' lists.
 func TestReduceEngineArmsPartitionOps(t *testing.T) {
 	for _, g := range Generations {
-		dve, pool := map[ALUOp]bool{}, map[ALUOp]bool{}
-		for _, o := range TensorReduceArithOps(EngineDVE, g) {
-			dve[o] = true
-		}
-		for _, o := range TensorReduceArithOps(EnginePOOL, g) {
-			pool[o] = true
-		}
-		if len(TensorReduceArithOps(EngineACT, g)) != 0 || len(dve) == 0 || len(pool) == 0 {
-			t.Fatalf("%v: DVE %d ops, POOL %d ops", g, len(dve), len(pool))
-		}
-		for _, op := range []Opcode{OpTENSOR_REDUCE_ARITH_OP, OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP} {
-			for c := 0; c < 256; c++ {
-				o := ALUOp(c)
-				for _, dt := range []DType{DTypeFP32, DTypeINT32, DTypeINT64, DTypeBFLOAT16} {
-					i := s4base(op)
-					i.Op, i.InDtype, i.OutDtype = o, dt, dt
-					none := len(Validate(i, g)) == 0
-					onDVE := len(ValidateOn(i, g, EngineDVE)) == 0
-					onPOOL := len(ValidateOn(i, g, EnginePOOL)) == 0
-					if onDVE && onPOOL || none != (onDVE || onPOOL) {
-						t.Errorf("%v %v %v %v: no engine %v, DVE %v, POOL %v", g, op, o, dt, none, onDVE, onPOOL)
-					}
-					if onDVE && !dve[o] || onPOOL && !pool[o] {
-						t.Errorf("%v %v %v %v valid outside TensorReduceArithOps", g, op, o, dt)
-					}
-					if dt == DTypeINT32 && (dve[o] && !onDVE || pool[o] && !onPOOL) {
-						t.Errorf("%v %v %v INT32 listed but refused: DVE %v POOL %v", g, op, o, onDVE, onPOOL)
-					}
+		t.Run(g.String(), func(t *testing.T) { reduceArmsPartitionOps(t, g) })
+	}
+}
+
+func reduceArmsPartitionOps(t *testing.T, g Generation) {
+	dve, pool := map[ALUOp]bool{}, map[ALUOp]bool{}
+	for _, o := range TensorReduceArithOps(EngineDVE, g) {
+		dve[o] = true
+	}
+	for _, o := range TensorReduceArithOps(EnginePOOL, g) {
+		pool[o] = true
+	}
+	if len(TensorReduceArithOps(EngineACT, g)) != 0 || len(dve) == 0 || len(pool) == 0 {
+		t.Fatalf("DVE %d ops, POOL %d ops", len(dve), len(pool))
+	}
+	for _, op := range []Opcode{OpTENSOR_REDUCE_ARITH_OP, OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP} {
+		for c := 0; c < 256; c++ {
+			o := ALUOp(c)
+			for _, dt := range []DType{DTypeFP32, DTypeINT32, DTypeINT64, DTypeBFLOAT16} {
+				i := s4base(op)
+				i.Op, i.InDtype, i.OutDtype = o, dt, dt
+				none := len(Validate(i, g)) == 0
+				onDVE := len(ValidateOn(i, g, EngineDVE)) == 0
+				onPOOL := len(ValidateOn(i, g, EnginePOOL)) == 0
+				if onDVE && onPOOL || none != (onDVE || onPOOL) {
+					t.Errorf("%v %v %v %v: no engine %v, DVE %v, POOL %v", g, op, o, dt, none, onDVE, onPOOL)
+				}
+				if onDVE && !dve[o] || onPOOL && !pool[o] {
+					t.Errorf("%v %v %v %v valid outside TensorReduceArithOps", g, op, o, dt)
+				}
+				if dt == DTypeINT32 && (dve[o] && !onDVE || pool[o] && !onPOOL) {
+					t.Errorf("%v %v %v INT32 listed but refused: DVE %v POOL %v", g, op, o, onDVE, onPOOL)
 				}
 			}
 		}
@@ -562,12 +586,13 @@ func TestRegisterModeMarkers(t *testing.T) {
 		{0xA0000005, MARIANA, ""},                            // INDIRECT_REG: MEM_PATTERN4D indirect
 		{0xC0000005 | 0x1000000, MAVERICK, "tensor4d_valid"}, // stray marker bit 24 again
 	} {
-		i := s4base(OpSTREAM_TRANSPOSE)
-		i.SrcMemPattern.StartAddr = Addr4(c.addr)
-		got := strings.Join(ruleSet(Validate(i, c.gen)), ",")
-		if got != c.want {
-			t.Errorf("src start_addr %#x on %v: got %q, want %q", c.addr, c.gen, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%#x@%v", c.addr, c.gen), func(t *testing.T) {
+			i := s4base(OpSTREAM_TRANSPOSE)
+			i.SrcMemPattern.StartAddr = Addr4(c.addr)
+			if got := strings.Join(ruleSet(Validate(i, c.gen)), ","); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
 	}
 	// an ADDR_SHAPE_REG source takes its shape from the register: the element-count relation
 	// (same_or_fewer) is not checked, the src count multiple of 32 still is (seed 000 §4.2)
@@ -587,43 +612,54 @@ func TestRegisterModeMarkers(t *testing.T) {
 // on every placement (no addr_aligned_dtype class), so no S4D4_TR instruction could use it.
 func TestMaverickFP8Exp2Placeable(t *testing.T) {
 	for _, op := range []Opcode{OpSTREAM_TRANSPOSE, OpCOPY, OpSTREAM_SHUFFLE} {
-		i := s4base(op)
-		i.InDtype, i.OutDtype = DTypeFP8_EXP2, DTypeFP8_EXP2
-		i.SrcMemPattern.StartAddr, i.DstMemPattern.StartAddr = 0x3, 0x1001 // 1-byte aligned
-		if vs := Validate(i, MAVERICK); len(vs) != 0 {
-			t.Errorf("%v FP8_EXP2 on MAVERICK: %v", op, vs)
-		}
-		// still absent before MAVERICK: is_valid_dtype says so (and nothing has a class for it)
-		if got := ruleSet(Validate(i, MARIANA)); len(got) == 0 || got[0] != "is_valid_dtype" {
-			t.Errorf("%v FP8_EXP2 on MARIANA: %v", op, got)
-		}
+		t.Run(op.String(), func(t *testing.T) {
+			i := s4base(op)
+			i.InDtype, i.OutDtype = DTypeFP8_EXP2, DTypeFP8_EXP2
+			i.SrcMemPattern.StartAddr, i.DstMemPattern.StartAddr = 0x3, 0x1001 // 1-byte aligned
+			if vs := Validate(i, MAVERICK); len(vs) != 0 {
+				t.Errorf("FP8_EXP2 on MAVERICK: %v", vs)
+			}
+			// still absent before MAVERICK: is_valid_dtype says so (and nothing has a class for it)
+			if got := ruleSet(Validate(i, MARIANA)); len(got) == 0 || got[0] != "is_valid_dtype" {
+				t.Errorf("FP8_EXP2 on MARIANA: %v", got)
+			}
+		})
 	}
 	for _, d := range []DType{DTypeINT4, DTypeSFP8_E8} {
-		if DType(d).Alignment(MAVERICK) != 0 {
-			t.Errorf("%v has an alignment class on MAVERICK", d)
-		}
+		t.Run(d.String(), func(t *testing.T) {
+			if d.Alignment(MAVERICK) != 0 {
+				t.Errorf("an alignment class on MAVERICK")
+			}
+		})
 	}
 }
 
 // The footprint check is tpbsim's reading of "per-rank extent rules" (INFERRED); its
 // violations were reported under tensor4d_valid and so printed HIGH/OBSERVED.
 func TestFootprintCarriesItsOwnConfidence(t *testing.T) {
-	i := s4base(OpSTREAM_TRANSPOSE)
-	i.SrcMemPattern.StepElem[0] = -1 // walks below offset 0 of partition 0
-	vs := Validate(i, CAYMAN)
-	if len(vs) != 1 || vs[0].Rule != "tensor4d_footprint" || vs[0].Field != "src_mem_pattern" {
-		t.Fatalf("%v", vs)
+	for _, c := range []struct {
+		name  string
+		mut   func(i *S4D4TR)
+		rules string
+	}{
+		{"walk below the partition", func(i *S4D4TR) { i.SrcMemPattern.StepElem[0] = -1 }, "tensor4d_footprint"},
+		// a start the gate refuses is not reported again as a footprint
+		{"start beyond the active area", func(i *S4D4TR) { i.SrcMemPattern.StartAddr = 224 * KiB }, "tensor4d_valid"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			i := s4base(OpSTREAM_TRANSPOSE)
+			c.mut(i)
+			vs := Validate(i, CAYMAN)
+			if got := strings.Join(ruleSet(vs), ","); got != c.rules || vs[0].Field != "src_mem_pattern" && vs[0].Field != "src_mem_pattern.start_addr" {
+				t.Fatalf("%v", vs)
+			}
+		})
 	}
-	if p, _ := Lookup("tensor4d_footprint"); p.Confidence.Kind != "INFERRED" {
-		t.Errorf("tensor4d_footprint: %v", p.Confidence)
-	}
-	if p, _ := Lookup("tensor4d_valid"); p.Confidence != HighObserved {
-		t.Errorf("tensor4d_valid: %v", p.Confidence)
-	}
-	// a start the gate refuses is not reported again as a footprint
-	i = s4base(OpSTREAM_TRANSPOSE)
-	i.SrcMemPattern.StartAddr = 224 * KiB // CAYMAN: offset beyond the active size
-	if got := strings.Join(ruleSet(Validate(i, CAYMAN)), ","); got != "tensor4d_valid" {
-		t.Errorf("start beyond the active area: %s", got)
+	for id, want := range map[string]string{"tensor4d_footprint": "MED/INFERRED", "tensor4d_valid": "HIGH/OBSERVED"} {
+		t.Run(id, func(t *testing.T) {
+			if p, _ := Lookup(id); p.Confidence.String() != want {
+				t.Errorf("%v, want %s", p.Confidence, want)
+			}
+		})
 	}
 }

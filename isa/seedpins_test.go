@@ -2,6 +2,7 @@ package isa
 
 import (
 	"sort"
+	"strconv"
 	"testing"
 )
 
@@ -22,20 +23,22 @@ func TestSeedT02StructOpcodes(t *testing.T) {
 	seed := []Opcode{0x42, 0x83, 0x52, 0x84, 0x4E, 0x5E, 0x46, 0x47, 0x48, 0x6a, 0x6b} // seed 000 §3, quoted
 	sort.Slice(seed, func(i, j int) bool { return seed[i] < seed[j] })
 	for _, g := range []Generation{CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK} {
-		var got []Opcode
-		for op := 0; op < 256; op++ {
-			if o := Opcode(op); o.Known() && o.Struct() == StructS4D4_TR && o.InGen(g) {
-				got = append(got, o)
+		t.Run(g.String(), func(t *testing.T) {
+			var got []Opcode
+			for op := 0; op < 256; op++ {
+				if o := Opcode(op); o.Known() && o.Struct() == StructS4D4_TR && o.InGen(g) {
+					got = append(got, o)
+				}
 			}
-		}
-		if len(got) != len(seed) {
-			t.Fatalf("%v: %d opcodes use S4D4_TR (%v), the seed binds %d", g, len(got), got, len(seed))
-		}
-		for i := range seed {
-			if got[i] != seed[i] {
-				t.Fatalf("%v: S4D4_TR opcodes %v, the seed's %v", g, got, seed)
+			if len(got) != len(seed) {
+				t.Fatalf("%d opcodes use S4D4_TR (%v), the seed binds %d", len(got), got, len(seed))
 			}
-		}
+			for i := range seed {
+				if got[i] != seed[i] {
+					t.Fatalf("S4D4_TR opcodes %v, the seed's %v", got, seed)
+				}
+			}
+		})
 	}
 }
 
@@ -43,15 +46,14 @@ func TestSeedT02StructOpcodes(t *testing.T) {
 // mask_enable = 1 breaks mask_enable_zero on every non-transpose S4D4_TR opcode; STREAM_TRANSPOSE
 // permits it (mask_enable_valid).
 func TestSeedT12MaskEnableZero(t *testing.T) {
-	for _, op := range []Opcode{0x42, 0x52, 0x4E, 0x5E, 0x46, 0x47, 0x48, 0x6a} {
-		i := s4base(op)
-		i.MaskEnable = 1
-		if !rulesOf(Validate(i, CAYMAN))["mask_enable_zero"] {
-			t.Errorf("%v with mask_enable=1: no mask_enable_zero", op)
-		}
-	}
-	if rulesOf(Validate(s4base(OpSTREAM_TRANSPOSE), CAYMAN))["mask_enable_zero"] {
-		t.Error("STREAM_TRANSPOSE mask_enable=1 breaks mask_enable_zero")
+	for _, op := range []Opcode{0x42, 0x52, 0x4E, 0x5E, 0x46, 0x47, 0x48, 0x6a, OpSTREAM_TRANSPOSE} {
+		t.Run(op.String(), func(t *testing.T) {
+			i := s4base(op)
+			i.MaskEnable = 1
+			if got, want := rulesOf(Validate(i, CAYMAN))["mask_enable_zero"], op != OpSTREAM_TRANSPOSE; got != want {
+				t.Errorf("mask_enable=1 breaks mask_enable_zero: %v, want %v", got, want)
+			}
+		})
 	}
 }
 
@@ -62,11 +64,13 @@ func TestSeedT16OpDimX(t *testing.T) {
 		v  TensorSubdim
 		ok bool
 	}{{0, true}, {2, true}, {1, false}, {3, false}} {
-		i := s4base(OpSTREAM_TRANSPOSE)
-		i.OpDim = c.v
-		if bad := rulesOf(Validate(i, CAYMAN))["is_zero_subdim"]; bad == c.ok {
-			t.Errorf("op_dim %d: is_zero_subdim broken = %v, want %v", c.v, bad, !c.ok)
-		}
+		t.Run(strconv.Itoa(int(c.v)), func(t *testing.T) {
+			i := s4base(OpSTREAM_TRANSPOSE)
+			i.OpDim = c.v
+			if bad := rulesOf(Validate(i, CAYMAN))["is_zero_subdim"]; bad == c.ok {
+				t.Errorf("is_zero_subdim broken = %v, want %v", bad, !c.ok)
+			}
+		})
 	}
 }
 
@@ -76,11 +80,13 @@ func TestSeedT17ActiveChannels(t *testing.T) {
 		n  uint8
 		ok bool
 	}{{1, true}, {128, true}, {129, false}, {0, false}, {255, false}} {
-		i := s4base(OpCOPY)
-		i.NumActiveChannels = c.n
-		if bad := rulesOf(Validate(i, CAYMAN))["has_valid_active_channel_range"]; bad == c.ok {
-			t.Errorf("num_active_channels %d: has_valid_active_channel_range broken = %v, want %v", c.n, bad, !c.ok)
-		}
+		t.Run(strconv.Itoa(int(c.n)), func(t *testing.T) {
+			i := s4base(OpCOPY)
+			i.NumActiveChannels = c.n
+			if bad := rulesOf(Validate(i, CAYMAN))["has_valid_active_channel_range"]; bad == c.ok {
+				t.Errorf("has_valid_active_channel_range broken = %v, want %v", bad, !c.ok)
+			}
+		})
 	}
 }
 
@@ -88,10 +94,17 @@ func TestSeedT17ActiveChannels(t *testing.T) {
 // quoted predicate list checks it for src and for dst): a dst starting at partition 100 with 32
 // channels breaks it while the src is fine.
 func TestSeedT18DstActiveChannels(t *testing.T) {
-	i := s4base(OpCOPY)
-	i.DstMemPattern.StartAddr = Addr4(100 * CAYMAN.Geometry().StateBufPartitionSize)
-	if !rulesOf(Validate(i, CAYMAN))["start_addr_active_channels"] {
-		t.Error("dst from partition 100 with 32 channels passes start_addr_active_channels")
+	for _, c := range []struct {
+		partition uint32
+		broken    bool
+	}{{96, false}, {97, true}, {100, true}} {
+		t.Run(strconv.Itoa(int(c.partition)), func(t *testing.T) {
+			i := s4base(OpCOPY) // 32 channels
+			i.DstMemPattern.StartAddr = Addr4(c.partition * CAYMAN.Geometry().StateBufPartitionSize)
+			if got := rulesOf(Validate(i, CAYMAN))["start_addr_active_channels"]; got != c.broken {
+				t.Errorf("dst from partition %d with 32 channels breaks start_addr_active_channels: %v, want %v", c.partition, got, c.broken)
+			}
+		})
 	}
 }
 
@@ -99,15 +112,23 @@ func TestSeedT18DstActiveChannels(t *testing.T) {
 // pinned by next line)"): FP32R out breaks the same-dtype rule of STREAM_TRANSPOSE, not
 // is_valid_dtype; FP32R in breaks is_valid_dtype.
 func TestSeedT14OutFP32R(t *testing.T) {
-	i := s4base(OpSTREAM_TRANSPOSE)
-	i.InDtype, i.OutDtype = DTypeFP32, DTypeFP32R
-	rs := rulesOf(Validate(i, CAYMAN))
-	if rs["is_valid_dtype"] || len(rs) == 0 {
-		t.Errorf("out FP32R: rules %v, want the same-type rule and not is_valid_dtype", rs)
-	}
-	i.InDtype, i.OutDtype = DTypeFP32R, DTypeFP32R
-	if !rulesOf(Validate(i, CAYMAN))["is_valid_dtype"] {
-		t.Error("in FP32R passes is_valid_dtype")
+	for _, c := range []struct {
+		name      string
+		in, out   DType
+		dtypeRule bool // is_valid_dtype broken
+		sameType  bool // s4d4_tr_same_src_dst_type broken
+	}{
+		{"out FP32R", DTypeFP32, DTypeFP32R, false, true},
+		{"in FP32R", DTypeFP32R, DTypeFP32R, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			i := s4base(OpSTREAM_TRANSPOSE)
+			i.InDtype, i.OutDtype = c.in, c.out
+			rs := rulesOf(Validate(i, CAYMAN))
+			if rs["is_valid_dtype"] != c.dtypeRule || rs["s4d4_tr_same_src_dst_type"] != c.sameType {
+				t.Errorf("rules %v: is_valid_dtype %v, same type %v wanted", rs, c.dtypeRule, c.sameType)
+			}
+		})
 	}
 }
 
@@ -125,14 +146,16 @@ func TestSeedD04D05GatherXpose(t *testing.T) {
 		{"elem_size 3", func(i *DMAGatherXpose) { i.ElemSize = 3 }, "gather_xpose_elem_size"},
 		{"elem_size 0", func(i *DMAGatherXpose) { i.ElemSize = 0 }, "gather_xpose_elem_size"},
 	} {
-		i := base().(*DMAGatherXpose)
-		if len(Validate(i, CAYMAN)) != 0 {
-			t.Fatalf("base gather-transpose invalid: %v", Validate(i, CAYMAN))
-		}
-		c.f(i)
-		if !rulesOf(Validate(i, CAYMAN))[c.rule] {
-			t.Errorf("%s: no %s (%v)", c.name, c.rule, Validate(i, CAYMAN))
-		}
+		t.Run(c.name, func(t *testing.T) {
+			i := base().(*DMAGatherXpose)
+			if len(Validate(i, CAYMAN)) != 0 {
+				t.Fatalf("base gather-transpose invalid: %v", Validate(i, CAYMAN))
+			}
+			c.f(i)
+			if !rulesOf(Validate(i, CAYMAN))[c.rule] {
+				t.Errorf("no %s (%v)", c.rule, Validate(i, CAYMAN))
+			}
+		})
 	}
 }
 
@@ -140,22 +163,25 @@ func TestSeedD04D05GatherXpose(t *testing.T) {
 // (seed 000 §4.2, same_src_dst_count_t4d / same_or_fewer_element_count_t4d): a COPY of
 // [32,2,1,1] into [64,1,1,1] is valid, into [32,1,1,1] (num_elem[0] equal) it is not.
 func TestSeedT23CountIsProduct(t *testing.T) {
-	i := s4base(OpCOPY)
-	i.SrcMemPattern.NumElem = [4]uint16{32, 2, 1, 1}
-	i.SrcMemPattern.StepElem = [4]int16{1, 32, 1, 1}
-	i.DstMemPattern.NumElem = [4]uint16{64, 1, 1, 1}
-	if rs := rulesOf(Validate(i, CAYMAN)); rs["s4d4_tr_same_src_dst_count"] {
-		t.Errorf("[32,2] -> [64]: %v", rs)
-	}
-	i.DstMemPattern.NumElem = [4]uint16{32, 1, 1, 1}
-	if !rulesOf(Validate(i, CAYMAN))["s4d4_tr_same_src_dst_count"] {
-		t.Error("[32,2] -> [32] passes s4d4_tr_same_src_dst_count")
-	}
-	tr := s4base(OpSTREAM_TRANSPOSE)
-	tr.SrcMemPattern.NumElem = [4]uint16{32, 1, 1, 1}
-	tr.DstMemPattern.NumElem = [4]uint16{32, 2, 1, 1}
-	tr.DstMemPattern.StepElem = [4]int16{1, 32, 1, 1}
-	if !rulesOf(Validate(tr, CAYMAN))["s4d4_tr_transpose_src_dst_count"] {
-		t.Error("transpose [32] -> [32,2] passes same_or_fewer")
+	for _, c := range []struct {
+		name     string
+		op       Opcode
+		src, dst [4]uint16
+		rule     string
+		broken   bool
+	}{
+		{"copy [32,2] -> [64]", OpCOPY, [4]uint16{32, 2, 1, 1}, [4]uint16{64, 1, 1, 1}, "s4d4_tr_same_src_dst_count", false},
+		{"copy [32,2] -> [32]", OpCOPY, [4]uint16{32, 2, 1, 1}, [4]uint16{32, 1, 1, 1}, "s4d4_tr_same_src_dst_count", true},
+		{"transpose [32] -> [32,2]", OpSTREAM_TRANSPOSE, [4]uint16{32, 1, 1, 1}, [4]uint16{32, 2, 1, 1}, "s4d4_tr_transpose_src_dst_count", true},
+		{"transpose [32,2] -> [32]", OpSTREAM_TRANSPOSE, [4]uint16{32, 2, 1, 1}, [4]uint16{32, 1, 1, 1}, "s4d4_tr_transpose_src_dst_count", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			i := s4base(c.op)
+			i.SrcMemPattern.NumElem, i.SrcMemPattern.StepElem = c.src, [4]int16{1, 32, 1, 1}
+			i.DstMemPattern.NumElem, i.DstMemPattern.StepElem = c.dst, [4]int16{1, 32, 1, 1}
+			if got := rulesOf(Validate(i, CAYMAN))[c.rule]; got != c.broken {
+				t.Errorf("%s broken: %v, want %v (%v)", c.rule, got, c.broken, Validate(i, CAYMAN))
+			}
+		})
 	}
 }
