@@ -28,40 +28,44 @@ func randWord(r *rand.Rand) [64]byte {
 func TestTextRoundTripRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for _, g := range isa.Generations {
-		for n := 0; n < 3000; n++ {
-			w := randWord(r)
-			line := Format(w, g)
-			got, err := ParseLine(line, g)
-			if err != nil {
-				t.Fatalf("%v: %x\n%s\n%v", g, w, line, err)
+		t.Run(g.String(), func(t *testing.T) {
+			for n := 0; n < 3000; n++ {
+				w := randWord(r)
+				line := Format(w, g)
+				got, err := ParseLine(line, g)
+				if err != nil {
+					t.Fatalf("%x\n%s\n%v", w, line, err)
+				}
+				if got != w {
+					t.Fatalf("text round trip differs\n in %x\nout %x\n%s", w, got, line)
+				}
 			}
-			if got != w {
-				t.Fatalf("%v: text round trip differs\n in %x\nout %x\n%s", g, w, got, line)
-			}
-		}
+		})
 	}
 }
 
 func TestJSONRoundTripRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	for _, g := range isa.Generations {
-		var buf bytes.Buffer
-		var words [][64]byte
-		for n := 0; n < 1000; n++ {
-			w := randWord(r)
-			words = append(words, w)
-			buf.Write(ToJSON(w, g, KV{"word", n}, KV{"offset", "0x0"}))
-			buf.WriteByte('\n')
-		}
-		p, err := ParseJSON("x.json", buf.Bytes(), g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, it := range p.Items {
-			if it.Word != words[k] {
-				t.Fatalf("%v word %d: JSON round trip differs\n in %x\nout %x\n%s", g, k, words[k], it.Word, ToJSON(words[k], g))
+		t.Run(g.String(), func(t *testing.T) {
+			var buf bytes.Buffer
+			var words [][64]byte
+			for n := 0; n < 1000; n++ {
+				w := randWord(r)
+				words = append(words, w)
+				buf.Write(ToJSON(w, g, KV{"word", n}, KV{"offset", "0x0"}))
+				buf.WriteByte('\n')
 			}
-		}
+			p, err := ParseJSON("x.json", buf.Bytes(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, it := range p.Items {
+				if it.Word != words[k] {
+					t.Fatalf("word %d: JSON round trip differs\n in %x\nout %x\n%s", k, words[k], it.Word, ToJSON(words[k], g))
+				}
+			}
+		})
 	}
 }
 
@@ -82,59 +86,66 @@ func TestParseProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Items) != 3 || len(p.Queues[isa.EngineDVE]) != 2 || len(p.Queues[isa.EngineTPB_SP]) != 1 {
-		t.Fatalf("%+v", p.Queues)
-	}
-	if p.Items[0].Line != 4 || p.Items[1].Line != 6 || p.Items[2].Line != 8 {
-		t.Errorf("lines %d %d %d", p.Items[0].Line, p.Items[1].Line, p.Items[2].Line)
-	}
-	for _, it := range p.Items {
-		if vs := isa.Validate(it.Inst, p.Gen); len(vs) != 0 {
-			t.Errorf("line %d: %v", it.Line, vs)
+	t.Run("queues", func(t *testing.T) {
+		if len(p.Items) != 3 || len(p.Queues[isa.EngineDVE]) != 2 || len(p.Queues[isa.EngineTPB_SP]) != 1 {
+			t.Fatalf("%+v", p.Queues)
 		}
-	}
-	st := p.Items[0].Inst.(*isa.S4D4TR)
-	if st.DstMemPattern.StartAddr != 0x1000 || st.SrcMemPattern.NumElem != [4]uint16{32, 1, 1, 1} || st.MaskEnable != 1 {
-		t.Errorf("%+v", st)
-	}
-	d := p.Items[2].Inst.(*isa.DMADirect2D)
-	if d.DstStartAddr != isa.LocalAddr8(0x40) || d.Events.WaitIdx != 3 || d.Events.WaitMode != isa.WaitForSemGEImm {
-		t.Errorf("%+v", d)
-	}
-	// disassembly reads back
-	for _, it := range p.Items {
-		w, err := ParseLine(Format(it.Word, isa.CAYMAN), isa.CAYMAN)
-		if err != nil || w != it.Word {
-			t.Errorf("%s: %v", Format(it.Word, isa.CAYMAN), err)
+	})
+	t.Run("lines", func(t *testing.T) {
+		if p.Items[0].Line != 4 || p.Items[1].Line != 6 || p.Items[2].Line != 8 {
+			t.Errorf("lines %d %d %d", p.Items[0].Line, p.Items[1].Line, p.Items[2].Line)
 		}
+	})
+	t.Run("fields", func(t *testing.T) {
+		st := p.Items[0].Inst.(*isa.S4D4TR)
+		if st.DstMemPattern.StartAddr != 0x1000 || st.SrcMemPattern.NumElem != [4]uint16{32, 1, 1, 1} || st.MaskEnable != 1 {
+			t.Errorf("%+v", st)
+		}
+		d := p.Items[2].Inst.(*isa.DMADirect2D)
+		if d.DstStartAddr != isa.LocalAddr8(0x40) || d.Events.WaitIdx != 3 || d.Events.WaitMode != isa.WaitForSemGEImm {
+			t.Errorf("%+v", d)
+		}
+	})
+	for _, it := range p.Items {
+		t.Run(fmt.Sprintf("line %d", it.Line), func(t *testing.T) {
+			if vs := isa.Validate(it.Inst, p.Gen); len(vs) != 0 {
+				t.Errorf("%v", vs)
+			}
+			// the disassembly reads back
+			if w, err := ParseLine(Format(it.Word, isa.CAYMAN), isa.CAYMAN); err != nil || w != it.Word {
+				t.Errorf("%s: %v", Format(it.Word, isa.CAYMAN), err)
+			}
+		})
 	}
 }
 
 func TestErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"STREAM_TRANSPOS nac=32", "f.s:1: opcode: unknown opcode"},
-		{"\nCOPY nac=300", "f.s:2: num_active_channels: 300 out of range"},
-		{"COPY src=sbuf:200:0[1@1]", "f.s:1: src_mem_pattern: address \"sbuf:200:0\": partition 200 out of range"},
-		{"COPY bogus=1", "f.s:1: bogus: no field"},
-		{"COPY in=FP99", "f.s:1: in_dtype: unknown dtype"},
-		{".engine XYZ", "f.s:1: unknown engine"},
-		{"COPY nac", "want key=value"},
-		{"COPY src=sbuf:0:0[1@1,1@1,1@1,1@1,1@1]", "want 1 to 4 dims"},
-		{"COPY reserved1=[1,2]", "2 values given, the field has 5"},
-		{".word 00", ".word wants 128 hex digits"},
-		{"COPY nac=32 num_active_channels=64", "f.s:1: num_active_channels: set twice (nac=32, then num_active_channels=64)"},
+	text := func(src string) error { _, err := Parse("f.s", []byte(src), isa.CAYMAN); return err }
+	program := func(src string) error { _, err := ParseProgram("f.s", []byte(src), isa.CAYMAN); return err }
+	json := func(src string) error { _, err := ParseJSON("f.json", []byte(src), isa.CAYMAN); return err }
+	for _, c := range []struct {
+		name, src, want string
+		parse           func(string) error
+	}{
+		{"opcode", "STREAM_TRANSPOS nac=32", "f.s:1: opcode: unknown opcode", text},
+		{"range", "\nCOPY nac=300", "f.s:2: num_active_channels: 300 out of range", text},
+		{"partition", "COPY src=sbuf:200:0[1@1]", "f.s:1: src_mem_pattern: address \"sbuf:200:0\": partition 200 out of range", text},
+		{"field", "COPY bogus=1", "f.s:1: bogus: no field", text},
+		{"dtype", "COPY in=FP99", "f.s:1: in_dtype: unknown dtype", text},
+		{"engine", ".engine XYZ", "f.s:1: unknown engine", text},
+		{"no value", "COPY nac", "want key=value", text},
+		{"dims", "COPY src=sbuf:0:0[1@1,1@1,1@1,1@1,1@1]", "want 1 to 4 dims", text},
+		{"array length", "COPY reserved1=[1,2]", "2 values given, the field has 5", text},
+		{"word", ".word 00", ".word wants 128 hex digits", text},
+		{"set twice", "COPY nac=32 num_active_channels=64", "f.s:1: num_active_channels: set twice (nac=32, then num_active_channels=64)", text},
+		{"no engine", "0x3f", "no default engine", program},
+		{"json", "{\"opcode\":\"COPY\"}\n{\"opcode\":\"COPY\",\"op\":\"NOPE\"}", "f.json:2: op: unknown ALU op \"NOPE\"", json},
 	} {
-		_, err := Parse("f.s", []byte(c.src), isa.CAYMAN)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: got %v, want %q", c.src, err, c.want)
-		}
-	}
-	if _, err := ParseProgram("f.s", []byte("0x3f"), isa.CAYMAN); err == nil || !strings.Contains(err.Error(), "no default engine") {
-		t.Errorf("engine-less word: %v", err)
-	}
-	if _, err := ParseJSON("f.json", []byte("{\"opcode\":\"COPY\"}\n{\"opcode\":\"COPY\",\"op\":\"NOPE\"}"), isa.CAYMAN); err == nil ||
-		err.Error() != "f.json:2: op: unknown ALU op \"NOPE\"" {
-		t.Errorf("json error: %v", err)
+		t.Run(c.name, func(t *testing.T) {
+			if err := c.parse(c.src); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%q: got %v, want %q", c.src, err, c.want)
+			}
+		})
 	}
 }
 
@@ -143,11 +154,26 @@ func TestInvalidValuesCanBeWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w[32] != 0x3f || w[36] != 0xfe || w[37] != 1 || w[4] != 0x77 {
-		t.Fatalf("%x", w)
-	}
-	if got := Format(w, isa.CAYMAN); !strings.Contains(got, "in_dtype=0x3f") || !strings.Contains(got, "op=0xfe") {
-		t.Fatal(got)
+	text := Format(w, isa.CAYMAN)
+	for _, c := range []struct {
+		field string
+		off   int
+		v     byte
+		shown string // "" when the disassembly need not show it as a number
+	}{
+		{"in_dtype", 32, 0x3f, "in_dtype=0x3f"},
+		{"op", 36, 0xfe, "op=0xfe"},
+		{"op_dim", 37, 1, "op_dim=0x01"},
+		{"wait_mode", 4, 0x77, "wait_mode=0x77"},
+	} {
+		t.Run(c.field, func(t *testing.T) {
+			if w[c.off] != c.v {
+				t.Errorf("byte %d = %#x, want %#x", c.off, w[c.off], c.v)
+			}
+			if !strings.Contains(text, c.shown) {
+				t.Errorf("%s does not show %s", text, c.shown)
+			}
+		})
 	}
 }
 

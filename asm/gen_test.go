@@ -38,49 +38,59 @@ func addrWord(r *rand.Rand) [64]byte {
 func TestRoundTripWithoutGen(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for _, g := range isa.Generations {
-		var text, js bytes.Buffer
-		fmt.Fprintf(&text, ".gen %v\n", g)
-		var words [][64]byte
-		for n := 0; n < 1500; n++ {
-			w := addrWord(r)
-			words = append(words, w)
-			line := Format(w, g)
-			if g.Geometry().PSUMSize == 0 && strings.Contains(line, "psum:") {
-				t.Fatalf("%v prints psum: %s", g, line)
-			}
-			fmt.Fprintf(&text, "%s  # word %d\n", line, n)
-			js.Write(ToJSON(w, g, KV{"word", n}))
-			js.WriteByte('\n')
+		t.Run(g.String(), func(t *testing.T) { roundTripWithoutGen(t, r, g) })
+	}
+	t.Run("the generation matters", func(t *testing.T) {
+		// MAVERICK's sbuf:1:0x0 is CAYMAN's sbuf:4:0x0
+		p, err := ParseJSON("x.json", []byte(`{"gen":"MAVERICK","opcode":"COPY","dst_mem_pattern":{"start_addr":"sbuf:1:0x0"}}`), isa.CAYMAN)
+		if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 || !strings.Contains(Format(p.Items[0].Word, isa.CAYMAN), "sbuf:4:0x0") {
+			t.Fatalf("%v %+v", err, p)
 		}
-		for _, c := range []struct {
-			name string
-			p    func() (*Program, error)
-		}{
-			{"text", func() (*Program, error) { return Parse("x.s", text.Bytes(), isa.DefaultGeneration) }},
-			{"json", func() (*Program, error) { return ParseJSON("x.json", js.Bytes(), isa.DefaultGeneration) }},
-			{"json array", func() (*Program, error) {
-				arr := "[" + strings.ReplaceAll(strings.TrimSpace(js.String()), "\n", ",\n") + "]"
-				return ParseJSON("x.json", []byte(arr), isa.CAYMAN)
-			}},
-		} {
+	})
+}
+
+// roundTripWithoutGen: words written on g in text, JSON lines and a JSON array read back on the
+// default generation, the files' own generation winning.
+func roundTripWithoutGen(t *testing.T, r *rand.Rand, g isa.Generation) {
+	var text, js bytes.Buffer
+	fmt.Fprintf(&text, ".gen %v\n", g)
+	var words [][64]byte
+	for n := 0; n < 1500; n++ {
+		w := addrWord(r)
+		words = append(words, w)
+		line := Format(w, g)
+		if g.Geometry().PSUMSize == 0 && strings.Contains(line, "psum:") {
+			t.Fatalf("prints psum: %s", line)
+		}
+		fmt.Fprintf(&text, "%s  # word %d\n", line, n)
+		js.Write(ToJSON(w, g, KV{"word", n}))
+		js.WriteByte('\n')
+	}
+	for _, c := range []struct {
+		name string
+		p    func() (*Program, error)
+	}{
+		{"text", func() (*Program, error) { return Parse("x.s", text.Bytes(), isa.DefaultGeneration) }},
+		{"json", func() (*Program, error) { return ParseJSON("x.json", js.Bytes(), isa.DefaultGeneration) }},
+		{"json array", func() (*Program, error) {
+			arr := "[" + strings.ReplaceAll(strings.TrimSpace(js.String()), "\n", ",\n") + "]"
+			return ParseJSON("x.json", []byte(arr), isa.CAYMAN)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			p, err := c.p()
 			if err != nil {
-				t.Fatalf("%v %s: %v", g, c.name, err)
+				t.Fatal(err)
 			}
 			if p.Gen != g || len(p.Items) != len(words) {
-				t.Fatalf("%v %s: read as %v, %d words", g, c.name, p.Gen, len(p.Items))
+				t.Fatalf("read as %v, %d words", p.Gen, len(p.Items))
 			}
 			for k, it := range p.Items {
 				if it.Word != words[k] {
-					t.Fatalf("%v %s word %d differs\n in %x\nout %x\n%s", g, c.name, k, words[k], it.Word, Format(words[k], g))
+					t.Fatalf("word %d differs\n in %x\nout %x\n%s", k, words[k], it.Word, Format(words[k], g))
 				}
 			}
-		}
-	}
-	// the generation matters: MAVERICK's sbuf:1:0x0 is CAYMAN's sbuf:4:0x0
-	p, err := ParseJSON("x.json", []byte(`{"gen":"MAVERICK","opcode":"COPY","dst_mem_pattern":{"start_addr":"sbuf:1:0x0"}}`), isa.CAYMAN)
-	if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 || !strings.Contains(Format(p.Items[0].Word, isa.CAYMAN), "sbuf:4:0x0") {
-		t.Fatalf("%v %+v", err, p)
+		})
 	}
 }
 
@@ -130,52 +140,61 @@ func TestJSONGenErrors(t *testing.T) {
 // A second .gen naming another generation is an error at its own line, not a silent override;
 // the same generation again is harmless and the first line stays the one named.
 func TestConflictingGenLines(t *testing.T) {
-	src := ".gen MAVERICK\n# a comment\n.gen SUNDA\n.engine DVE\nCOPY nac=32\n"
-	_, err := Parse("g2.s", []byte(src), isa.DefaultGeneration)
-	var e *Error
-	if !errors.As(err, &e) || e.File != "g2.s" || e.Line != 3 || !strings.Contains(e.Msg, "SUNDA contradicts .gen MAVERICK (line 1)") {
-		t.Fatalf("err = %v, want g2.s:3 naming both generations", err)
+	conflict := ".gen MAVERICK\n# a comment\n.gen SUNDA\n.engine DVE\nCOPY nac=32\n"
+	for _, c := range []struct {
+		name  string
+		parse func(string, []byte, isa.Generation) (*Program, error)
+	}{{"Parse", Parse}, {"ParseProgram", ParseProgram}} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.parse("g2.s", []byte(conflict), isa.DefaultGeneration)
+			var e *Error
+			if !errors.As(err, &e) || e.File != "g2.s" || e.Line != 3 || !strings.Contains(e.Msg, "SUNDA contradicts .gen MAVERICK (line 1)") {
+				t.Fatalf("err = %v, want g2.s:3 naming both generations", err)
+			}
+		})
 	}
-	if _, err := ParseProgram("g2.s", []byte(src), isa.DefaultGeneration); err == nil {
-		t.Fatal("ParseProgram accepted conflicting .gen lines")
-	}
-	p, err := Parse("g.s", []byte(".gen MAVERICK\n.gen maverick\nCOPY nac=32\n"), isa.DefaultGeneration)
-	if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 {
-		t.Fatalf("repeated .gen: %v, gen %v line %d", err, p.Gen, p.GenLine)
-	}
+	t.Run("repeated", func(t *testing.T) {
+		p, err := Parse("g.s", []byte(".gen MAVERICK\n.gen maverick\nCOPY nac=32\n"), isa.DefaultGeneration)
+		if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 {
+			t.Fatalf("repeated .gen: %v, gen %v line %d", err, p.Gen, p.GenLine)
+		}
+	})
 }
 
 // OffDefaultEngine finds the first instruction a bare word list would put on another queue;
 // CheckEngines the first on no queue at all.
 func TestEngineQueueChecks(t *testing.T) {
-	p, err := Parse("q.s", []byte("COPY nac=32\n.engine DVE\nCOPY nac=32\n.engine ACT\nCAST nac=32\nCOPY nac=32\n"), isa.CAYMAN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	it, moved := p.OffDefaultEngine()
-	if !moved || it.Line != 5 || it.Engine != isa.EngineACT {
-		t.Fatalf("OffDefaultEngine = line %d %v %v, want line 5 on ACT", it.Line, it.Engine, moved)
-	}
-	if err := p.CheckEngines(); err != nil {
-		t.Fatal(err)
-	}
-	p, _ = Parse("q.s", []byte(".engine DVE\nCOPY nac=32\n"), isa.CAYMAN)
-	if _, moved := p.OffDefaultEngine(); moved {
-		t.Fatal("an .engine line naming the opcode's own engine counted as moved")
-	}
-	// An opcode with no default engine and no .engine line.
-	var none isa.Opcode
+	var none isa.Opcode // an opcode with no default engine
 	for _, op := range isa.AllOpcodes {
 		if op.Engine() == isa.EngineNone {
 			none = op
 			break
 		}
 	}
-	p, err = Parse("n.s", []byte(fmt.Sprintf("COPY nac=32\n%d\n", none)), isa.CAYMAN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.CheckEngines(); err == nil || !strings.Contains(err.Error(), "n.s:2: opcode:") {
-		t.Fatalf("CheckEngines = %v", err)
+	for _, c := range []struct {
+		name     string
+		src      string
+		moved    int // line of the first word off its opcode's engine; 0: none
+		movedTo  isa.Engine
+		checkErr string // CheckEngines' error; "" when it passes
+	}{
+		{"section on another engine", "COPY nac=32\n.engine DVE\nCOPY nac=32\n.engine ACT\nCAST nac=32\nCOPY nac=32\n", 5, isa.EngineACT, ""},
+		{"section on the opcode's own engine", ".engine DVE\nCOPY nac=32\n", 0, isa.EngineNone, ""},
+		{"no engine at all", fmt.Sprintf("COPY nac=32\n%d\n", none), 0, isa.EngineNone, "n.s:2: opcode:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Parse("n.s", []byte(c.src), isa.CAYMAN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			it, moved := p.OffDefaultEngine()
+			if moved != (c.moved > 0) || moved && (it.Line != c.moved || it.Engine != c.movedTo) {
+				t.Errorf("OffDefaultEngine = line %d %v %v, want line %d on %v", it.Line, it.Engine, moved, c.moved, c.movedTo)
+			}
+			err = p.CheckEngines()
+			if c.checkErr == "" && err != nil || c.checkErr != "" && (err == nil || !strings.Contains(err.Error(), c.checkErr)) {
+				t.Errorf("CheckEngines = %v, want %q", err, c.checkErr)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package asm
 import (
 	"bufio"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -35,13 +36,15 @@ func TestGoldenDisasm(t *testing.T) {
 			t.Fatalf("%s:%d: malformed", disasmGolden, ln)
 		}
 		w := mustWord(t, hx)
-		if got := Format(w, isa.CAYMAN); got != want {
-			t.Errorf("%s:%d:\n got %s\nwant %s", disasmGolden, ln, got, want)
-		}
-		back, err := ParseLine(want, isa.CAYMAN)
-		if err != nil || back != w {
-			t.Errorf("%s:%d: does not assemble back: %v", disasmGolden, ln, err)
-		}
+		t.Run(fmt.Sprintf("line %d", ln), func(t *testing.T) {
+			if got := Format(w, isa.CAYMAN); got != want {
+				t.Errorf("\n got %s\nwant %s", got, want)
+			}
+			back, err := ParseLine(want, isa.CAYMAN)
+			if err != nil || back != w {
+				t.Errorf("does not assemble back: %v", err)
+			}
+		})
 		n++
 	}
 	if n < 100 {
@@ -76,15 +79,17 @@ func TestNegativeFixtures(t *testing.T) {
 			t.Fatalf("errors.txt:%d: malformed", ln+1)
 		}
 		src = strings.ReplaceAll(src, `\n`, "\n")
-		var err error
-		if strings.HasPrefix(strings.TrimSpace(src), "{") || strings.HasPrefix(strings.TrimSpace(src), "[") {
-			_, err = ParseJSON("f.json", []byte(src), isa.CAYMAN)
-		} else {
-			_, err = ParseProgram("f.s", []byte(src), isa.CAYMAN)
-		}
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("errors.txt:%d: %q: got %v, want %q", ln+1, src, err, want)
-		}
+		t.Run(fmt.Sprintf("line %d", ln+1), func(t *testing.T) {
+			var err error
+			if strings.HasPrefix(strings.TrimSpace(src), "{") || strings.HasPrefix(strings.TrimSpace(src), "[") {
+				_, err = ParseJSON("f.json", []byte(src), isa.CAYMAN)
+			} else {
+				_, err = ParseProgram("f.s", []byte(src), isa.CAYMAN)
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%q: got %v, want %q", src, err, want)
+			}
+		})
 		n++
 	}
 	if n < 10 {

@@ -74,31 +74,45 @@ func TestViolationTextMatchesFmt(t *testing.T) {
 // A reused Validator must not change the texts of violations it returned before, and must give
 // what Validate gives.
 func TestValidatorReuse(t *testing.T) {
-	r := rand.New(rand.NewSource(4))
-	var d Decoder
-	var x Validator
-	var vs []Violation
-	var kept [][]Violation
-	var insts []Inst
-	for k := 0; k < 2000; k++ {
-		var w [64]byte
-		r.Read(w[:])
-		w[0], w[1] = byte(S4D4TROpcodes(CAYMAN)[r.Intn(len(S4D4TROpcodes(CAYMAN)))]), 16
-		if k%3 == 0 {
-			w = Encode(bases()[[]string{"d2", "di", "dx", "gx", "lms", "memset"}[r.Intn(6)]]())
+	s4ops := S4D4TROpcodes(CAYMAN)
+	others := []string{"d2", "di", "dx", "gx", "lms", "memset"}
+	for _, c := range []struct {
+		name string
+		word func(r *rand.Rand) [64]byte
+	}{
+		{"random S4D4_TR words", func(r *rand.Rand) [64]byte {
+			var w [64]byte
+			r.Read(w[:])
+			w[0], w[1] = byte(s4ops[r.Intn(len(s4ops))]), 16
+			return w
+		}},
+		{"other structs, one byte changed", func(r *rand.Rand) [64]byte {
+			w := Encode(bases()[others[r.Intn(len(others))]]())
 			w[1+r.Intn(63)] = byte(r.Intn(256))
-		}
-		i, _ := d.Decode(w[:])
-		vs = x.Append(vs[:0], i, CAYMAN)
-		kept = append(kept, append([]Violation(nil), vs...))
-		j, _ := Decode(w[:])
-		insts = append(insts, j)
-	}
-	for k, i := range insts {
-		want := Validate(i, CAYMAN)
-		if fmt.Sprint(want) != fmt.Sprint(kept[k]) {
-			t.Fatalf("word %d: reused validator gave\n%v\nwant\n%v", k, kept[k], want)
-		}
+			return w
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(4))
+			var d Decoder
+			var x Validator
+			var vs []Violation
+			var kept [][]Violation
+			var insts []Inst
+			for k := 0; k < 1000; k++ {
+				w := c.word(r)
+				i, _ := d.Decode(w[:])
+				vs = x.Append(vs[:0], i, CAYMAN)
+				kept = append(kept, append([]Violation(nil), vs...))
+				j, _ := Decode(w[:])
+				insts = append(insts, j)
+			}
+			for k, i := range insts {
+				if want := Validate(i, CAYMAN); fmt.Sprint(want) != fmt.Sprint(kept[k]) {
+					t.Fatalf("word %d: reused validator gave\n%v\nwant\n%v", k, kept[k], want)
+				}
+			}
+		})
 	}
 }
 

@@ -88,8 +88,10 @@ func TestCamel(t *testing.T) {
 		"dma_configs": "DMAConfigs", "param_ram_offset": "ParamRAMOffset", "dst_step_elem_1": "DstStepElem1",
 		"num_active_channels": "NumActiveChannels", "op": "Op",
 	} {
-		if got := Camel(in); got != want {
-			t.Errorf("Camel(%s) = %s, want %s", in, got, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			if got := Camel(in); got != want {
+				t.Errorf("Camel(%s) = %s, want %s", in, got, want)
+			}
+		})
 	}
 }
