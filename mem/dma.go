@@ -3,6 +3,7 @@ package mem
 import (
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -29,7 +30,7 @@ type piece struct {
 func (m *Memory) localPieces(addr, n uint64, write bool) ([]piece, error) {
 	local := addr - isa.DMALocalBase
 	if local > isa.TPBPartitionAddrMask || n-1 > isa.TPBPartitionAddrMask || local+n-1 > isa.TPBPartitionAddrMask {
-		return nil, errf(ErrBounds, RuleDMAAddrInRange, addr, "%d bytes pass the on-chip window", n)
+		return nil, errf(fault.ErrBounds, RuleDMAAddrInRange, addr, "%d bytes pass the on-chip window", n)
 	}
 	var ps []piece
 	for done := 0; done < int(n); {
@@ -52,7 +53,7 @@ func (m *Memory) localPieces(addr, n uint64, write bool) ([]piece, error) {
 	return ps, nil
 }
 
-// localInit reports ErrUninit (with a device address) for the first never-written byte of the
+// localInit reports fault.ErrUninit (with a device address) for the first never-written byte of the
 // pieces. Always nil unless tracking.
 func (m *Memory) localInit(ps []piece) error {
 	for _, s := range ps {
@@ -67,7 +68,7 @@ func (m *Memory) localInit(ps []piece) error {
 }
 
 // ReadAt copies len(p) bytes at device address addr into p. Never-written HBM reads as zero
-// (or fails with ErrUninit when tracking). The access must lie wholly in HBM or wholly in
+// (or fails with fault.ErrUninit when tracking). The access must lie wholly in HBM or wholly in
 // active on-chip bytes; it may cross partitions only where one partition's active area meets
 // the next (active size == stride).
 func (m *Memory) ReadAt(addr uint64, p []byte) error {
@@ -126,7 +127,7 @@ func (m *Memory) WriteAt(addr uint64, p []byte) error {
 // CheckRange makes exactly the checks ReadAt (write false) or WriteAt (write true) would make
 // on the n bytes at device address addr, and moves nothing: the HBM window or the on-chip
 // window, active areas, PSUM's 4-byte write rule, and for a write to HBM the allocation cap for
-// the pages the write would allocate (ErrHBMCap); for a read with Options.TrackUninit, ErrUninit
+// the pages the write would allocate (ErrHBMCap); for a read with Options.TrackUninit, fault.ErrUninit
 // at the first never-written byte. A write is never refused because its destination was never
 // written. It returns nil iff the corresponding ReadAt / WriteAt of n bytes would succeed on the
 // memory as it is now, with the same sentinel and address otherwise. It implements
@@ -243,7 +244,7 @@ func (m *Memory) hbmSlice(addr uint64, n int) ([]byte, bool) {
 
 func (m *Memory) hbmCheck(addr, n uint64) error {
 	if addr+n > isa.DMALocalBase || addr+n < addr {
-		return errf(ErrBounds, RuleHBMAddrInRange, addr, "%d bytes pass the HBM window 0x%x", n, isa.DMALocalBase)
+		return errf(fault.ErrBounds, RuleHBMAddrInRange, addr, "%d bytes pass the HBM window 0x%x", n, isa.DMALocalBase)
 	}
 	return nil
 }
@@ -296,10 +297,10 @@ func (m *Memory) hbmInitCheck(addr, n uint64) error {
 		c := min(n-done, uint64(HBMPageSize-off))
 		pg := m.hbm[pn]
 		if pg == nil {
-			return errf(ErrUninit, RuleReadInitialised, a, "HBM byte was never written")
+			return errf(fault.ErrUninit, RuleReadInitialised, a, "HBM byte was never written")
 		}
 		if i := firstClear(pg.init, off, off+int(c)); i >= 0 {
-			return errf(ErrUninit, RuleReadInitialised, pn*HBMPageSize+uint64(i), "HBM byte was never written")
+			return errf(fault.ErrUninit, RuleReadInitialised, pn*HBMPageSize+uint64(i), "HBM byte was never written")
 		}
 		a, done = a+c, done+c
 	}

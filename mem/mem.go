@@ -59,7 +59,7 @@ type Options struct {
 	// A crafted program can address all of a 47-bit HBM; the cap keeps the host alive.
 	HBMCapBytes uint64
 	// TrackUninit keeps one bit per byte of SBUF, PSUM and allocated HBM pages; reads of bytes
-	// never written fail with ErrUninit and the first such address.
+	// never written fail with fault.ErrUninit and the first such address.
 	TrackUninit bool
 	// HugePages asks the host for 2 MiB pages behind SBUF and PSUM (Linux transparent huge
 	// pages in "madvise" mode; a no-op elsewhere). Large transposes and DMA walks touch 32-128
@@ -453,19 +453,19 @@ func (m *Memory) ResolveAddr(a uint32) (Loc, error) {
 			break
 		}
 		if off >= b.active {
-			return Loc{}, errf(ErrBounds, RuleAddrInActiveArea, uint64(a),
+			return Loc{}, errf(fault.ErrBounds, RuleAddrInActiveArea, uint64(a),
 				"%s partition %d offset 0x%x is past the active size 0x%x", b.region, p, off, b.active)
 		}
 		return Loc{Region: b.region, Partition: p, Offset: off}, nil
 	}
-	return Loc{}, errf(ErrBounds, RuleAddrInSBUFOrPSUM, uint64(a), "address is in neither SBUF nor PSUM on %v", m.gen)
+	return Loc{}, errf(fault.ErrBounds, RuleAddrInSBUFOrPSUM, uint64(a), "address is in neither SBUF nor PSUM on %v", m.gen)
 }
 
 // Resolve resolves an immediate ADDR4. Register, shape-register and indirect forms are resolved
-// at run time by hardware registers tpbsim does not model: they fail with ErrUnsupported.
+// at run time by hardware registers tpbsim does not model: they fail with fault.ErrUnsupported.
 func (m *Memory) Resolve(a isa.Addr4) (Loc, error) {
 	if a.IsAddrReg() || a.ShapeFromRegister() || a.IsIndirect() {
-		return Loc{}, errf(ErrUnsupported, RuleAddr4Immediate, uint64(a),
+		return Loc{}, errf(fault.ErrUnsupported, RuleAddr4Immediate, uint64(a),
 			"ADDR4 marker 0x%02x (register / shape-register / indirect) is not modelled", a.Marker())
 	}
 	return m.ResolveAddr(a.ByteAddr())
@@ -502,10 +502,10 @@ func (m *Memory) Write(l Loc, p []byte) error {
 func (m *Memory) span(l Loc, n int) ([]byte, error) {
 	b := m.bank(l.Region)
 	if b == nil || l.Partition < 0 || l.Partition >= b.n {
-		return nil, errf(ErrBounds, RulePartitionInRange, 0, "%v has no partition %d", l.Region, l.Partition)
+		return nil, errf(fault.ErrBounds, RulePartitionInRange, 0, "%v has no partition %d", l.Region, l.Partition)
 	}
 	if n < 0 || uint64(l.Offset)+uint64(n) > uint64(b.active) {
-		return nil, errf(ErrBounds, RuleAddrInActiveArea, uint64(m.OnChipAddr(l)),
+		return nil, errf(fault.ErrBounds, RuleAddrInActiveArea, uint64(m.OnChipAddr(l)),
 			"%d bytes at offset 0x%x pass the active size 0x%x", n, l.Offset, b.active)
 	}
 	return b.part(l.Partition)[l.Offset : int(l.Offset)+n], nil
@@ -536,7 +536,7 @@ func (b *bank) setInit(p, off, n int) {
 	setBits(b.init, base+off, base+off+n)
 }
 
-// CheckInit reports ErrUninit with the first never-written address among bytes [off, off+n) of
+// CheckInit reports fault.ErrUninit with the first never-written address among bytes [off, off+n) of
 // partition p of r. Always nil unless tracking.
 func (m *Memory) CheckInit(r Region, p, off, n int) error {
 	b := m.bank(r)
@@ -546,14 +546,14 @@ func (m *Memory) CheckInit(r Region, p, off, n int) error {
 	base := p * int(b.active)
 	if i := firstClear(b.init, base+off, base+off+n); i >= 0 {
 		l := Loc{Region: r, Partition: p, Offset: uint32(i - base)}
-		return errf(ErrUninit, RuleReadInitialised, uint64(m.OnChipAddr(l)), "%v was never written", l)
+		return errf(fault.ErrUninit, RuleReadInitialised, uint64(m.OnChipAddr(l)), "%v was never written", l)
 	}
 	return nil
 }
 
 // setBits sets bits [lo, hi). Writers of disjoint bytes may run concurrently (the DMA engines'
 // workers) and 64 bytes share a word of bits, so words are updated atomically: a plain
-// read-modify-write would lose another writer's bits (a false ErrUninit later).
+// read-modify-write would lose another writer's bits (a false fault.ErrUninit later).
 func setBits(bm []uint64, lo, hi int) {
 	for lo < hi {
 		w, end := lo>>6, (lo|63)+1

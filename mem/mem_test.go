@@ -3,11 +3,13 @@ package mem
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -65,8 +67,8 @@ func TestResolveGeometry(t *testing.T) {
 				if c.ok != (err == nil) || (c.ok && l != c.want) {
 					t.Errorf("ResolveAddr(0x%x) = %v, %v; want %v ok=%v", c.addr, l, err, c.want, c.ok)
 				}
-				if err != nil && !errors.Is(err, ErrBounds) {
-					t.Errorf("error %v is not ErrBounds", err)
+				if err != nil && !errors.Is(err, fault.ErrBounds) {
+					t.Errorf("error %v is not fault.ErrBounds", err)
 				}
 				if err == nil && m.OnChipAddr(l) != c.addr {
 					t.Errorf("OnChipAddr(%v) = 0x%x, want 0x%x", l, m.OnChipAddr(l), c.addr)
@@ -81,7 +83,7 @@ func TestResolveGeometry(t *testing.T) {
 	if l, err := m.ResolveAddr(0x2000000); err != nil || l != (Loc{SBUF, 32, 0}) {
 		t.Errorf("MAVERICK 0x2000000 = %v, %v; want SBUF partition 32", l, err)
 	}
-	if _, err := m.Resolve(isa.Addr4(0x80000003)); !errors.Is(err, ErrUnsupported) {
+	if _, err := m.Resolve(isa.Addr4(0x80000003)); !errors.Is(err, fault.ErrUnsupported) {
 		t.Errorf("register ADDR4: %v", err)
 	}
 }
@@ -112,7 +114,7 @@ func TestDMAAccess(t *testing.T) {
 	if got := m.HBMBytesAllocated(); got != 2*HBMPageSize {
 		t.Errorf("allocated after failed write %d", got)
 	}
-	if err := m.WriteAt(isa.DMALocalBase-2, make([]byte, 4)); !errors.Is(err, ErrBounds) {
+	if err := m.WriteAt(isa.DMALocalBase-2, make([]byte, 4)); !errors.Is(err, fault.ErrBounds) {
 		t.Errorf("past HBM window: %v", err)
 	}
 	// SBUF partition 2 offset 16.
@@ -126,7 +128,7 @@ func TestDMAAccess(t *testing.T) {
 	}
 	// Crossing past the active area fails whole.
 	end := isa.DMALocalBase + uint64(geo.StateBufPartitionActive-2)
-	if err := m.WriteAt(end, []byte{1, 2, 3, 4}); !errors.Is(err, ErrBounds) {
+	if err := m.WriteAt(end, []byte{1, 2, 3, 4}); !errors.Is(err, fault.ErrBounds) {
 		t.Errorf("past active: %v", err)
 	}
 	if m.Partition(SBUF, 0)[geo.StateBufPartitionActive-2] != 0 {
@@ -163,14 +165,14 @@ func TestUninit(t *testing.T) {
 	}
 	err := m.ReadAt(isa.DMALocalBase+104, make([]byte, 10))
 	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrUninit) || e.Addr != isa.DMALocalBase+110 {
+	if !errors.As(err, &e) || !errors.Is(err, fault.ErrUninit) || e.Addr != isa.DMALocalBase+110 {
 		t.Errorf("uninit read: %v", err)
 	}
-	if err := m.ReadAt(1<<30, make([]byte, 1)); !errors.Is(err, ErrUninit) {
+	if err := m.ReadAt(1<<30, make([]byte, 1)); !errors.Is(err, fault.ErrUninit) {
 		t.Errorf("uninit HBM read: %v", err)
 	}
 	m.WriteAt(1<<30, []byte{1, 2})
-	if err := m.ReadAt(1<<30+1, make([]byte, 2)); !errors.Is(err, ErrUninit) {
+	if err := m.ReadAt(1<<30+1, make([]byte, 2)); !errors.Is(err, fault.ErrUninit) {
 		t.Errorf("partly uninit HBM read: %v", err)
 	}
 	// Pattern gather on tracked memory.
@@ -182,7 +184,7 @@ func TestUninit(t *testing.T) {
 		t.Errorf("gather: %v", err)
 	}
 	p, _ = m.Pattern(isa.Tensor4D{StartAddr: 100, StepElem: [4]int16{2, 1, 1, 1}, NumElem: [4]uint16{6, 1, 1, 1}}, 1, 1, false)
-	if err := m.Gather(p, 0, make([]byte, 6)); !errors.Is(err, ErrUninit) {
+	if err := m.Gather(p, 0, make([]byte, 6)); !errors.Is(err, fault.ErrUninit) {
 		t.Errorf("strided gather past written bytes: %v", err)
 	}
 	// bitmap helpers on word boundaries
@@ -230,7 +232,7 @@ func TestBitmapMatchesNaive(t *testing.T) {
 
 // TestUninitConcurrentWriters: DMA workers write disjoint bytes of one partition at once, and
 // 64 bytes share one word of never-written bits; no writer may lose another's bits (a false
-// ErrUninit). Run with -race, it also catches an unsynchronised bit update.
+// fault.ErrUninit). Run with -race, it also catches an unsynchronised bit update.
 func TestUninitConcurrentWriters(t *testing.T) {
 	m := newMem(t, isa.CAYMAN, Options{TrackUninit: true})
 	for iter := 0; iter < 50; iter++ {
@@ -274,10 +276,10 @@ func TestMarkInitClipsToActiveArea(t *testing.T) {
 			if err := m.CheckInit(r, 2, 0, 8); err != nil {
 				t.Errorf("%v %v: partition 2's first bytes: %v", g, r, err)
 			}
-			if err := m.CheckInit(r, 1, 0, 8); !errors.Is(err, ErrUninit) {
+			if err := m.CheckInit(r, 1, 0, 8); !errors.Is(err, fault.ErrUninit) {
 				t.Errorf("%v %v: partition 1's first bytes marked by a write to partition 0: %v", g, r, err)
 			}
-			if err := m.CheckInit(r, 1, act-8, 8); !errors.Is(err, ErrUninit) {
+			if err := m.CheckInit(r, 1, act-8, 8); !errors.Is(err, fault.ErrUninit) {
 				t.Errorf("%v %v: partition 1's last bytes marked by a write to partition 2: %v", g, r, err)
 			}
 		}
@@ -341,8 +343,8 @@ func TestPatternWalkMatchesNaive(t *testing.T) {
 			t.Fatalf("%+v es %d off %d: inBounds %v err %v", t4, es, off, inBounds, err)
 		}
 		if err != nil {
-			if !errors.Is(err, ErrBounds) {
-				t.Fatalf("error %v not ErrBounds", err)
+			if !errors.Is(err, fault.ErrBounds) {
+				t.Fatalf("error %v not fault.ErrBounds", err)
 			}
 			continue
 		}
@@ -500,7 +502,7 @@ func TestDMASBUFIntoPSUM(t *testing.T) {
 		t.Errorf("2 bytes into PSUM: %v", err)
 	}
 	mc := newMem(t, isa.CAYMAN, Options{})
-	if err := mc.ReadAt(isa.DMALocalBase+0x2000000-4, make([]byte, 8)); !errors.Is(err, ErrBounds) {
+	if err := mc.ReadAt(isa.DMALocalBase+0x2000000-4, make([]byte, 8)); !errors.Is(err, fault.ErrBounds) {
 		t.Errorf("CAYMAN SBUF gap into PSUM: %v", err)
 	}
 }
@@ -518,14 +520,18 @@ func TestMaverickSBUFWindow(t *testing.T) {
 		{0x07f7ffff, Loc{SBUF, 127, 512<<10 - 1}},
 	}
 	for _, c := range cases {
-		if got, err := m.Resolve(c.a); err != nil || got != c.want {
-			t.Errorf("Resolve(%#x) = %v, %v; want %v", uint32(c.a), got, err, c.want)
-		}
+		t.Run(fmt.Sprintf("%#x", uint32(c.a)), func(t *testing.T) {
+			if got, err := m.Resolve(c.a); err != nil || got != c.want {
+				t.Errorf("Resolve(%#x) = %v, %v; want %v", uint32(c.a), got, err, c.want)
+			}
+		})
 	}
 	for _, a := range []isa.Addr4{0x07f80000, 0x08000000} { // partition 127's gap; past STATE_BUF_SZ
-		if _, err := m.Resolve(a); !errors.Is(err, ErrBounds) {
-			t.Errorf("Resolve(%#x): %v", uint32(a), err)
-		}
+		t.Run(fmt.Sprintf("%#x", uint32(a)), func(t *testing.T) {
+			if _, err := m.Resolve(a); !errors.Is(err, fault.ErrBounds) {
+				t.Errorf("Resolve(%#x): %v", uint32(a), err)
+			}
+		})
 	}
 	if m.NumPartitions(PSUM) != 0 {
 		t.Error("MAVERICK has PSUM partitions")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -63,7 +64,7 @@ const MaxPatternBytes = min(1<<40, math.MaxInt)
 // a PSUM write uses 4-byte elements. The error (*Error) names the first offending address.
 func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*Pattern, error) {
 	if elemSize <= 0 || elemSize > 8 {
-		return nil, errf(ErrBounds, RulePatternElemSize, uint64(t.StartAddr), "element size %d bytes is not modelled", elemSize)
+		return nil, errf(fault.ErrBounds, RulePatternElemSize, uint64(t.StartAddr), "element size %d bytes is not modelled", elemSize)
 	}
 	loc, err := m.Resolve(t.StartAddr)
 	if err != nil {
@@ -76,7 +77,7 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 	}
 	b := m.bank(loc.Region)
 	if channels < 0 || loc.Partition+channels > b.n {
-		return nil, errf(ErrBounds, RuleStartAddrActiveChannels, uint64(p.Addr),
+		return nil, errf(fault.ErrBounds, RuleStartAddrActiveChannels, uint64(p.Addr),
 			"start partition %d + %d channels passes the %d partitions of %v", loc.Partition, channels, b.n, loc.Region)
 	}
 	if write && loc.Region == PSUM && elemSize != 4 {
@@ -87,7 +88,7 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 	// walk (all-zero steps fit any count in bounds) whose bytes over all channels pass
 	// MaxPatternBytes, before a count wraps or an allocation panics.
 	if n := t.ElementCount(); n > MaxPatternBytes/uint64(elemSize)/uint64(max(channels, 1)) {
-		return nil, errf(ErrBounds, RulePatternSizeModelled, uint64(t.StartAddr),
+		return nil, errf(fault.ErrBounds, RulePatternSizeModelled, uint64(t.StartAddr),
 			"pattern walks %d elements of %d bytes on %d channels: more than tpbsim's %d-byte limit", n, elemSize, channels, uint64(MaxPatternBytes))
 	}
 	es := int64(elemSize)
@@ -110,7 +111,7 @@ func (m *Memory) Pattern(t isa.Tensor4D, elemSize, channels int, write bool) (*P
 		if p.lo >= 0 {
 			bad = p.hi - 1
 		}
-		return nil, errf(ErrBounds, RulePatternInActiveArea, uint64(int64(b.base)+int64(loc.Partition)*int64(b.stride)+bad),
+		return nil, errf(fault.ErrBounds, RulePatternInActiveArea, uint64(int64(b.base)+int64(loc.Partition)*int64(b.stride)+bad),
 			"%v pattern (step %v num %v, %d-byte elements) reaches partition offset %d; the active area is [0, 0x%x)",
 			loc.Region, t.StepElem, t.NumElem, elemSize, bad, b.active)
 	}

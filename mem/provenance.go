@@ -41,10 +41,10 @@ func Provenance() []isa.Provenance {
 			"applies to its PSUM part).", "isa.Addr8 (INVENTED map)", isa.Invented,
 			"The real ADDR8 address map is not in the sources; bytes past the active area do not exist, so an access through them fails, while "+
 				"addresses that exist are treated as one linear space, as a DMA engine walking byte addresses would see them."),
-		b("mem.uninit_tracking", "With Options.TrackUninit one bit per byte records writes; a read of a never-written byte fails with ErrUninit and its "+
+		b("mem.uninit_tracking", "With Options.TrackUninit one bit per byte records writes; a read of a never-written byte fails with fault.ErrUninit and its "+
 			"address (on-chip address, or DMA address for ReadAt). Off by default.", "issue 3 item 2; NKI.md (sentinel fills)", isa.Invented,
 			"The official simulator exposes uninitialised reads only through sentinel fills; an error naming the address is more useful and costs nothing when off."),
-		b("mem.unresolved_addr4", "Register, shape-register and indirect ADDR4 forms fail with ErrUnsupported: their values come from hardware registers tpbsim does not model.",
+		b("mem.unresolved_addr4", "Register, shape-register and indirect ADDR4 forms fail with fault.ErrUnsupported: their values come from hardware registers tpbsim does not model.",
 			"FACTS §B.3", isa.Invented, "Guessing a register value would silently produce wrong results."),
 
 		// The rules a memory *Error names (rules.go).

@@ -68,40 +68,42 @@ func TestResetMatchesNew(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, g := range isa.Generations {
 		for _, track := range []bool{false, true} {
-			o := Options{TrackUninit: track, HBMCapBytes: 1 << 30}
-			fresh := newMem(t, g, o)
-			m := newMem(t, g, o)
-			for name, w := range writers {
-				for _, everywhere := range []bool{true, false} {
-					for _, r := range []Region{SBUF, PSUM} {
-						act := m.PartitionActive(r)
-						for p := 0; p < m.NumPartitions(r); p++ {
-							if everywhere {
-								w(m, r, p, 0, act)
-								continue
-							}
-							if rng.Intn(4) == 0 {
-								off := rng.Intn(act/4) * 4
-								w(m, r, p, off, min(act-off, 4*(1+rng.Intn(600))))
+			t.Run(fmt.Sprintf("%v track=%v", g, track), func(t *testing.T) {
+				o := Options{TrackUninit: track, HBMCapBytes: 1 << 30}
+				fresh := newMem(t, g, o)
+				m := newMem(t, g, o)
+				for name, w := range writers {
+					for _, everywhere := range []bool{true, false} {
+						for _, r := range []Region{SBUF, PSUM} {
+							act := m.PartitionActive(r)
+							for p := 0; p < m.NumPartitions(r); p++ {
+								if everywhere {
+									w(m, r, p, 0, act)
+									continue
+								}
+								if rng.Intn(4) == 0 {
+									off := rng.Intn(act/4) * 4
+									w(m, r, p, off, min(act-off, 4*(1+rng.Intn(600))))
+								}
 							}
 						}
-					}
-					if err := m.WriteAt(uint64(rng.Intn(1<<30)), fill(1+rng.Intn(1<<17))); err != nil {
-						t.Fatal(err)
-					}
-					if _, ok := m.Slice(3<<30, 1<<17); !ok && !track {
-						t.Fatal("HBM Slice refused")
-					}
-					checkWrittenCovers(t, m)
-					if fresh.Diff(m) == "" {
-						t.Fatalf("%v %s: the writes changed nothing", g, name)
-					}
-					m.Reset()
-					if d := m.Diff(fresh); d != "" {
-						t.Fatalf("%v track %v %s everywhere %v: after Reset: %s", g, track, name, everywhere, d)
+						if err := m.WriteAt(uint64(rng.Intn(1<<30)), fill(1+rng.Intn(1<<17))); err != nil {
+							t.Fatal(err)
+						}
+						if _, ok := m.Slice(3<<30, 1<<17); !ok && !track {
+							t.Fatal("HBM Slice refused")
+						}
+						checkWrittenCovers(t, m)
+						if fresh.Diff(m) == "" {
+							t.Fatalf("%v %s: the writes changed nothing", g, name)
+						}
+						m.Reset()
+						if d := m.Diff(fresh); d != "" {
+							t.Fatalf("%v track %v %s everywhere %v: after Reset: %s", g, track, name, everywhere, d)
+						}
 					}
 				}
-			}
+			})
 		}
 	}
 }

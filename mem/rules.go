@@ -1,5 +1,7 @@
 package mem
 
+import "github.com/tpbsim/tpbsim/fault"
+
 // Rule ids a memory *Error can carry (Error.Rule). Each has an entry of Kind "rule" in
 // Provenance, so `tpbsim explain ID` prints it; start_addr_active_channels is the ISA's own rule
 // (isa.Registry) and is not registered again here.
@@ -35,6 +37,6 @@ func (e *Error) RuleID() string { return e.Rule }
 func (e *Error) ErrPath() string { return e.Field }
 
 // OutOfBounds reports whether the access failed because its bytes are outside the memory
-// (ErrBounds). A never-written read, the HBM cap, PSUM's 4-byte rule and an unsupported address
+// (fault.ErrBounds). A never-written read, the HBM cap, PSUM's 4-byte rule and an unsupported address
 // form are refusals of another kind: the DMA engines do not report them as a failed bounds check.
-func (e *Error) OutOfBounds() bool { return e.Err == ErrBounds }
+func (e *Error) OutOfBounds() bool { return e.Err == fault.ErrBounds }

@@ -3,10 +3,12 @@ package mem
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -59,7 +61,7 @@ func randRange(rng *rand.Rand, geo isa.Geometry) (uint64, int) {
 }
 
 func sentinel(err error) error {
-	for _, s := range []error{ErrBounds, ErrPSUMWrite, ErrUninit, ErrHBMCap} {
+	for _, s := range []error{fault.ErrBounds, ErrPSUMWrite, fault.ErrUninit, ErrHBMCap} {
 		if errors.Is(err, s) {
 			return s
 		}
@@ -73,55 +75,57 @@ func sentinel(err error) error {
 func TestCheckRangeAgreesWithAccess(t *testing.T) {
 	for _, g := range isa.Generations {
 		for _, track := range []bool{false, true} {
-			o := Options{HBMCapBytes: 9 * HBMPageSize, TrackUninit: track}
-			m, c := newMem(t, g, o), newMem(t, g, o) // m is checked, c is written; kept identical
-			rng := rand.New(rand.NewSource(int64(g) + 7))
-			geo := g.Geometry()
-			buf := make([]byte, 4*HBMPageSize)
-			rng.Read(buf)
-			var okW, okR, failW, failR int
-			for i := 0; i < 3000; i++ {
-				a, n := randRange(rng, geo)
-				before := m.HBMBytesAllocated()
-				errR := m.CheckRange(a, uint64(n), false)
-				errW := m.CheckRange(a, uint64(n), true)
-				if m.HBMBytesAllocated() != before {
-					t.Fatalf("%v: CheckRange allocated HBM", g)
-				}
-				got := make([]byte, n)
-				if err := c.ReadAt(a, got); sentinel(err) != sentinel(errR) {
-					t.Fatalf("%v track=%v read 0x%x+%d: CheckRange %v, ReadAt %v", g, track, a, n, errR, err)
-				} else if err != nil && err.Error() != errR.Error() {
-					t.Fatalf("%v read 0x%x+%d: CheckRange %q, ReadAt %q", g, a, n, errR, err)
-				}
-				if errR == nil {
-					okR++
-				} else {
-					failR++
-				}
-				cb := c.HBMBytesAllocated()
-				err := c.WriteAt(a, buf[:n])
-				if sentinel(err) != sentinel(errW) {
-					t.Fatalf("%v track=%v write 0x%x+%d: CheckRange %v, WriteAt %v", g, track, a, n, errW, err)
-				}
-				if err != nil {
-					if err.Error() != errW.Error() {
-						t.Fatalf("%v write 0x%x+%d: CheckRange %q, WriteAt %q", g, a, n, errW, err)
+			t.Run(fmt.Sprintf("%v track=%v", g, track), func(t *testing.T) {
+				o := Options{HBMCapBytes: 9 * HBMPageSize, TrackUninit: track}
+				m, c := newMem(t, g, o), newMem(t, g, o) // m is checked, c is written; kept identical
+				rng := rand.New(rand.NewSource(int64(g) + 7))
+				geo := g.Geometry()
+				buf := make([]byte, 4*HBMPageSize)
+				rng.Read(buf)
+				var okW, okR, failW, failR int
+				for i := 0; i < 3000; i++ {
+					a, n := randRange(rng, geo)
+					before := m.HBMBytesAllocated()
+					errR := m.CheckRange(a, uint64(n), false)
+					errW := m.CheckRange(a, uint64(n), true)
+					if m.HBMBytesAllocated() != before {
+						t.Fatalf("%v: CheckRange allocated HBM", g)
 					}
-					if c.HBMBytesAllocated() != cb {
-						t.Fatalf("failed WriteAt allocated")
+					got := make([]byte, n)
+					if err := c.ReadAt(a, got); sentinel(err) != sentinel(errR) {
+						t.Fatalf("%v track=%v read 0x%x+%d: CheckRange %v, ReadAt %v", g, track, a, n, errR, err)
+					} else if err != nil && err.Error() != errR.Error() {
+						t.Fatalf("%v read 0x%x+%d: CheckRange %q, ReadAt %q", g, a, n, errR, err)
 					}
-					failW++
-					continue
+					if errR == nil {
+						okR++
+					} else {
+						failR++
+					}
+					cb := c.HBMBytesAllocated()
+					err := c.WriteAt(a, buf[:n])
+					if sentinel(err) != sentinel(errW) {
+						t.Fatalf("%v track=%v write 0x%x+%d: CheckRange %v, WriteAt %v", g, track, a, n, errW, err)
+					}
+					if err != nil {
+						if err.Error() != errW.Error() {
+							t.Fatalf("%v write 0x%x+%d: CheckRange %q, WriteAt %q", g, a, n, errW, err)
+						}
+						if c.HBMBytesAllocated() != cb {
+							t.Fatalf("failed WriteAt allocated")
+						}
+						failW++
+						continue
+					}
+					okW++
+					if err := m.WriteAt(a, buf[:n]); err != nil {
+						t.Fatalf("twin write: %v", err)
+					}
 				}
-				okW++
-				if err := m.WriteAt(a, buf[:n]); err != nil {
-					t.Fatalf("twin write: %v", err)
+				if okW == 0 || failW == 0 || okR == 0 || failR == 0 {
+					t.Errorf("%v track=%v: weak coverage: writes %d ok %d refused, reads %d ok %d refused", g, track, okW, failW, okR, failR)
 				}
-			}
-			if okW == 0 || failW == 0 || okR == 0 || failR == 0 {
-				t.Errorf("%v track=%v: weak coverage: writes %d ok %d refused, reads %d ok %d refused", g, track, okW, failW, okR, failR)
-			}
+			})
 		}
 	}
 }
@@ -131,18 +135,20 @@ func TestCheckRangeAgreesWithAccess(t *testing.T) {
 func TestCheckRangeWriteIgnoresUninit(t *testing.T) {
 	m := newMem(t, isa.CAYMAN, Options{TrackUninit: true})
 	for _, a := range []uint64{0x1000, isa.DMALocalBase + 64, isa.DMALocalBase + 0x2000000} {
-		if err := m.CheckRange(a, 64, true); err != nil {
-			t.Errorf("write 0x%x: %v", a, err)
-		}
-		if err := m.CheckRange(a, 64, false); !errors.Is(err, ErrUninit) {
-			t.Errorf("read 0x%x: %v, want ErrUninit", a, err)
-		}
+		t.Run(fmt.Sprintf("%#x", a), func(t *testing.T) {
+			if err := m.CheckRange(a, 64, true); err != nil {
+				t.Errorf("write 0x%x: %v", a, err)
+			}
+			if err := m.CheckRange(a, 64, false); !errors.Is(err, fault.ErrUninit) {
+				t.Errorf("read 0x%x: %v, want fault.ErrUninit", a, err)
+			}
+		})
 	}
 	// A huge HBM write range is answered without walking it: the cap refuses it.
 	if err := m.CheckRange(0, 1<<46, true); !errors.Is(err, ErrHBMCap) {
 		t.Errorf("huge write: %v", err)
 	}
-	if err := m.CheckRange(isa.DMALocalBase-8, 16, true); !errors.Is(err, ErrBounds) {
+	if err := m.CheckRange(isa.DMALocalBase-8, 16, true); !errors.Is(err, fault.ErrBounds) {
 		t.Errorf("past the window: %v", err)
 	}
 }
@@ -151,49 +157,51 @@ func TestCheckRangeWriteIgnoresUninit(t *testing.T) {
 // writes through it are seen by ReadAt.
 func TestSliceMatchesReadAt(t *testing.T) {
 	for _, g := range isa.Generations {
-		m := newMem(t, g, Options{HBMCapBytes: 64 * HBMPageSize})
-		rng := rand.New(rand.NewSource(int64(g)))
-		geo := g.Geometry()
-		buf := make([]byte, 4*HBMPageSize)
-		for i := 0; i < 300; i++ { // random content
-			a, n := randRange(rng, geo)
-			rng.Read(buf[:n])
-			m.WriteAt(a, buf[:n])
-		}
-		hits := 0
-		for i := 0; i < 3000; i++ {
-			a, n := randRange(rng, geo)
-			if rng.Intn(2) == 0 && a < isa.DMALocalBase {
-				// whole runs: reuse an allocated page's start
-				a &^= HBMPageSize - 1
+		t.Run(g.String(), func(t *testing.T) {
+			m := newMem(t, g, Options{HBMCapBytes: 64 * HBMPageSize})
+			rng := rand.New(rand.NewSource(int64(g)))
+			geo := g.Geometry()
+			buf := make([]byte, 4*HBMPageSize)
+			for i := 0; i < 300; i++ { // random content
+				a, n := randRange(rng, geo)
+				rng.Read(buf[:n])
+				m.WriteAt(a, buf[:n])
 			}
-			allocated := m.HBMBytesAllocated()
-			s, ok := m.Slice(a, n)
-			if !ok {
-				if m.HBMBytesAllocated() != allocated {
-					t.Fatalf("%v: failed Slice allocated", g)
+			hits := 0
+			for i := 0; i < 3000; i++ {
+				a, n := randRange(rng, geo)
+				if rng.Intn(2) == 0 && a < isa.DMALocalBase {
+					// whole runs: reuse an allocated page's start
+					a &^= HBMPageSize - 1
 				}
-				continue
+				allocated := m.HBMBytesAllocated()
+				s, ok := m.Slice(a, n)
+				if !ok {
+					if m.HBMBytesAllocated() != allocated {
+						t.Fatalf("%v: failed Slice allocated", g)
+					}
+					continue
+				}
+				hits++
+				if len(s) != n || cap(s) != n {
+					t.Fatalf("slice len %d cap %d, want %d", len(s), cap(s), n)
+				}
+				if err := m.CheckRange(a, uint64(n), false); err != nil {
+					t.Fatalf("%v: Slice 0x%x+%d ok but CheckRange: %v", g, a, n, err)
+				}
+				got := make([]byte, n)
+				if err := m.ReadAt(a, got); err != nil || !bytes.Equal(got, s) {
+					t.Fatalf("%v: Slice 0x%x+%d differs from ReadAt (%v)", g, a, n, err)
+				}
+				rng.Read(s)
+				if err := m.ReadAt(a, got); err != nil || !bytes.Equal(got, s) {
+					t.Fatalf("%v: write through Slice 0x%x+%d not seen (%v)", g, a, n, err)
+				}
 			}
-			hits++
-			if len(s) != n || cap(s) != n {
-				t.Fatalf("slice len %d cap %d, want %d", len(s), cap(s), n)
+			if hits < 100 {
+				t.Errorf("%v: only %d slices", g, hits)
 			}
-			if err := m.CheckRange(a, uint64(n), false); err != nil {
-				t.Fatalf("%v: Slice 0x%x+%d ok but CheckRange: %v", g, a, n, err)
-			}
-			got := make([]byte, n)
-			if err := m.ReadAt(a, got); err != nil || !bytes.Equal(got, s) {
-				t.Fatalf("%v: Slice 0x%x+%d differs from ReadAt (%v)", g, a, n, err)
-			}
-			rng.Read(s)
-			if err := m.ReadAt(a, got); err != nil || !bytes.Equal(got, s) {
-				t.Fatalf("%v: write through Slice 0x%x+%d not seen (%v)", g, a, n, err)
-			}
-		}
-		if hits < 100 {
-			t.Errorf("%v: only %d slices", g, hits)
-		}
+		})
 	}
 }
 
@@ -242,18 +250,20 @@ func TestSliceTrackUninit(t *testing.T) {
 	geo := m.Geometry()
 	sb := isa.DMALocalBase + uint64(3*geo.StateBufPartitionSize) + 16
 	for _, a := range []uint64{0x20000, sb} {
-		if _, ok := m.Slice(a, 32); ok {
-			t.Errorf("0x%x: slice of never-written bytes", a)
-		}
-		if err := m.WriteAt(a, make([]byte, 32)); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := m.Slice(a, 33); ok {
-			t.Errorf("0x%x: slice with one never-written byte", a)
-		}
-		if _, ok := m.Slice(a+4, 28); !ok {
-			t.Errorf("0x%x: no slice of written bytes", a)
-		}
+		t.Run(fmt.Sprintf("%#x", a), func(t *testing.T) {
+			if _, ok := m.Slice(a, 32); ok {
+				t.Errorf("0x%x: slice of never-written bytes", a)
+			}
+			if err := m.WriteAt(a, make([]byte, 32)); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := m.Slice(a, 33); ok {
+				t.Errorf("0x%x: slice with one never-written byte", a)
+			}
+			if _, ok := m.Slice(a+4, 28); !ok {
+				t.Errorf("0x%x: no slice of written bytes", a)
+			}
+		})
 	}
 	if m.HBMBytesAllocated() != HBMPageSize {
 		t.Errorf("allocated %d", m.HBMBytesAllocated())
@@ -277,15 +287,17 @@ func TestReadRaw(t *testing.T) {
 		a    uint64
 		want []byte
 	}{{0x10000, []byte{0, 0, 5, 6, 0}}, {0x5000000, []byte{0, 0}}, {sb - 1, []byte{0, 9, 0}}} {
-		got := make([]byte, len(c.want))
-		if err := m.ReadAt(c.a, got); !errors.Is(err, ErrUninit) {
-			t.Errorf("ReadAt 0x%x: %v", c.a, err)
-		}
-		if err := m.ReadRaw(c.a, got); err != nil || !bytes.Equal(got, c.want) {
-			t.Errorf("ReadRaw 0x%x = %v, %v; want %v", c.a, got, err, c.want)
-		}
+		t.Run(fmt.Sprintf("%#x", c.a), func(t *testing.T) {
+			got := make([]byte, len(c.want))
+			if err := m.ReadAt(c.a, got); !errors.Is(err, fault.ErrUninit) {
+				t.Errorf("ReadAt 0x%x: %v", c.a, err)
+			}
+			if err := m.ReadRaw(c.a, got); err != nil || !bytes.Equal(got, c.want) {
+				t.Errorf("ReadRaw 0x%x = %v, %v; want %v", c.a, got, err, c.want)
+			}
+		})
 	}
-	if err := m.ReadRaw(isa.DMALocalBase-1, make([]byte, 2)); !errors.Is(err, ErrBounds) {
+	if err := m.ReadRaw(isa.DMALocalBase-1, make([]byte, 2)); !errors.Is(err, fault.ErrBounds) {
 		t.Errorf("ReadRaw past the window: %v", err)
 	}
 	if m.HBMBytesAllocated() != HBMPageSize {

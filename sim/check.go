@@ -65,7 +65,7 @@ func workLimit(w work, cfg Config, derived bool, hint, bytesHint string) (rule, 
 }
 
 // LimitError is a work limit a DGE request run outside a program breaks (Config.CheckPlan). It
-// unwraps to ErrLimit.
+// unwraps to fault.ErrLimit.
 type LimitError struct {
 	Rule string // RuleMaxElements or RuleMaxStreamBytes
 	Msg  string // the work, the limit and how to raise it

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -109,8 +110,8 @@ func TestDMAHBMCapAtomic(t *testing.T) {
 	st.SrcStartAddr, st.DstStartAddr = st.DstStartAddr, st.SrcStartAddr
 	st.SrcStepElem, st.DstStepElem = st.DstStepElem, st.SrcStepElem
 	_, err := m.Run(prog(q(isa.EngineTPB_SP, st)))
-	if !errors.Is(err, ErrCapacity) || !errors.Is(err, mem.ErrHBMCap) || errors.Is(err, ErrBounds) {
-		t.Fatalf("err = %v, want ErrCapacity (HBM cap), not ErrBounds", err)
+	if !errors.Is(err, fault.ErrCapacity) || !errors.Is(err, mem.ErrHBMCap) || errors.Is(err, fault.ErrBounds) {
+		t.Fatalf("err = %v, want fault.ErrCapacity (HBM cap), not fault.ErrBounds", err)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "capacity limit exceeded: rule hbm_cap") || strings.Contains(msg, "out of bounds") {
 		t.Errorf("cap refusal reads %q, want it labelled a capacity limit", msg)
@@ -130,7 +131,7 @@ func TestDMAHBMCapAtomic(t *testing.T) {
 }
 
 // HBM pages written through Memory().WriteAt count as allocated for the DMA's cap check (the
-// memory answers it), and with CheckUninit a DMA from never-written HBM fails as ErrUninit,
+// memory answers it), and with CheckUninit a DMA from never-written HBM fails as fault.ErrUninit,
 // reaching mem's sentinel through the engines' BoundsError, and changes nothing.
 func TestDMACapAndUninitFromMemory(t *testing.T) {
 	g := isa.CAYMAN
@@ -155,8 +156,8 @@ func TestDMACapAndUninitFromMemory(t *testing.T) {
 	before := snapshot(m)
 	ld := dmaLoad(g, 1<<40, 32, 32, 3, isa.Events{})
 	_, err := m.Run(prog(q(isa.EngineTPB_SP, ld)))
-	if !errors.Is(err, ErrUninit) || !errors.Is(err, mem.ErrUninit) {
-		t.Fatalf("err = %v, want ErrUninit", err)
+	if !errors.Is(err, fault.ErrUninit) || !errors.Is(err, mem.ErrUninit) {
+		t.Fatalf("err = %v, want fault.ErrUninit", err)
 	}
 	if !bytes.Equal(before, snapshot(m)) || m.Semaphore(3) != 0 {
 		t.Error("the refused DMA changed memory or a semaphore")

@@ -240,7 +240,7 @@ func (e *ProgramError) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the instruction errors, so errors.Is(err, ErrInvalid) and errors.As work.
+// Unwrap returns the instruction errors, so errors.Is(err, fault.ErrInvalid) and errors.As work.
 func (e *ProgramError) Unwrap() []error {
 	out := make([]error, len(e.Errs))
 	for i, ie := range e.Errs {

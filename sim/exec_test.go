@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -68,8 +69,8 @@ func TestAtomicFailure(t *testing.T) {
 	m, _ := New(Config{Gen: g, CheckUninit: true})
 	fillRandom(t, m, 1)
 	_, err := m.Run(prog(q(isa.EngineDVE, good, bad, after)))
-	if !errors.Is(err, ErrUninit) || !errors.Is(err, mem.ErrUninit) {
-		t.Fatalf("err = %v, want ErrUninit", err)
+	if !errors.Is(err, fault.ErrUninit) || !errors.Is(err, mem.ErrUninit) {
+		t.Fatalf("err = %v, want fault.ErrUninit", err)
 	}
 	var ie *InstError
 	if !errors.As(err, &ie) || ie.Engine != "DVE" || ie.Index != 1 || ie.Offset != 64 || ie.Opcode != isa.OpCOPY || ie.Rule == "" {
@@ -109,7 +110,7 @@ func TestAtomicFailureAcrossEngines(t *testing.T) {
 	}
 	m, res, err := run()
 	var ie *InstError
-	if !errors.As(err, &ie) || ie.Engine != "ACT" || ie.Index != 1 || !errors.Is(err, ErrUninit) {
+	if !errors.As(err, &ie) || ie.Engine != "ACT" || ie.Index != 1 || !errors.Is(err, fault.ErrUninit) {
 		t.Fatalf("err = %v, want ACT instruction 1 reading never-written bytes", err)
 	}
 	shortPS, _ := testCost(isa.EngineACT, s4(isa.OpCOPY, isa.DTypeFP32, 32, 0, 0, 32, isa.Events{}), false)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -269,13 +270,13 @@ func checkRun(t *testing.T, m *Machine, p *Program) error {
 		return nil
 	}
 	known := false
-	if errors.Is(err, ErrRace) {
+	if errors.Is(err, fault.ErrRace) {
 		if res == nil || len(res.Races) == 0 || m.cfg.Races != RacesError {
 			t.Fatalf("race error without races, or under %v: %v", m.cfg.Races, err)
 		}
 		return err
 	}
-	for _, s := range []error{ErrInvalid, ErrBounds, ErrUninit, ErrDeadlock, ErrUnsupported, ErrLimit, ErrCapacity} {
+	for _, s := range []error{fault.ErrInvalid, fault.ErrBounds, fault.ErrUninit, fault.ErrDeadlock, fault.ErrUnsupported, fault.ErrLimit, fault.ErrCapacity} {
 		if errors.Is(err, s) {
 			known = true
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -28,7 +29,7 @@ func hugeS4(g isa.Generation, op isa.Opcode) *isa.S4D4TR {
 	return in
 }
 
-// limitErr runs p and returns the one pre-run error, which must be an ErrLimit with rule.
+// limitErr runs p and returns the one pre-run error, which must be a fault.ErrLimit with rule.
 func limitErr(t *testing.T, m *Machine, p *Program, rule string) *InstError {
 	t.Helper()
 	t0 := time.Now()
@@ -41,8 +42,8 @@ func limitErr(t *testing.T, m *Machine, p *Program, rule string) *InstError {
 		t.Fatalf("want one pre-run error, got %v", err)
 	}
 	ie := pe.Errs[0]
-	if !errors.Is(err, ErrLimit) || ie.Rule != rule {
-		t.Fatalf("want ErrLimit rule %s, got %v", rule, err)
+	if !errors.Is(err, fault.ErrLimit) || ie.Rule != rule {
+		t.Fatalf("want fault.ErrLimit rule %s, got %v", rule, err)
 	}
 	return ie
 }
@@ -53,23 +54,25 @@ func limitErr(t *testing.T, m *Machine, p *Program, rule string) *InstError {
 func TestStreamBytesLimitDVE(t *testing.T) {
 	g := isa.CAYMAN
 	for _, op := range []isa.Opcode{isa.OpCOPY, isa.OpTENSOR_REDUCE_ARITH_OP} {
-		m, _ := New(Config{Gen: g})
-		fillRandom(t, m, 1)
-		before := snapshot(m)
-		first := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x2000), 64, isa.Events{})
-		ie := limitErr(t, m, prog(q(isa.EngineDVE, first, hugeS4(g, op))), RuleMaxStreamBytes)
-		if ie.Engine != "DVE" || ie.Index != 1 || ie.Opcode != op {
-			t.Errorf("error names %s instruction %d %v", ie.Engine, ie.Index, ie.Opcode)
-		}
-		msg := ie.Error()
-		for _, s := range []string{fmt.Sprint(DefaultMaxStreamBytes), "--max-elements", "128 channels"} {
-			if !strings.Contains(msg, s) {
-				t.Errorf("%v: message lacks %q: %s", op, s, msg)
+		t.Run(op.String(), func(t *testing.T) {
+			m, _ := New(Config{Gen: g})
+			fillRandom(t, m, 1)
+			before := snapshot(m)
+			first := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x2000), 64, isa.Events{})
+			ie := limitErr(t, m, prog(q(isa.EngineDVE, first, hugeS4(g, op))), RuleMaxStreamBytes)
+			if ie.Engine != "DVE" || ie.Index != 1 || ie.Opcode != op {
+				t.Errorf("error names %s instruction %d %v", ie.Engine, ie.Index, ie.Opcode)
 			}
-		}
-		if !bytes.Equal(before, snapshot(m)) {
-			t.Errorf("%v: memory changed although nothing may run", op)
-		}
+			msg := ie.Error()
+			for _, s := range []string{fmt.Sprint(DefaultMaxStreamBytes), "--max-elements", "128 channels"} {
+				if !strings.Contains(msg, s) {
+					t.Errorf("%v: message lacks %q: %s", op, s, msg)
+				}
+			}
+			if !bytes.Equal(before, snapshot(m)) {
+				t.Errorf("%v: memory changed although nothing may run", op)
+			}
+		})
 	}
 	// --max-elements scales the byte limit: 2^36 elements allow 2^40 bytes, and the check passes
 	m, _ := New(Config{Gen: g, MaxElements: 1 << 36})
@@ -99,8 +102,8 @@ func TestStreamBytesLimitReachesExecutor(t *testing.T) {
 	}
 	r := &run{m: m, prog: prog()}
 	ie := r.execErr(&engine{name: "DVE"}, Instr{}, err).(*InstError)
-	if !errors.Is(ie, ErrLimit) {
-		t.Errorf("executor limit error is not ErrLimit: %v", ie)
+	if !errors.Is(ie, fault.ErrLimit) {
+		t.Errorf("executor limit error is not fault.ErrLimit: %v", ie)
 	}
 }
 
@@ -130,24 +133,26 @@ func dmaBases(g isa.Generation) map[string]isa.Inst {
 func TestWorkLimitsCountDMA(t *testing.T) {
 	g := isa.CAYMAN
 	for name, in := range dmaBases(g) {
-		eng := isa.EngineTPB_SP
-		if in.Hdr().Opcode == isa.OpDMA_GATHER_TRANSPOSE {
-			eng = isa.EnginePOOL
-		}
-		if vs := isa.Validate(in, g); len(vs) > 0 {
-			t.Fatalf("%s base invalid: %v", name, vs)
-		}
-		m, _ := New(Config{Gen: g})
-		if err := m.Check(prog(q(eng, in))); err != nil {
-			t.Fatalf("%s with the default limits: %v", name, err)
-		}
-		m, _ = New(Config{Gen: g, MaxElements: 100})
-		ie := limitErr(t, m, prog(q(eng, in)), RuleMaxElements)
-		if ie.Opcode != in.Hdr().Opcode || !strings.Contains(ie.Error(), "DMA descriptor") || !strings.Contains(ie.Error(), "--max-elements") {
-			t.Errorf("%s: %v", name, ie)
-		}
-		m, _ = New(Config{Gen: g, MaxStreamBytes: 1000})
-		limitErr(t, m, prog(q(eng, in)), RuleMaxStreamBytes)
+		t.Run(name, func(t *testing.T) {
+			eng := isa.EngineTPB_SP
+			if in.Hdr().Opcode == isa.OpDMA_GATHER_TRANSPOSE {
+				eng = isa.EnginePOOL
+			}
+			if vs := isa.Validate(in, g); len(vs) > 0 {
+				t.Fatalf("%s base invalid: %v", name, vs)
+			}
+			m, _ := New(Config{Gen: g})
+			if err := m.Check(prog(q(eng, in))); err != nil {
+				t.Fatalf("%s with the default limits: %v", name, err)
+			}
+			m, _ = New(Config{Gen: g, MaxElements: 100})
+			ie := limitErr(t, m, prog(q(eng, in)), RuleMaxElements)
+			if ie.Opcode != in.Hdr().Opcode || !strings.Contains(ie.Error(), "DMA descriptor") || !strings.Contains(ie.Error(), "--max-elements") {
+				t.Errorf("%s: %v", name, ie)
+			}
+			m, _ = New(Config{Gen: g, MaxStreamBytes: 1000})
+			limitErr(t, m, prog(q(eng, in)), RuleMaxStreamBytes)
+		})
 	}
 	// the reviewer's repro: 65535 x 65535 one-byte step-0 elements ran for minutes
 	m, _ := New(Config{Gen: g})
@@ -183,7 +188,7 @@ func TestCheckPlan(t *testing.T) {
 	// the reviewer's repro: a 65536 x 65536 UINT8 transpose, 2^32 one-byte elements
 	err := Config{}.CheckPlan(plan([]int{65536, 65536}, []int{1, 0}, isa.DTypeUINT8), how)
 	var le *LimitError
-	if !errors.As(err, &le) || !errors.Is(err, ErrLimit) || le.Rule != RuleMaxElements ||
+	if !errors.As(err, &le) || !errors.Is(err, fault.ErrLimit) || le.Rule != RuleMaxElements ||
 		!strings.Contains(err.Error(), "streams 4294967296 elements in its 16 DMA descriptor(s); tpbsim's limit is 67108864 (raise it with "+how+")") {
 		t.Errorf("transpose: %v", err)
 	}
@@ -209,27 +214,29 @@ func TestRegisterAddressRefusedBeforeRun(t *testing.T) {
 		g isa.Generation
 		a isa.Addr4
 	}{{isa.CAYMAN, 0x80000005}, {isa.MARIANA, 0x20000000}} {
-		m, _ := New(Config{Gen: c.g})
-		fillRandom(t, m, 2)
-		before := snapshot(m)
-		first := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(c.g, 0, 0), sbufAddr(c.g, 0, 0x2000), 4, isa.Events{})
-		reg := s4(isa.OpCOPY, isa.DTypeFP32, 32, c.a, sbufAddr(c.g, 0, 0x1000), 4, isa.Events{})
-		if vs := isa.Validate(reg, c.g); len(vs) > 0 {
-			t.Fatalf("%v 0x%x: the validator refuses it already: %v", c.g, uint32(c.a), vs)
-		}
-		_, err := m.Run(prog(q(isa.EngineDVE, first, reg)))
-		var pe *ProgramError
-		if !errors.As(err, &pe) || len(pe.Errs) != 1 {
-			t.Fatalf("%v 0x%x: want a pre-run error, got %v", c.g, uint32(c.a), err)
-		}
-		ie := pe.Errs[0]
-		if ie.Rule != mem.RuleAddr4Immediate || ie.Index != 1 || !errors.Is(err, ErrUnsupported) ||
-			len(ie.Violations) != 1 || ie.Violations[0].Path != "src_mem_pattern.start_addr" {
-			t.Errorf("%v 0x%x: %v", c.g, uint32(c.a), err)
-		}
-		if !bytes.Equal(before, snapshot(m)) {
-			t.Errorf("%v: instruction 0 ran", c.g)
-		}
+		t.Run(fmt.Sprintf("%v 0x%x", c.g, uint32(c.a)), func(t *testing.T) {
+			m, _ := New(Config{Gen: c.g})
+			fillRandom(t, m, 2)
+			before := snapshot(m)
+			first := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(c.g, 0, 0), sbufAddr(c.g, 0, 0x2000), 4, isa.Events{})
+			reg := s4(isa.OpCOPY, isa.DTypeFP32, 32, c.a, sbufAddr(c.g, 0, 0x1000), 4, isa.Events{})
+			if vs := isa.Validate(reg, c.g); len(vs) > 0 {
+				t.Fatalf("%v 0x%x: the validator refuses it already: %v", c.g, uint32(c.a), vs)
+			}
+			_, err := m.Run(prog(q(isa.EngineDVE, first, reg)))
+			var pe *ProgramError
+			if !errors.As(err, &pe) || len(pe.Errs) != 1 {
+				t.Fatalf("%v 0x%x: want a pre-run error, got %v", c.g, uint32(c.a), err)
+			}
+			ie := pe.Errs[0]
+			if ie.Rule != mem.RuleAddr4Immediate || ie.Index != 1 || !errors.Is(err, fault.ErrUnsupported) ||
+				len(ie.Violations) != 1 || ie.Violations[0].Path != "src_mem_pattern.start_addr" {
+				t.Errorf("%v 0x%x: %v", c.g, uint32(c.a), err)
+			}
+			if !bytes.Equal(before, snapshot(m)) {
+				t.Errorf("%v: instruction 0 ran", c.g)
+			}
+		})
 	}
 }
 
@@ -296,40 +303,42 @@ func TestDMADstSelfOverlapDeterministic(t *testing.T) {
 		// the engines' blocks share one byte at each boundary
 		{"rows sharing a byte", [2]int32{1, 1023}, [2]uint16{1024, 4096}, 4095*1023 + 1024, [2]int32{1, 1024}, [2]uint16{1024, 4096}, 1, 1},
 	} {
-		in := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: 16},
-			SrcStepElem: c.srcStep, SrcNumElem: c.srcNum, SrcElemSize: c.sizeSrc,
-			DstStartAddr: 1 << 30, DstStepElem: c.dstStep, DstNumElem: c.dstNum, DstElemSize: c.sizeDst,
-			InDtype: isa.DTypeUINT8, OutDtype: isa.DTypeUINT8}
-		want := walk(make([]byte, c.outLen), c.dstStep, c.dstNum, int(c.sizeDst))
-		var first []byte
-		for trial := 0; trial < 50; trial++ {
-			m, _ := New(Config{Gen: g})
-			m.dma.engines.Workers = 4
-			if trial == 0 {
-				if p, err := dge.PlanInst(g, in, m.chk.dge, dge.Options{Quiet: true}); err != nil || p.NumDMA < 2 {
-					t.Fatalf("%s: the DMA is not spread over engines: %v", c.name, err)
+		t.Run(c.name, func(t *testing.T) {
+			in := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: 16},
+				SrcStepElem: c.srcStep, SrcNumElem: c.srcNum, SrcElemSize: c.sizeSrc,
+				DstStartAddr: 1 << 30, DstStepElem: c.dstStep, DstNumElem: c.dstNum, DstElemSize: c.sizeDst,
+				InDtype: isa.DTypeUINT8, OutDtype: isa.DTypeUINT8}
+			want := walk(make([]byte, c.outLen), c.dstStep, c.dstNum, int(c.sizeDst))
+			var first []byte
+			for trial := 0; trial < 50; trial++ {
+				m, _ := New(Config{Gen: g})
+				m.dma.engines.Workers = 4
+				if trial == 0 {
+					if p, err := dge.PlanInst(g, in, m.chk.dge, dge.Options{Quiet: true}); err != nil || p.NumDMA < 2 {
+						t.Fatalf("%s: the DMA is not spread over engines: %v", c.name, err)
+					}
+				}
+				if err := m.Memory().WriteAt(0, src); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := m.Run(prog(q(isa.EngineTPB_SP, in))); err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				out := make([]byte, c.outLen)
+				m.Memory().ReadRaw(1<<30, out)
+				if first == nil {
+					first = out
+				} else if !bytes.Equal(out, first) {
+					t.Fatalf("%s: run %d differs from run 0", c.name, trial)
+				}
+				if !bytes.Equal(out, want) {
+					t.Fatalf("%s: run %d did not write the walk's last elements", c.name, trial)
+				}
+				if m.dma.parallelJobs != 0 {
+					t.Fatalf("%s: run %d moved the overlapping job on parallel workers", c.name, trial)
 				}
 			}
-			if err := m.Memory().WriteAt(0, src); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := m.Run(prog(q(isa.EngineTPB_SP, in))); err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			out := make([]byte, c.outLen)
-			m.Memory().ReadRaw(1<<30, out)
-			if first == nil {
-				first = out
-			} else if !bytes.Equal(out, first) {
-				t.Fatalf("%s: run %d differs from run 0", c.name, trial)
-			}
-			if !bytes.Equal(out, want) {
-				t.Fatalf("%s: run %d did not write the walk's last elements", c.name, trial)
-			}
-			if m.dma.parallelJobs != 0 {
-				t.Fatalf("%s: run %d moved the overlapping job on parallel workers", c.name, trial)
-			}
-		}
+		})
 	}
 	if !hasProvenance("sim.dma_dst_overlap") {
 		t.Error("Provenance lacks sim.dma_dst_overlap")
@@ -389,9 +398,11 @@ func TestTensorShapeCannotWrap(t *testing.T) {
 	}
 	hbm := isa.Location{Space: isa.SpaceHBM}
 	for _, shape := range [][]int{{1 << 62, 4}, {1 << 31, 1 << 31, 1 << 31}, {1 << 35}} {
-		if _, err := m.ReadTensor(hbm, shape, 4); err == nil || !strings.Contains(err.Error(), "too large") {
-			t.Errorf("shape %v: %v, want too large", shape, err)
-		}
+		t.Run(fmt.Sprint(shape), func(t *testing.T) {
+			if _, err := m.ReadTensor(hbm, shape, 4); err == nil || !strings.Contains(err.Error(), "too large") {
+				t.Errorf("shape %v: %v, want too large", shape, err)
+			}
+		})
 	}
 }
 
@@ -413,10 +424,12 @@ func TestTensorPlacementHints(t *testing.T) {
 		{isa.Location{Space: isa.SpaceRaw, Offset: isa.DMALocalBase<<1 + 0x1000}, []int{1, 64}, "is not an on-chip address (at most 0x1fffffff"},
 		{isa.Location{Space: isa.SpaceSBUF}, []int{1024}, "pass the last sbuf partition (127); the first axis is the partition axis, so a 1-D array takes one partition per element: reshape it to (1, 1024)"},
 	} {
-		err := m.WriteTensor(c.at, c.shape, 4, make([]byte, 4*c.shape[len(c.shape)-1]))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v %v: %v, want ...%s...", c.at, c.shape, err, c.want)
-		}
+		t.Run(fmt.Sprintf("%v %v", c.at, c.shape), func(t *testing.T) {
+			err := m.WriteTensor(c.at, c.shape, 4, make([]byte, 4*c.shape[len(c.shape)-1]))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v %v: %v, want ...%s...", c.at, c.shape, err, c.want)
+			}
+		})
 	}
 	if err := m.WriteTensor(isa.Location{Space: isa.SpaceSBUF}, []int{64, 2}, 4, make([]byte, 512)); err != nil {
 		t.Errorf("a 2-D array that fits: %v", err)

@@ -52,7 +52,7 @@ type Config struct {
 	Gen isa.Generation
 	// HBMCapBytes caps the HBM bytes the run may allocate (0: mem.DefaultHBMCapBytes).
 	HBMCapBytes uint64
-	// CheckUninit reports reads of never-written bytes as errors (ErrUninit).
+	// CheckUninit reports reads of never-written bytes as errors (fault.ErrUninit).
 	CheckUninit bool
 	// MaxElements bounds the elements per channel of one DVE-family instruction, and the
 	// elements all the DMA descriptors of one DMA instruction move (0: DefaultMaxElements).

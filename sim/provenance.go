@@ -153,7 +153,7 @@ func Provenance() []isa.Provenance {
 			Text: "A DVE-family instruction may stream at most 2^26 elements per channel (the larger of its source and destination counts), " +
 				"and the descriptors the DGE makes of a DMA instruction may move at most 2^26 elements in all (contiguous runs merged into " +
 				"large elements, step-0 walks not); configurable (tpbsim run --max-elements, sim.Config.MaxElements). A step-0 pattern can name " +
-				"65535^4 elements in a few bytes. Checked for every instruction before anything runs (ErrLimit, exit 1), and for the " +
+				"65535^4 elements in a few bytes. Checked for every instruction before anything runs (fault.ErrLimit, exit 1), and for the " +
 				"descriptors of a tpbsim dge run request after planning, before any memory is allocated or filled (Config.CheckPlan; " +
 				"tpbsim dge run --max-elements).",
 			Source: "none", Confidence: isa.Invented, Reason: "keeps a crafted program from running for years"},
@@ -161,7 +161,7 @@ func Provenance() []isa.Provenance {
 			Text: "An instruction may read plus write at most 16 bytes per element of the element limit (1 GiB with the default 2^26; " +
 				"sim.Config.MaxStreamBytes sets it apart): a DVE-family instruction num_active_channels x (count(src) x width(in_dtype) + " +
 				"count(dst) x width(out_dtype)), a DMA instruction the source plus destination bytes of its descriptors. Checked for every " +
-				"instruction before anything runs (ErrLimit, exit 1), and for a tpbsim dge run request as for a DMA instruction " +
+				"instruction before anything runs (fault.ErrLimit, exit 1), and for a tpbsim dge run request as for a DMA instruction " +
 				"(Config.CheckPlan); the DVE executor re-checks it itself (dve_max_stream_bytes).",
 			Source: "none", Confidence: isa.Invented,
 			Reason: "the DVE executor holds whole walks in host buffers (up to about twice this count), so without a byte bound one valid " +

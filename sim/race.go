@@ -37,7 +37,7 @@ type RaceMode uint8
 
 const (
 	// RacesError (the zero value) detects races; a racy run that otherwise finished returns its
-	// Result with a *RaceError (ErrRace).
+	// Result with a *RaceError (fault.ErrRace).
 	RacesError RaceMode = iota
 	// RacesWarn detects races and lists them in Result.Races; the run's error does not change.
 	RacesWarn

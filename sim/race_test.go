@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/timing"
@@ -123,7 +124,7 @@ func TestRaceClasses(t *testing.T) {
 				switch {
 				case mode == RacesError && len(c.races) > 0:
 					var re *RaceError
-					if !errors.As(err, &re) || !errors.Is(err, ErrRace) || len(re.Races) != len(res.Races) {
+					if !errors.As(err, &re) || !errors.Is(err, fault.ErrRace) || len(re.Races) != len(res.Races) {
 						t.Fatalf("%v: err = %v, want a *RaceError", mode, err)
 					}
 				case err != nil:
@@ -199,17 +200,19 @@ func TestRaceDMAFanOut(t *testing.T) {
 		wait  uint32
 		races int
 	}{{1, 1}, {2, 0}} {
-		m := raceMachine(t, RacesWarn)
-		res, err := m.Run(prog(q(isa.EngineTPB_SP, d), q(isa.EngineDVE, s4(isa.OpCOPY, isa.DTypeFP32, 64, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 64, ge(7, c.wait)))))
-		if err != nil || len(res.Races) != c.races {
-			t.Fatalf("wait >= %d: err %v, %d races, want %d: %v", c.wait, err, len(res.Races), c.races, res.Races)
-		}
-		if c.races > 0 {
-			r := res.Races[0]
-			if r.First.Engine != "SP" || len(r.First.DMAEngines) != 1 || r.Second.Engine != "DVE" || r.Ranges[0].LastPartition-r.Ranges[0].FirstPartition+1 != 32 {
-				t.Errorf("race %+v, want one DMA engine's 32 rows", r)
+		t.Run(fmt.Sprintf("wait >= %d", c.wait), func(t *testing.T) {
+			m := raceMachine(t, RacesWarn)
+			res, err := m.Run(prog(q(isa.EngineTPB_SP, d), q(isa.EngineDVE, s4(isa.OpCOPY, isa.DTypeFP32, 64, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 64, ge(7, c.wait)))))
+			if err != nil || len(res.Races) != c.races {
+				t.Fatalf("wait >= %d: err %v, %d races, want %d: %v", c.wait, err, len(res.Races), c.races, res.Races)
 			}
-		}
+			if c.races > 0 {
+				r := res.Races[0]
+				if r.First.Engine != "SP" || len(r.First.DMAEngines) != 1 || r.Second.Engine != "DVE" || r.Ranges[0].LastPartition-r.Ranges[0].FirstPartition+1 != 32 {
+					t.Errorf("race %+v, want one DMA engine's 32 rows", r)
+				}
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -135,7 +136,7 @@ func TestTraceFailureAndDeadlock(t *testing.T) {
 			}
 		})
 		var ie *InstError
-		if !errors.As(err, &ie) || !errors.Is(err, ErrUninit) {
+		if !errors.As(err, &ie) || !errors.Is(err, fault.ErrUninit) {
 			t.Fatalf("err = %v, want an uninitialised read", err)
 		}
 		var slice *trace.Event
@@ -201,7 +202,7 @@ func TestTraceFailureAndDeadlock(t *testing.T) {
 func TestTraceRaceMarked(t *testing.T) {
 	p := prog(q(isa.EngineDVE, cp(0, 0x100, none)), q(isa.EnginePOOL, cp(0x800, 0x100, none)))
 	res, err := traceOf(t, Config{}, p, nil)
-	if !errors.Is(err, ErrRace) {
+	if !errors.Is(err, fault.ErrRace) {
 		t.Fatalf("err = %v, want a race", err)
 	}
 	var marks, flows int

@@ -34,9 +34,9 @@ type InstReport struct {
 	// does not, only the header and the events were checked.
 	Modelled bool
 	// Kind is the category of the refusal: nil when Run executes the instruction, else one of
-	// package fault's sentinels (ErrInvalid, ErrBounds, ErrLimit, ErrUnsupported).
+	// package fault's sentinels (fault.ErrInvalid, fault.ErrBounds, fault.ErrLimit, fault.ErrUnsupported).
 	Kind error
-	// Violations lists every rule the instruction breaks (Kind is not ErrUnsupported). A word
+	// Violations lists every rule the instruction breaks (Kind is not fault.ErrUnsupported). A word
 	// that breaks a rule of the instruction layer or the engine check is not lowered or measured
 	// further: the later checks assume a valid word.
 	Violations []fault.Violation

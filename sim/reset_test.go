@@ -143,26 +143,28 @@ func fillEverywhere(t *testing.T, m *Machine) {
 // a program run, Reset leaves the machine as New makes it.
 func TestResetAfterWritingEverywhere(t *testing.T) {
 	for _, g := range isa.Generations {
-		for _, uninit := range []bool{false, true} {
-			cfg := Config{Gen: g, CheckUninit: uninit, Trace: true}
-			m, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(g.String(), func(t *testing.T) {
+			for _, uninit := range []bool{false, true} {
+				cfg := Config{Gen: g, CheckUninit: uninit, Trace: true}
+				m, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fillEverywhere(t, m)
+				r := rand.New(rand.NewPCG(uint64(g), 7))
+				for i := 0; i < 4; i++ {
+					m.Run(randomProgram(r, g))
+				}
+				m.Reset()
+				fresh, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := diffMachines(m, fresh); d != "" {
+					t.Fatalf("%v uninit %v: after Reset: %s", g, uninit, d)
+				}
 			}
-			fillEverywhere(t, m)
-			r := rand.New(rand.NewPCG(uint64(g), 7))
-			for i := 0; i < 4; i++ {
-				m.Run(randomProgram(r, g))
-			}
-			m.Reset()
-			fresh, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := diffMachines(m, fresh); d != "" {
-				t.Fatalf("%v uninit %v: after Reset: %s", g, uninit, d)
-			}
-		}
+		})
 	}
 }
 
@@ -189,38 +191,40 @@ func transposeAll(m *Machine, reg mem.Region) *Program {
 // clears it (the destination halves are written only by the transpose here).
 func TestResetAfterDirectTranspose(t *testing.T) {
 	for _, g := range isa.Generations {
-		cfg := Config{Gen: g}
-		m, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mm := m.Memory()
-		for _, reg := range []mem.Region{mem.SBUF, mem.PSUM} {
-			if mm.NumPartitions(reg) < 128 {
-				continue
+		t.Run(g.String(), func(t *testing.T) {
+			cfg := Config{Gen: g}
+			m, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for p := 0; p < 128; p++ {
-				part := mm.Partition(reg, p)
-				for i := 0; i < len(part)/2; i++ {
-					part[i] = byte(i%251 + 1)
+			mm := m.Memory()
+			for _, reg := range []mem.Region{mem.SBUF, mem.PSUM} {
+				if mm.NumPartitions(reg) < 128 {
+					continue
+				}
+				for p := 0; p < 128; p++ {
+					part := mm.Partition(reg, p)
+					for i := 0; i < len(part)/2; i++ {
+						part[i] = byte(i%251 + 1)
+					}
+				}
+				mm.MarkWritten(mem.Span{Region: reg, NumPartitions: 128, Hi: uint32(mm.PartitionActive(reg) / 2)})
+				if _, err := m.Run(transposeAll(m, reg)); err != nil {
+					t.Fatalf("%v %v: %v", g, reg, err)
+				}
+				if hi := mm.Partition(reg, 5)[mm.PartitionActive(reg)/2:]; bytes.Count(hi, []byte{0}) == len(hi) {
+					t.Fatalf("%v %v: the transpose wrote nothing", g, reg)
 				}
 			}
-			mm.MarkWritten(mem.Span{Region: reg, NumPartitions: 128, Hi: uint32(mm.PartitionActive(reg) / 2)})
-			if _, err := m.Run(transposeAll(m, reg)); err != nil {
-				t.Fatalf("%v %v: %v", g, reg, err)
+			m.Reset()
+			fresh, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if hi := mm.Partition(reg, 5)[mm.PartitionActive(reg)/2:]; bytes.Count(hi, []byte{0}) == len(hi) {
-				t.Fatalf("%v %v: the transpose wrote nothing", g, reg)
+			if d := diffMachines(m, fresh); d != "" {
+				t.Fatalf("%v: after Reset: %s", g, d)
 			}
-		}
-		m.Reset()
-		fresh, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := diffMachines(m, fresh); d != "" {
-			t.Fatalf("%v: after Reset: %s", g, d)
-		}
+		})
 	}
 }
 
@@ -262,19 +266,21 @@ func TestUntouchedFails(t *testing.T) {
 			}
 		}},
 	} {
-		m.Reset()
-		if err := untouched(m); err != nil {
-			t.Fatalf("%s: a Reset machine: %v", c.name, err)
-		}
-		c.write()
-		check := untouched
-		if c.memOnly {
-			check = func(m *Machine) error { return writtenNonzero(m.Memory()) }
-		}
-		if err := check(m); err == nil {
-			t.Errorf("%s: untouched saw no write", c.name)
-		} else {
-			t.Logf("%s: %v", c.name, err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			m.Reset()
+			if err := untouched(m); err != nil {
+				t.Fatalf("%s: a Reset machine: %v", c.name, err)
+			}
+			c.write()
+			check := untouched
+			if c.memOnly {
+				check = func(m *Machine) error { return writtenNonzero(m.Memory()) }
+			}
+			if err := check(m); err == nil {
+				t.Errorf("%s: untouched saw no write", c.name)
+			} else {
+				t.Logf("%s: %v", c.name, err)
+			}
+		})
 	}
 }

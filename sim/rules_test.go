@@ -7,6 +7,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 )
@@ -18,13 +19,13 @@ func TestDMAUninitIsNotABoundsFailure(t *testing.T) {
 	m, _ := New(Config{Gen: g, CheckUninit: true})
 	_, err := m.Run(prog(q(isa.EngineTPB_SP, dmaLoad(g, 0x10000, 4, 64, 1, isa.Events{}))))
 	var ie *InstError
-	if !errors.As(err, &ie) || ie.Rule != mem.RuleReadInitialised || !errors.Is(err, ErrUninit) {
-		t.Fatalf("want rule %s (ErrUninit), got %v", mem.RuleReadInitialised, err)
+	if !errors.As(err, &ie) || ie.Rule != mem.RuleReadInitialised || !errors.Is(err, fault.ErrUninit) {
+		t.Fatalf("want rule %s (fault.ErrUninit), got %v", mem.RuleReadInitialised, err)
 	}
 	if s := err.Error(); strings.Contains(s, "Failed bounds check") || !strings.Contains(s, "0x10000") {
 		t.Errorf("error should name the address and not the firmware bounds wording: %s", s)
 	}
-	if errors.Is(err, dma.ErrBounds) || errors.Is(err, ErrBounds) {
+	if errors.Is(err, dma.ErrBounds) || errors.Is(err, fault.ErrBounds) {
 		t.Errorf("an uninitialised read matches a bounds sentinel: %v", err)
 	}
 	// a real bounds failure keeps the firmware wording and the memory's rule
@@ -81,7 +82,7 @@ func TestDMAOverlapRefused(t *testing.T) {
 	}
 	_, err := m.Run(prog(q(isa.EngineTPB_SP, cp(0, 0x10))))
 	var pe *ProgramError
-	if !errors.As(err, &pe) || pe.Errs[0].Rule != dge.RuleSrcDstDisjoint || !errors.Is(err, ErrInvalid) {
+	if !errors.As(err, &pe) || pe.Errs[0].Rule != dge.RuleSrcDstDisjoint || !errors.Is(err, fault.ErrInvalid) {
 		t.Fatalf("want %s, got %v", dge.RuleSrcDstDisjoint, err)
 	}
 	m, _ = New(Config{Gen: g})
@@ -104,8 +105,10 @@ func TestRuleIDsNonEmpty(t *testing.T) {
 		seen[id] = true
 	}
 	for _, id := range []string{"stream_shuffle_mask_loaded", "read_initialised", "dma_bounds_check", "hbm_cap", "opcode_has_engine", "dge_src_dst_disjoint"} {
-		if !seen[id] {
-			t.Errorf("RuleIDs lacks %s", id)
-		}
+		t.Run(id, func(t *testing.T) {
+			if !seen[id] {
+				t.Errorf("RuleIDs lacks %s", id)
+			}
+		})
 	}
 }

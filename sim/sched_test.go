@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -124,27 +125,29 @@ func TestSemaphoreOrderingAcrossEngines(t *testing.T) {
 
 func TestReadVersusCompleteUpdate(t *testing.T) {
 	for _, complete := range []bool{false, true} {
-		var log []string
-		m := newLogMachine(t, &log)
-		p := prog(q(isa.EngineDVE, copyInst(1, 1000, incOn(0, complete))), q(isa.EngineACT, copyInst(2, 1, waitGE(0, 1))))
-		res, err := m.Run(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		readPS, totalPS := testCost(isa.EngineDVE, copyInst(1, 1000, isa.Events{}), false)
-		var actStart int64 = -1
-		for _, e := range res.Trace.Events() {
-			if e.Cat == "ACT" {
-				actStart = e.TsPS
+		t.Run(fmt.Sprintf("complete=%v", complete), func(t *testing.T) {
+			var log []string
+			m := newLogMachine(t, &log)
+			p := prog(q(isa.EngineDVE, copyInst(1, 1000, incOn(0, complete))), q(isa.EngineACT, copyInst(2, 1, waitGE(0, 1))))
+			res, err := m.Run(p)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		want := readPS
-		if complete {
-			want = totalPS
-		}
-		if actStart != want {
-			t.Errorf("complete=%v: ACT starts at %d, want %d", complete, actStart, want)
-		}
+			readPS, totalPS := testCost(isa.EngineDVE, copyInst(1, 1000, isa.Events{}), false)
+			var actStart int64 = -1
+			for _, e := range res.Trace.Events() {
+				if e.Cat == "ACT" {
+					actStart = e.TsPS
+				}
+			}
+			want := readPS
+			if complete {
+				want = totalPS
+			}
+			if actStart != want {
+				t.Errorf("complete=%v: ACT starts at %d, want %d", complete, actStart, want)
+			}
+		})
 	}
 }
 
@@ -176,7 +179,7 @@ func TestDeadlockReport(t *testing.T) {
 		q(isa.EngineTPB_SP),
 	)
 	res, err := m.Run(p)
-	if !errors.Is(err, ErrDeadlock) {
+	if !errors.Is(err, fault.ErrDeadlock) {
 		t.Fatalf("err = %v, want deadlock", err)
 	}
 	if res == nil || len(instSlices(res.Trace)) != 1 || res.Engines[0].Instructions != 1 {
@@ -244,8 +247,8 @@ func TestCheckBeforeRun(t *testing.T) {
 		rules[ie.Rule] = ie.Kind
 	}
 	for rule, kind := range map[string]error{
-		"sim.executable_wait_mode": ErrUnsupported, "has_valid_neuron_events": ErrInvalid, "sim.max_elements": ErrLimit,
-		"opcode_legal_on_engine": ErrInvalid, "gpsimd_cannot_access_psum": ErrInvalid, "engine_modelled": ErrUnsupported,
+		"sim.executable_wait_mode": fault.ErrUnsupported, "has_valid_neuron_events": fault.ErrInvalid, "sim.max_elements": fault.ErrLimit,
+		"opcode_legal_on_engine": fault.ErrInvalid, "gpsimd_cannot_access_psum": fault.ErrInvalid, "engine_modelled": fault.ErrUnsupported,
 	} {
 		if rules[rule] != kind {
 			t.Errorf("rule %s: kind %v, want %v (all: %v)", rule, rules[rule], kind, err)
@@ -254,7 +257,7 @@ func TestCheckBeforeRun(t *testing.T) {
 	if len(log) != 0 {
 		t.Errorf("instructions ran: %v", log)
 	}
-	if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrLimit) {
+	if !errors.Is(err, fault.ErrInvalid) || !errors.Is(err, fault.ErrLimit) {
 		t.Errorf("errors.Is through ProgramError failed")
 	}
 	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: invalid instruction: rule opcode_legal_on_engine: opcode = LOAD_MASK_SELECT on the SP queue (legal: on DVE)") {

@@ -11,8 +11,10 @@ import (
 // other.
 func TestSeedT34StreamTransposeOnlyOnDVE(t *testing.T) {
 	for _, e := range []isa.Engine{isa.EngineDVE, isa.EnginePOOL, isa.EngineACT, isa.EngineTPB_SP} {
-		if got := engineAllows(e, isa.OpSTREAM_TRANSPOSE); got != (e == isa.EngineDVE) {
-			t.Errorf("%v executes STREAM_TRANSPOSE: %v", e, got)
-		}
+		t.Run(e.String(), func(t *testing.T) {
+			if got := engineAllows(e, isa.OpSTREAM_TRANSPOSE); got != (e == isa.EngineDVE) {
+				t.Errorf("%v executes STREAM_TRANSPOSE: %v", e, got)
+			}
+		})
 	}
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"encoding/json"
 	"errors"
+
+	"github.com/tpbsim/tpbsim/fault"
 )
 
 // Engine statuses of EngineState.Status (issue 12 item 5).
@@ -55,9 +57,9 @@ func (r *Result) StateOf(runErr error) State {
 	s := State{EndNS: float64(r.EndPS) / 1000, Outcome: "finished", Semaphores: r.Semaphores[:], Races: len(r.Races), Engines: []StateEngine{}}
 	switch {
 	case runErr == nil:
-	case errors.Is(runErr, ErrRace):
+	case errors.Is(runErr, fault.ErrRace):
 		s.Outcome = "races"
-	case errors.Is(runErr, ErrDeadlock):
+	case errors.Is(runErr, fault.ErrDeadlock):
 		s.Outcome = "deadlock"
 	default:
 		s.Outcome = "failed"

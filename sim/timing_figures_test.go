@@ -81,18 +81,20 @@ func TestFigureLoad4x4096OneEngine(t *testing.T) {
 		count    uint32
 		afterEnd bool
 	}{{16, true}, {15, false}} {
-		cp := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0x10000), sbufAddr(g, 0, 0x11000), 32, waitGE(1, c.count))
-		res := runTimed(t, Config{Gen: g}, prog(q(isa.EngineTPB_SP, ld), q(isa.EngineDVE, cp)))
-		_, last, _ := dmaSpan(res)
-		var start int64
-		for _, e := range res.Trace.Events() {
-			if e.Cat == "DVE" && e.Args["opcode"] != nil {
-				start = e.TsPS
+		t.Run(fmt.Sprintf("wait for %d", c.count), func(t *testing.T) {
+			cp := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0x10000), sbufAddr(g, 0, 0x11000), 32, waitGE(1, c.count))
+			res := runTimed(t, Config{Gen: g}, prog(q(isa.EngineTPB_SP, ld), q(isa.EngineDVE, cp)))
+			_, last, _ := dmaSpan(res)
+			var start int64
+			for _, e := range res.Trace.Events() {
+				if e.Cat == "DVE" && e.Args["opcode"] != nil {
+					start = e.TsPS
+				}
 			}
-		}
-		if got := start >= last+1_300_000; got != c.afterEnd {
-			t.Errorf("a wait for %d increments starts at %d ps; the load's data ends at %d ps", c.count, start, last)
-		}
+			if got := start >= last+1_300_000; got != c.afterEnd {
+				t.Errorf("a wait for %d increments starts at %d ps; the load's data ends at %d ps", c.count, start, last)
+			}
+		})
 	}
 }
 
@@ -159,20 +161,22 @@ func TestFigureDMATranspose(t *testing.T) {
 		src  uint64
 		want float64
 	}{{"HBM->SBUF", 0, 0.9}, {"SBUF->SBUF", sb(uint64(rows * 2)), 0.5}} {
-		src := dge.View{Base: c.src, ElemSize: 2, NumElem: [4]uint32{128, rows, 1, 1}, StepElem: [4]int64{1, 128}}
-		if c.src >= isa.DMALocalBase {
-			src = dge.View{Base: c.src, ElemSize: 2, NumElem: [4]uint32{128, rows / 128, 128, 1}, StepElem: [4]int64{1, 128, stride}}
-			src.NumElem = [4]uint32{128, 32, 128, 1}
-		}
-		xNs, k := timeOf(dge.Request{Src: src, Dst: dst, Perm: permFor(src)})
-		if k != dma.KindXbar {
-			t.Fatalf("%s: transpose planned as %v", c.name, k)
-		}
-		got := copyNs / xNs
-		t.Logf("%s: transpose %.0f ns, copy %.0f ns: %.0f%% of the copy throughput", c.name, xNs, copyNs, 100*got)
-		if math.Abs(got-c.want) > 0.06 {
-			t.Errorf("%s transpose at %.0f%% of the copy throughput, want ~%.0f%%", c.name, 100*got, 100*c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			src := dge.View{Base: c.src, ElemSize: 2, NumElem: [4]uint32{128, rows, 1, 1}, StepElem: [4]int64{1, 128}}
+			if c.src >= isa.DMALocalBase {
+				src = dge.View{Base: c.src, ElemSize: 2, NumElem: [4]uint32{128, rows / 128, 128, 1}, StepElem: [4]int64{1, 128, stride}}
+				src.NumElem = [4]uint32{128, 32, 128, 1}
+			}
+			xNs, k := timeOf(dge.Request{Src: src, Dst: dst, Perm: permFor(src)})
+			if k != dma.KindXbar {
+				t.Fatalf("%s: transpose planned as %v", c.name, k)
+			}
+			got := copyNs / xNs
+			t.Logf("%s: transpose %.0f ns, copy %.0f ns: %.0f%% of the copy throughput", c.name, xNs, copyNs, 100*got)
+			if math.Abs(got-c.want) > 0.06 {
+				t.Errorf("%s transpose at %.0f%% of the copy throughput, want ~%.0f%%", c.name, 100*got, 100*c.want)
+			}
+		})
 	}
 }
 
