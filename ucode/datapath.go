@@ -191,12 +191,12 @@ func checkSize(data []byte, t Table, g TableGen) error {
 	switch {
 	case len(data) < want:
 		return &Error{Table: t, Offset: int64(len(data)), Kind: fault.ErrTruncated, V: fault.Violation{Rule: RuleTableSize, Offset: -1,
-			Value: fmt.Sprintf("%d B", len(data)), Legal: fmt.Sprintf("%d B", want),
-			Msg: fmt.Sprintf("file ends after %d B, %s %s is %d B", len(data), g, t, want)}}
+			Value: fmt.Sprintf("%d B", len(data)), Legal: fmt.Sprintf("%d B (%s)", want, g),
+			Msg: fmt.Sprintf("the file ends after %d B", len(data))}}
 	case len(data) > want:
 		return &Error{Table: t, Offset: int64(want), Kind: fault.ErrInvalid, V: fault.Violation{Rule: RuleTableSize, Offset: -1,
-			Value: fmt.Sprintf("%d B", len(data)), Legal: fmt.Sprintf("%d B", want),
-			Msg: fmt.Sprintf("%d B, %s %s is %d B (%d extra bytes from here)", len(data), g, t, want, len(data)-want)}}
+			Value: fmt.Sprintf("%d B", len(data)), Legal: fmt.Sprintf("%d B (%s)", want, g),
+			Msg: fmt.Sprintf("%d B, %d extra bytes from here", len(data), len(data)-want)}}
 	}
 	return nil
 }

@@ -8,10 +8,18 @@
 //	       S --control_slow_table (gen3/gen4 only)--> slow program word
 //	       R --datapath_table--> DatapathBlock R: 8 lanes x one u64-LE LaneWord
 //
-// A TableSet holds whichever of the tables were given; Lookup resolves an opcode through the
-// chain; Census, DiffSets and CrossGenCheck are the analyses of seed 004 §2-§5 and §9;
-// EncodeJSON / DecodeJSON are the readable form that re-encodes byte-identically; WriteReport
-// draws a set (and optionally a diff) as one self-contained HTML page.
+// A TableSet holds whichever of the tables were given (Load reads a folder or files, inferring
+// the generation); Lookup resolves an opcode through the chain; Census, DiffSets and
+// CrossGenCheck are the analyses of seed 004 §2-§5 and §9; JSON / DecodeJSON are the readable
+// form that re-encodes byte-identically; WriteReport draws a set (and optionally a diff) as one
+// self-contained HTML page. Each dtable command is one call here: Info, Census, Dump, Compare,
+// LoadJSON + WriteSetFiles, WriteReport; the first four have the text form dtable prints
+// (WriteText) and its JSON form.
+//
+// Every error is an *Error: its fault category (fault.ErrTruncated, fault.ErrInvalid), the rule
+// it breaks (a registry entry, tpbsim explain ucode.table_size) and where, e.g.
+// "datapath_table: block[12]: lane[3]: MUX". A generation that does not exist is refused by every
+// function that reads something of one (rule ucode.table_gen).
 //
 // Real compiler blobs are not redistributable: BuildFixture assembles full-size synthetic sets
 // from every byte-exact word the seed and FACTS quote, plus clearly marked filler.

@@ -233,12 +233,12 @@ func sizeError(r RawTable, t Table, s2, s34 int) error {
 	switch {
 	case n < lo:
 		e.Offset, e.Kind = int64(n), fault.ErrTruncated
-		e.V.Msg = fmt.Sprintf("file ends after %d B; a %s is %s", n, t, want)
+		e.V.Msg = fmt.Sprintf("the file ends after %d B", n)
 	case n > hi:
 		e.Offset = int64(hi)
-		e.V.Msg = fmt.Sprintf("%d B; a %s is %s", n, t, want)
+		e.V.Msg = fmt.Sprintf("%d B, %d extra bytes from here", n, n-hi)
 	default:
-		e.V.Msg = fmt.Sprintf("%d B; a %s is %s", n, t, want)
+		e.V.Msg = fmt.Sprintf("%d B, between the sizes", n)
 	}
 	return e
 }
