@@ -8,6 +8,7 @@ import (
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 )
@@ -181,6 +182,27 @@ type DGEResult struct {
 	Summary  *Summary
 	Checked  bool
 	Verified bool
+}
+
+// TraceJSON renders the descriptors as a Chrome/Perfetto trace: one track per DMA engine of
+// a "DMA engines" process, one slice per descriptor, as run's traces name their DMA tracks
+// (internal/trace), so both open alike in Perfetto.
+func (r *DGEResult) TraceJSON(g isa.Generation) []byte {
+	tr := trace.New()
+	tr.Process(1, fmt.Sprintf("DMA engines (%v, dge run)", g))
+	seen := map[int]bool{}
+	for _, rec := range r.Records {
+		if !seen[rec.Engine] {
+			seen[rec.Engine] = true
+			tr.AddTrack(trace.Track{Pid: 1, Tid: rec.Engine, Name: fmt.Sprintf("DMA%d", rec.Engine), Sort: rec.Engine})
+		}
+		tr.Add(trace.Event{Name: rec.Kind.String(), Cat: "dma", Pid: 1, Tid: rec.Engine, TsPS: rec.Start * 1000, DurPS: (rec.End - rec.Start) * 1000,
+			Args: map[string]any{"engine": rec.Engine, "queue": rec.Queue, "bytes": rec.Bytes, "src": fmt.Sprintf("0x%x", rec.Src), "dst": fmt.Sprintf("0x%x", rec.Dst),
+				"credit_wait_ns": rec.CreditWait, "credits": rec.Credits, "index": rec.Index}})
+	}
+	var b bytes.Buffer
+	tr.Write(&b) // to memory: no error
+	return b.Bytes()
 }
 
 // Execute runs the plan on the machine's DMA engines. With verify, the destination is

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"testing"
@@ -165,5 +166,38 @@ func TestDiff(t *testing.T) {
 				t.Errorf("Diff = %d, %d; want %d, %d", first, n, c.first, c.count)
 			}
 		})
+	}
+}
+
+// The trace of a dge run has one slice per descriptor, on a track per DMA engine.
+func TestDGEResultTraceJSON(t *testing.T) {
+	req, _ := dge.TensorRequest(isa.CAYMAN, 0, 0x100000, []int{64, 32}, []int{1, 0}, isa.DTypeBFLOAT16)
+	r, err := NewDGERun(Config{}, req, DGEOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Execute(false)
+	if err != nil || res.Checked {
+		t.Fatalf("Execute: %v, %+v", err, res)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph  string `json:"ph"`
+			Cat string `json:"cat"`
+			Tid int    `json:"tid"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(res.TraceJSON(isa.CAYMAN), &doc); err != nil {
+		t.Fatal(err)
+	}
+	slices, tracks := 0, map[int]bool{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "X" && e.Cat == "dma" {
+			slices++
+			tracks[e.Tid] = true
+		}
+	}
+	if slices != len(res.Records) || slices != r.Plan().Descriptors || len(tracks) == 0 {
+		t.Errorf("%d slices on %d tracks for %d descriptors", slices, len(tracks), r.Plan().Descriptors)
 	}
 }

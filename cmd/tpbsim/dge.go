@@ -16,7 +16,6 @@ import (
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/internal/jsonkeys"
-	"github.com/tpbsim/tpbsim/internal/trace"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
@@ -707,7 +706,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return ruleErr(mismatch)
 	}
 	p := r.Plan()
-	outs, err := dgeOutputs(m, dumps, f.trace, res.Result, g)
+	outs, err := dgeOutputs(m, dumps, f.trace, res, g)
 	if err != nil {
 		return err
 	}
@@ -795,7 +794,7 @@ func runToJSON(p *dge.Plan, res *sim.DGEResult) runJSON {
 }
 
 // dgeOutputs renders dge run's --dump files and --trace after the run.
-func dgeOutputs(m *sim.Machine, dumps []dumpSpec, tracePath string, res *dma.Result, g isa.Generation) ([]output, error) {
+func dgeOutputs(m *sim.Machine, dumps []dumpSpec, tracePath string, res *sim.DGEResult, g isa.Generation) ([]output, error) {
 	var outs []output
 	for _, d := range dumps {
 		data, err := d.render(m)
@@ -805,29 +804,7 @@ func dgeOutputs(m *sim.Machine, dumps []dumpSpec, tracePath string, res *dma.Res
 		outs = append(outs, output{path: d.file, data: data})
 	}
 	if tracePath != "" {
-		outs = append(outs, output{path: tracePath, data: chromeTrace(res, g)})
+		outs = append(outs, output{path: tracePath, data: res.TraceJSON(g)})
 	}
 	return outs, nil
-}
-
-// chromeTrace renders the descriptors as Chrome trace events: one track (tid) per DMA engine,
-// one slice per descriptor, in microseconds.
-func chromeTrace(res *dma.Result, g isa.Generation) []byte {
-	// The same writer and track naming as run's traces (internal/trace; DMAi tracks of a "DMA
-	// engines" process), so both open alike in Perfetto.
-	tr := trace.New()
-	tr.Process(1, fmt.Sprintf("DMA engines (%v, dge run)", g))
-	seen := map[int]bool{}
-	for _, r := range res.Records {
-		if !seen[r.Engine] {
-			seen[r.Engine] = true
-			tr.AddTrack(trace.Track{Pid: 1, Tid: r.Engine, Name: fmt.Sprintf("DMA%d", r.Engine), Sort: r.Engine})
-		}
-		tr.Add(trace.Event{Name: r.Kind.String(), Cat: "dma", Pid: 1, Tid: r.Engine, TsPS: r.Start * 1000, DurPS: (r.End - r.Start) * 1000,
-			Args: map[string]any{"engine": r.Engine, "queue": r.Queue, "bytes": r.Bytes, "src": fmt.Sprintf("0x%x", r.Src), "dst": fmt.Sprintf("0x%x", r.Dst),
-				"credit_wait_ns": r.CreditWait, "credits": r.Credits, "index": r.Index}})
-	}
-	var b bytes.Buffer
-	tr.Write(&b) // writes to memory: no error
-	return b.Bytes()
 }

@@ -184,7 +184,7 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return ruleErr(err)
 	}
 	p := r.Plan()
-	outs, err := dgeOutputs(m, dumps, f.trace, res.Result, ir.Gen)
+	outs, err := dgeOutputs(m, dumps, f.trace, res, ir.Gen)
 	if err != nil {
 		return err
 	}

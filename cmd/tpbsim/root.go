@@ -12,8 +12,6 @@ import (
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/fault"
-	"github.com/tpbsim/tpbsim/mem"
-	"github.com/tpbsim/tpbsim/sim"
 )
 
 // Exit statuses (DESIGN.md §7).
@@ -43,11 +41,6 @@ var categoryStatus = map[error]int{
 // of fault's (then the entry maps a category onto itself).
 var legacyCategory = []struct{ sentinel, category error }{
 	{dge.ErrRequest, fault.ErrInvalid}, {dge.ErrUnsupported, fault.ErrUnsupported},
-	{sim.ErrInvalid, fault.ErrInvalid}, {sim.ErrBounds, fault.ErrBounds}, {sim.ErrCapacity, fault.ErrCapacity},
-	{sim.ErrUninit, fault.ErrUninit}, {sim.ErrDeadlock, fault.ErrDeadlock}, {sim.ErrUnsupported, fault.ErrUnsupported},
-	{sim.ErrLimit, fault.ErrLimit}, {sim.ErrRace, fault.ErrRace},
-	{mem.ErrBounds, fault.ErrBounds}, {mem.ErrUninit, fault.ErrUninit}, {mem.ErrHBMCap, fault.ErrCapacity},
-	{mem.ErrUnsupported, fault.ErrUnsupported}, {mem.ErrPSUMWrite, fault.ErrInvalid},
 	{dma.ErrBounds, fault.ErrBounds}, {dma.ErrIndex, fault.ErrBounds}, {dma.ErrDescriptor, fault.ErrInvalid},
 }
 
