@@ -2,7 +2,6 @@ package dge
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/tpbsim/tpbsim/isa"
 )
@@ -212,33 +211,18 @@ func analyze(v View, isSrc bool, g isa.Generation, strategy Strategy, requested 
 	return a
 }
 
-// logLine renders the analyze_tensor_reshape line (seed 003 §4.1, byte-exact format).
+// logLine renders the analyze_tensor_reshape line.
 func (a Analysis) logLine() string {
-	return fmt.Sprintf("S: DGE Reshape: Analyzed tensor (nelem_target = %d, step_target = 0x%s (%dP), base = 0x%X (%dP)): Reshape Strategy = %d, Requested Reshape Kind = %d, Partition Range = %d, Num Partitions = %d",
-		a.NelemTarget, hex32(a.StepTarget), a.StepTargetP, a.Base, a.BaseP, int(a.Strategy), int(a.RequestedKind), a.PartitionRange, a.NumPartitions)
+	return logAnalyzedTensor.line(a.NelemTarget, hex32(a.StepTarget), a.StepTargetP, a.Base, a.BaseP, int(a.Strategy), int(a.RequestedKind), a.PartitionRange, a.NumPartitions)
 }
 
-// hex32 renders a signed value as the firmware's %X of a 32-bit field (two's complement for a
-// negative one); a value beyond 32 bits, which tpbsim's widened dge_shape admits and the
-// firmware's fields cannot hold, prints in full rather than wrapped (Provenance dge.log_formats).
-func hex32(v int64) string {
-	if v >= math.MinInt32 && v <= math.MaxUint32 {
-		return fmt.Sprintf("%X", uint32(v))
-	}
-	return fmt.Sprintf("%X", v)
-}
-
-// stateLine renders the tensor_reshape_indirect_transpose BEFORE/AFTER working-state lines
-// (seed 003 §4.5). The prefix before "BEFORE:" is elided in the seed; tpbsim prints the
-// function name (Provenance "dge.state_log_prefix").
+// stateLine renders the tensor_reshape_indirect_transpose BEFORE/AFTER working-state lines.
 func stateLine(before bool, v View, isSrc bool) string {
 	if before {
-		return fmt.Sprintf("S: tensor_reshape_indirect_transpose BEFORE: elem_size=%d num_elem=[%d,%d,%d,%d] step_elem=[%d,%d,%d,%d] is_src=%d",
-			v.ElemSize, v.NumElem[0], v.NumElem[1], v.NumElem[2], v.NumElem[3],
+		return logStateBefore.line(v.ElemSize, v.NumElem[0], v.NumElem[1], v.NumElem[2], v.NumElem[3],
 			v.StepElem[0], v.StepElem[1], v.StepElem[2], v.StepElem[3], b2i(isSrc))
 	}
-	return fmt.Sprintf("S: tensor_reshape_indirect_transpose AFTER:  elem_size=%d num_elem=[%d,%d,%d,%d] step_elem=[%d,%d,%d,%d]",
-		v.ElemSize, v.NumElem[0], v.NumElem[1], v.NumElem[2], v.NumElem[3],
+	return logStateAfter.line(v.ElemSize, v.NumElem[0], v.NumElem[1], v.NumElem[2], v.NumElem[3],
 		v.StepElem[0], v.StepElem[1], v.StepElem[2], v.StepElem[3])
 }
 

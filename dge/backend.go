@@ -24,9 +24,6 @@ func (b Backend) String() string {
 	return "NO-BACKEND"
 }
 
-// SelectBackendLine is the selector's one recovered log line (seed 003 §7, MP NX DRAM VA 0x83197).
-const SelectBackendLine = "S: DGE: Select backend Pool"
-
 // selectBackend models the backend selector: the Pool backend is the first the selector tests
 // (backend[Pool].available) and the one every DGE request tpbsim models runs on (gather_xpose.h:
 // "uses the SW-DGE backend with Q7 processors in the Gpsimd engine"), so from CAYMAN it is
@@ -36,6 +33,6 @@ func selectBackend(g isa.Generation, lg *logger) Backend {
 	if g == isa.SUNDA {
 		return BackendNone
 	}
-	lg.add(SelectBackendLine)
+	lg.add(logSelectBackend.line())
 	return BackendPool
 }

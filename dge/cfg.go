@@ -12,11 +12,11 @@ import (
 func checkDMACfg(cfg uint32, g isa.Generation) error {
 	n := g.Geometry().DMAEngineCount
 	if extra := cfg & 0xFFFF &^ (1<<n - 1); extra != 0 {
-		return reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x: DMA bits 0x%x name engines %v does not have (it has %d: legal DMA bits 0x%x, or 0 for all of them)",
+		return reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG", "MEMCOPY_DMA_CFG 0x%08x: DMA bits 0x%x name engines %v does not have (it has %d: legal DMA bits 0x%x, or 0 for all of them)",
 			cfg, extra, g, n, 1<<n-1)
 	}
 	if len(engineList(cfg, g)) == 0 {
-		return reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg, g, n)
+		return reqErr(RuleDMACfg, "MEMCOPY_DMA_CFG", "MEMCOPY_DMA_CFG 0x%08x enables none of %v's %d DMA engines", cfg, g, n)
 	}
 	return nil
 }

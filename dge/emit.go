@@ -52,13 +52,13 @@ type MicroOp struct {
 func (m MicroOp) String() string {
 	switch m.Op {
 	case OpRegwrite:
-		return fmt.Sprintf("S: push REGWRITE to DMA[%d]", m.Engine)
+		return logPushRegwrite.line(m.Engine)
 	case OpGenerate:
-		return fmt.Sprintf("S: push GENERATE to DMA[%d]: %s : addr=0x%x, elem_size=%d, sem_num=%d", m.Engine, m.Dir, m.Addr, m.ElemSize, m.Sem)
+		return logPushGenerate.line(m.Engine, m.Dir, m.Addr, m.ElemSize, m.Sem)
 	case OpDimpush:
-		return fmt.Sprintf("S: push DIMPUSH to DMA[%d]: [%d,%d][%d,%d]", m.Engine, m.Num[0], m.Num[1], m.Step[0], m.Step[1])
+		return logPushDimpush.line(m.Engine, m.Num[0], m.Num[1], m.Step[0], m.Step[1])
 	case OpWaitCredit:
-		return fmt.Sprintf("tpbsim: wait_for_credit: DMA[%d] ring full (%d descriptors in flight), waiting for credit", m.Engine, m.Ring)
+		return logWaitForCredit.line(m.Engine, m.Ring)
 	}
 	return m.Op.String()
 }
@@ -130,7 +130,7 @@ func emit(p *Plan, lg *logger, logs bool) [][]MicroOp {
 				if ring == 0 {
 					ring = len(q)
 				}
-				lg.add(fmt.Sprintf("Generating %d descriptors; ring_ndesc = %d", len(q), ring))
+				lg.add(logGenerating.line(len(q), ring))
 				_ = e
 			}
 		}

@@ -17,14 +17,14 @@ type Config struct {
 
 func immAddr8(a isa.Addr8, field string) (uint64, error) {
 	if a.RawMarker() != isa.Addr8MarkerIMM {
-		return 0, unsupErr(RuleAddrImmediate, "%s marker 0x%02x: register / table ADDR8 forms are resolved by the machine, not the DGE model", field, a.RawMarker())
+		return 0, unsupErr(RuleAddrImmediate, fieldName(field), "%s marker 0x%02x: register / table ADDR8 forms are resolved by the machine, not the DGE model", field, a.RawMarker())
 	}
 	return a.Address(), nil
 }
 
 func immAddr4(a isa.Addr4, field string) (uint64, error) {
 	if a.Marker()&0xE0 != 0 {
-		return 0, unsupErr(RuleAddrImmediate, "%s marker 0x%02x: only immediate ADDR4 index addresses are modelled", field, a.Marker())
+		return 0, unsupErr(RuleAddrImmediate, field, "%s marker 0x%02x: only immediate ADDR4 index addresses are modelled", field, a.Marker())
 	}
 	return isa.DMALocalBase + uint64(a.ByteAddr()), nil
 }
@@ -67,7 +67,7 @@ func PlanInst(g isa.Generation, inst isa.Inst, cfg Config, opt Options) (*Plan, 
 	case *isa.DMADirect2DXpose:
 		return planDirect2DXpose(g, in, cfg, opt)
 	}
-	return nil, unsupErr(RuleDMAInstruction, "%T is not a DGE DMA instruction", inst)
+	return nil, unsupErr(RuleDMAInstruction, "header.opcode", "%T is not a DGE DMA instruction", inst)
 }
 
 func planDirect2D(g isa.Generation, in *isa.DMADirect2D, cfg Config, opt Options) (*Plan, error) {
@@ -95,7 +95,7 @@ func planDirect2D(g isa.Generation, in *isa.DMADirect2D, cfg Config, opt Options
 	if err != nil {
 		return nil, fmt.Errorf("DIRECT2D: %w", err)
 	}
-	p.prepend("P0: DGE DIRECT2D")
+	p.prepend(logQ7Direct2D.line(logQ7Core))
 	return p, nil
 }
 
@@ -116,7 +116,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	}
 	mode := in.Flags.IndirectMode()
 	if mode > isa.SrcDstIndirection {
-		return nil, reqErr(RuleIndirectMode, "INDIRECT1D indirect_mode %v", mode)
+		return nil, reqErr(RuleIndirectMode, "flags.indirect_mode", "INDIRECT1D indirect_mode %v", mode)
 	}
 	var sidx, didx uint64
 	if mode != isa.DstIndirection {
@@ -158,7 +158,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 		}
 	}
 	lg := &logger{quiet: opt.Quiet}
-	lg.add("P0: DGE INDIRECT")
+	lg.add(logQ7Indirect.line(logQ7Core))
 	backend := selectBackend(g, lg)
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 
 func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt Options) (*Plan, error) {
 	if !g.AtLeast(isa.CAYMAN) {
-		return nil, unsupErr(RuleOpcodeOnGeneration, "DmaGatherTranspose is only available in Neuron+ (V3+), not on %v (seed 003 §3.3)", g)
+		return nil, unsupErr(RuleOpcodeOnGeneration, "header.opcode", "DmaGatherTranspose is only available in Neuron+ (V3+), not on %v (seed 003 §3.3)", g)
 	}
 	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
 	if err != nil {
@@ -230,21 +230,21 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	P := int(in.IdxNumActiveChannels)
 	switch {
 	case lo != hi || lo.Size() != 2:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE dtype %v/%v: the xbar takes one 2-byte dtype (has_valid_gather_transpose_dtype)", lo, hi)
+		return nil, reqErr(RuleGatherXposeShape, "dtype", "GATHER_XPOSE dtype %v/%v: the xbar takes one 2-byte dtype (has_valid_gather_transpose_dtype)", lo, hi)
 	case in.Flags.GatherDim() != isa.IndirectDimY:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE gather_dim %v: must be Y", in.Flags.GatherDim())
+		return nil, reqErr(RuleGatherXposeShape, "flags.gather_dim", "GATHER_XPOSE gather_dim %v: must be Y", in.Flags.GatherDim())
 	case n%16 != 0 || n == 0:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE src_num_elem[1] = %d: must be a non-zero multiple of 16", n)
+		return nil, reqErr(RuleGatherXposeShape, "src_num_elem[1]", "GATHER_XPOSE src_num_elem[1] = %d: must be a non-zero multiple of 16", n)
 	case n != int(in.DstNumElem[0]):
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE src_num_elem[1] = %d != dst_num_elem[0] = %d", n, in.DstNumElem[0])
+		return nil, reqErr(RuleGatherXposeShape, "dst_num_elem[0]", "GATHER_XPOSE src_num_elem[1] = %d != dst_num_elem[0] = %d", n, in.DstNumElem[0])
 	case f < 1 || f > dma.XbarCols:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE src_num_elem[0] = %d: the row must be 1..128 elements", f)
+		return nil, reqErr(RuleGatherXposeShape, "src_num_elem[0]", "GATHER_XPOSE src_num_elem[0] = %d: the row must be 1..128 elements", f)
 	case int(in.ElemSize) != 2*f:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE elem_size = %d: tpbsim reads elem_size as the gathered row's bytes, 2*src_num_elem[0] = %d (INFERRED)", in.ElemSize, 2*f)
+		return nil, reqErr(RuleGatherXposeShape, "elem_size", "GATHER_XPOSE elem_size = %d: tpbsim reads elem_size as the gathered row's bytes, 2*src_num_elem[0] = %d (INFERRED)", in.ElemSize, 2*f)
 	case int(in.DstNumElem[1]) != f:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", in.DstNumElem[1], f)
+		return nil, reqErr(RuleGatherXposeShape, "dst_num_elem[1]", "GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", in.DstNumElem[1], f)
 	case P < 16 || P > 128 || P%16 != 0:
-		return nil, reqErr(RuleGatherXposeShape, "GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", P)
+		return nil, reqErr(RuleGatherXposeShape, "idx_num_active_channels", "GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", P)
 	}
 	// The destination block (f rows of n elements) stays in its region's partitions, as a
 	// request's views do (RulePartitionInRange).
@@ -252,9 +252,9 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 		return nil, err
 	}
 	lg := &logger{quiet: opt.Quiet}
-	lg.add("P0: DGE GATHER TRANSPOSE")
+	lg.add(logQ7GatherXpose.line(logQ7Core))
 	backend := selectBackend(g, lg)
-	lg.add(fmt.Sprintf("S: tensor_reshape_transpose: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", dma.XbarRows, f, 2))
+	lg.add(logTransposeTile.line(dma.XbarRows, f, 2))
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
 	}
@@ -303,7 +303,7 @@ const (
 
 func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
 	if g == isa.SUNDA {
-		return nil, unsupErr(RuleOpcodeOnGeneration, "DMA_TRANSPOSE (0xBD) is not in the SUNDA ISA: SUNDA has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)")
+		return nil, unsupErr(RuleOpcodeOnGeneration, "header.opcode", "DMA_TRANSPOSE (0xBD) is not in the SUNDA ISA: SUNDA has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)")
 	}
 	src, err := immAddr8(in.Src(), "src_start_addr (INFERRED offset 16)")
 	if err != nil {
@@ -315,11 +315,15 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 	}
 	es := in.InDtype.Size()
 	if in.InDtype != in.OutDtype || dma.XbarColsFor(es) == 0 {
-		return nil, reqErr(RuleXposeDtype, "DMA_TRANSPOSE dtypes %v -> %v: the xbar takes one 2- or 4-byte dtype", in.InDtype, in.OutDtype)
+		return nil, reqErr(RuleXposeDtype, "out_dtype", "DMA_TRANSPOSE dtypes %v -> %v: the xbar takes one 2- or 4-byte dtype", in.InDtype, in.OutDtype)
 	}
 	rows, cols := int(in.TileSrcRows), int(in.TileSrcCols)
 	if rows < 1 || rows > dma.XbarRows || cols < 1 || cols > dma.XbarColsFor(es) {
-		return nil, reqErr(RuleXposeTile, "DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", rows, cols, dma.XbarColsFor(es))
+		tileField := "tile_src_cols"
+		if rows < 1 || rows > dma.XbarRows {
+			tileField = "tile_src_rows"
+		}
+		return nil, reqErr(RuleXposeTile, tileField, "DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", rows, cols, dma.XbarColsFor(es))
 	}
 	dstStep := int64(in.RowStep())
 	if dstStep == 0 {
@@ -336,7 +340,7 @@ func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, o
 	if p.Kind == KindElementStrided {
 		// The instruction names the crossbar; the planner's element-strided fallback is not what
 		// it asks for (a request may fall back, an instruction the crossbar cannot run is invalid).
-		return nil, reqErr(RuleXposePlacement, "DMA_TRANSPOSE: %s", strings.TrimSuffix(strings.Join(p.Notes, "; "), ": element-strided DIRECT2D fallback"))
+		return nil, reqErr(RuleXposePlacement, "dst_start_addr", "DMA_TRANSPOSE: %s", strings.TrimSuffix(strings.Join(p.Notes, "; "), ": element-strided DIRECT2D fallback"))
 	}
 	p.Notes = append(p.Notes, "DMA_TRANSPOSE (0xBD) layout is partial: src_start_addr (16), dst_start_addr (40) and dst_row_step (48) are tpbsim's INFERRED offsets (dge.direct2d_xpose_layout)")
 	return p, nil

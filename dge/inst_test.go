@@ -108,7 +108,7 @@ func TestIndirect1D(t *testing.T) {
 			SrcIdxStartAddr: isa.Addr4(idxAddr), InDtype: isa.DTypeUINT32, OutDtype: isa.DTypeUINT32}
 	}
 	// index 150 >= src_num_elem 100: an error with idx_bound_is_err, nothing written
-	if _, err := runInst(t, g, m, mk(true), nil); !errors.Is(err, dma.ErrIndex) {
+	if _, err := runInst(t, g, m, mk(true), nil); !errors.As(err, new(*dma.IndexError)) {
 		t.Fatalf("want ErrIndex, got %v", err)
 	}
 	chk := make([]byte, 8*len(idx))
@@ -141,7 +141,7 @@ func TestIndirect1D(t *testing.T) {
 	regs[9] = 10
 	in := mk(true)
 	in.SrcIdxBoundReg = isa.BoundCheckReg(0x80 | 9)
-	if _, err := runInst(t, g, m, in, regs); !errors.Is(err, dma.ErrIndex) {
+	if _, err := runInst(t, g, m, in, regs); !errors.As(err, new(*dma.IndexError)) {
 		t.Fatalf("index 99 >= bound register 10: want ErrIndex, got %v", err)
 	}
 	// scatter-add with duplicates, fp32

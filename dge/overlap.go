@@ -37,11 +37,11 @@ func (r *Request) checkDisjoint() error {
 	sr, ok1 := footprint(r.Src)
 	dr, ok2 := footprint(r.Dst)
 	if !ok1 || !ok2 {
-		return reqErr(RuleSrcDstDisjoint, "src bytes [0x%x, 0x%x) and dst bytes [0x%x, 0x%x) overlap in range and the views have more than %d runs: "+
+		return reqErr(RuleSrcDstDisjoint, "dst", "src bytes [0x%x, 0x%x) and dst bytes [0x%x, 0x%x) overlap in range and the views have more than %d runs: "+
 			"tpbsim cannot rule out an overlap, and the DMA engines give no ordering between overlapping reads and writes", sb.Lo, sb.Hi, db.Lo, db.Hi, maxFootprintRuns)
 	}
 	if a, ok := firstCommon(sr, dr); ok {
-		return reqErr(RuleSrcDstDisjoint, "src bytes [0x%x, 0x%x) and dst bytes [0x%x, 0x%x) share byte 0x%x: the DMA engines give no ordering "+
+		return reqErr(RuleSrcDstDisjoint, "dst", "src bytes [0x%x, 0x%x) and dst bytes [0x%x, 0x%x) share byte 0x%x: the DMA engines give no ordering "+
 			"between the reads and writes of overlapping ranges (only an identical plain copy, a no-op, may name the same bytes)", sb.Lo, sb.Hi, db.Lo, db.Hi, a)
 	}
 	return nil

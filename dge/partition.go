@@ -29,7 +29,7 @@ func partitionsInRegion(name string, v View, g isa.Generation) error {
 	b, ok := bounds(v)
 	first := int64((rg.local - rg.base) / rg.stride)
 	if !ok || b.Hi-b.Lo > 1<<40 {
-		return reqErr(RulePartitionInRange, "%s starts in %s partition %d and its walk spans more than 2^40 bytes: %s has partitions 0..%d only",
+		return reqErr(RulePartitionInRange, name, "%s starts in %s partition %d and its walk spans more than 2^40 bytes: %s has partitions 0..%d only",
 			name, what, first, what, nparts-1)
 	}
 	if int64(v.Base-b.Lo) <= -lo && int64(b.Hi-v.Base) <= hi {
@@ -40,7 +40,7 @@ func partitionsInRegion(name string, v View, g isa.Generation) error {
 		return nil
 	}
 	row := floorDiv(int64(rg.local-rg.base)+off, stride)
-	return reqErr(RulePartitionInRange, "%s starts in %s partition %d, and its element %d (byte offset %d from the start) would be row %d: %s has partitions 0..%d only (a walk may not run past the last partition, or before the first)",
+	return reqErr(RulePartitionInRange, name, "%s starts in %s partition %d, and its element %d (byte offset %d from the start) would be row %d: %s has partitions 0..%d only (a walk may not run past the last partition, or before the first)",
 		name, what, first, idx, off, row, what, nparts-1)
 }
 

@@ -256,7 +256,7 @@ func unrollChecked(gs []group, keep int) ([]group, error) {
 		for _, g := range gs {
 			levels = max(levels, len(g.lv))
 		}
-		return nil, unsupErr(RulePlanNests, "the common nest of src and dst has %d levels: unrolling those beyond four needs %d descriptor nests, "+
+		return nil, unsupErr(RulePlanNests, "num_elem", "the common nest of src and dst has %d levels: unrolling those beyond four needs %d descriptor nests, "+
 			"more than tpbsim plans (%d); split the request", levels, n, MaxPlanNests)
 	}
 	return unroll(gs, keep), nil
@@ -442,7 +442,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		}
 	} else {
 		if wide16(src) || wide16(r.Dst) {
-			return nil, unsupErr(RuleLoopCount16, "src num_elem %v / dst num_elem %v: the nests have no common refinement, so one descriptor walks each view's own nest, "+
+			return nil, unsupErr(RuleLoopCount16, "num_elem", "src num_elem %v / dst num_elem %v: the nests have no common refinement, so one descriptor walks each view's own nest, "+
 				"and a level of more than %d iterations does not fit the DGE's uint16 num_elem (seed 003 §4.5); split the request so the views share their dims", src.NumElem, r.Dst.NumElem, MaxLoopCount)
 		}
 		lg.note("src and dst nests have no common refinement: one descriptor walks each nest independently")
@@ -519,8 +519,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	p.Kind = kind
 	if reshapeLogs {
 		if p.Simple {
-			lg.add(fmt.Sprintf("S: DGE Reshape: Assessed simple tensor pair params (Num Partitions A = %d, Num Partitions B = %d, #DMA Avail = %d, HBM Only = %d): Reshape Kind = %d, #DMA = %d",
-				p.Src.NumPartitions, p.Dst.NumPartitions, avail, b2i(p.HBMOnly), int(kind), ndma))
+			lg.add(logAssessedSimplePair.line(p.Src.NumPartitions, p.Dst.NumPartitions, avail, b2i(p.HBMOnly), int(kind), ndma))
 		} else {
 			minP := 0
 			for _, a := range []Analysis{p.Src, p.Dst} {
@@ -528,8 +527,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 					minP = a.NumPartitions
 				}
 			}
-			lg.add(fmt.Sprintf("S: DGE Reshape: Assessed tensor pair params (Requested Reshape Kind = %d, Min Num Partitions = %d, #DMA Avail = %d): Reshape Kind = %d, #DMA = %d",
-				int(p.Requested), minP, avail, int(kind), ndma))
+			lg.add(logAssessedPair.line(int(p.Requested), minP, avail, int(kind), ndma))
 		}
 	}
 	if perm && reshapeLogs {
@@ -548,11 +546,11 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		lg.add(stateLine(false, as, true))
 	}
 	if p.TileRows > 0 && reshapeLogs {
-		fn := "tensor_reshape_transpose"
+		f := logTransposeTile
 		if kind == KindSB2SBTranspose {
-			fn = "tensor_reshape_transpose_sb2sb"
+			f = logTransposeTileSB2SB
 		}
-		lg.add(fmt.Sprintf("S: %s: tile_src_rows=%d tile_src_cols=%d dtype_size=%d", fn, p.TileRows, p.TileCols, ess))
+		lg.add(f.line(p.TileRows, p.TileCols, ess))
 	}
 
 	// MARIANA_PLUS fast path: fused memcopy + transpose, spray inlined, credits.
@@ -579,20 +577,20 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		stepPort, stepHalf := int(units)/max(ndma, 1), int(units)%max(ndma, 1)
 		for _, isSrc := range []bool{true, false} {
 			ours := isSrc == ourSrc
-			lg.add(fmt.Sprintf("gen_spray_info: reshape_kind=%d, do_indirection=%d, is_our_tensor=%d, hbm_to_hbm=%d, ndma=%d", int(kind), 0, b2i(ours), b2i(p.HBMOnly), ndma))
+			lg.add(logSprayInfo.line(int(kind), 0, b2i(ours), b2i(p.HBMOnly), ndma))
 			if ours {
-				lg.add("gen_spray_info: applying tensor reshape for our tensor")
-				lg.add(fmt.Sprintf("gen_spray_info: tensor result step_port=%d, step_half=%d", stepPort, stepHalf))
+				lg.add(logSprayTensorReshape.line())
+				lg.add(logSprayTensorResult.line(stepPort, stepHalf))
 			} else {
-				lg.add("gen_spray_info: skipping reshape (not our tensor and no indirection)")
+				lg.add(logSpraySkip.line())
 			}
 		}
 		var pattern uint32
 		for _, e := range used {
 			pattern |= 1 << e
 		}
-		lg.add(fmt.Sprintf("make_gather_pattern START: reshape_kind=%d, step_port=%d, step_half=%d, eng_mask=0x%x", int(kind), stepPort, stepHalf, p.EngMask))
-		lg.add(fmt.Sprintf("make_gather_pattern END: pattern=0x%x, mask=0x%x", pattern, p.EngMask))
+		lg.add(logGatherPatternStart.line(int(kind), stepPort, stepHalf, p.EngMask))
+		lg.add(logGatherPatternEnd.line(pattern, p.EngMask))
 	}
 	if p.FastPath {
 		lg.note(fmt.Sprintf("dge_reshape_memcopy_transpose_fast: fused memcopy+transpose pass, spray inlined, no REGWRITE, wait_for_credit against a %d-descriptor ring", ring))

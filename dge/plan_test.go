@@ -9,6 +9,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dma/dmatest"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -314,7 +315,7 @@ func TestAtomicBounds(t *testing.T) {
 	p := mustPlan(t, req)
 	before, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
 	_, err := dma.New(g).Run(m, &p.Job)
-	if !errors.Is(err, dma.ErrBounds) || !strings.Contains(err.Error(), "S: DGE: Failed bounds check.") {
+	if !errors.Is(err, fault.ErrBounds) || !strings.Contains(err.Error(), "S: DGE: Failed bounds check.") {
 		t.Fatalf("want a bounds failure, got %v", err)
 	}
 	after, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})

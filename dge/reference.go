@@ -126,23 +126,8 @@ func (r Request) Expect(src, dstBefore []byte) ([]byte, error) {
 	vals := n * ses / in.Size()
 	for j := 0; j < vals; j++ {
 		x := num.LoadF32(in, src[j*in.Size():])
-		if r.ComputeOp == isa.DGEComputeNONE {
-			num.StoreF32(out, dst[j*out.Size():], x)
-			continue
-		}
 		y := num.LoadF32(out, dst[j*out.Size():])
-		var v float32
-		switch r.ComputeOp {
-		case isa.DGEComputeADD:
-			v = y + x
-		case isa.DGEComputeMULTIPLY:
-			v = y * x
-		case isa.DGEComputeMAX:
-			v = max(y, x)
-		case isa.DGEComputeMIN:
-			v = min(y, x)
-		}
-		num.StoreF32(out, dst[j*out.Size():], num.CanonicalNaN(v)) // Provenance num.alu_nan
+		num.StoreF32(out, dst[j*out.Size():], dma.Compute(r.ComputeOp, y, x))
 	}
 	return dst, nil
 }

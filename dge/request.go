@@ -43,9 +43,6 @@
 package dge
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -140,67 +137,40 @@ const (
 	RegMemcopyDMACfg      = 40
 )
 
-// ErrRequest marks a malformed request (counts, sizes, permutation, dtypes).
-var ErrRequest = errors.New("dge: invalid request")
-
-// ErrUnsupported marks a request the generation cannot lower (no transpose descriptor, a
-// register-mode address, ...).
-var ErrUnsupported = errors.New("dge: unsupported on this generation")
-
-// Error is the error of a request or DMA instruction the DGE refuses: the rule it breaks (one of
-// RuleIDs, or an ISA rule the DGE re-checks) and the sentinel (ErrRequest or ErrUnsupported).
-type Error struct {
-	Rule string
-	Err  error
-	Msg  string
-}
-
-func (e *Error) Error() string  { return e.Err.Error() + ": rule " + e.Rule + ": " + e.Msg }
-func (e *Error) Unwrap() error  { return e.Err }
-func (e *Error) RuleID() string { return e.Rule }
-
-func reqErr(rule, format string, args ...any) error {
-	return &Error{Rule: rule, Err: ErrRequest, Msg: fmt.Sprintf(format, args...)}
-}
-
-func unsupErr(rule, format string, args ...any) error {
-	return &Error{Rule: rule, Err: ErrUnsupported, Msg: fmt.Sprintf(format, args...)}
-}
-
 // maxElements bounds a request's element count (2^40) so planning arithmetic stays exact.
 const maxElements = 1 << 40
 
 func (r *Request) validate() error {
 	if !r.Gen.Valid() {
-		return reqErr(RuleGeneration, "generation %v", r.Gen)
+		return reqErr(RuleGeneration, "gen", "generation %v", r.Gen)
 	}
 	for _, side := range []struct {
 		name string
 		v    View
 	}{{"src", r.Src}, {"dst", r.Dst}} {
 		if side.v.ElemSize == 0 || side.v.ElemSize > 64<<10 {
-			return reqErr(RuleViewValid, "%s.elem_size = %d (legal 1..65536)", side.name, side.v.ElemSize)
+			return reqErr(RuleViewValid, side.name+": elem_size", "%s.elem_size = %d (legal 1..65536)", side.name, side.v.ElemSize)
 		}
 		for k, n := range side.v.NumElem {
 			if n == 0 {
-				return reqErr(RuleViewValid, "%s.num_elem[%d] = 0", side.name, k)
+				return reqErr(RuleViewValid, side.name+": num_elem["+itoa(k)+"]", "%s.num_elem[%d] = 0", side.name, k)
 			}
 		}
 		// The element count before the steps: a CLI shape's steps are its products, so an
 		// oversized shape is named as such, not as a step the user never wrote.
 		n, ok := elementsWithin(side.v, maxElements)
 		if !ok {
-			return reqErr(RuleViewValid, "%s.num_elem %v: more than 2^40 elements", side.name, side.v.NumElem)
+			return reqErr(RuleViewValid, side.name+": num_elem", "%s.num_elem %v: more than 2^40 elements", side.name, side.v.NumElem)
 		}
 		for k, s := range side.v.StepElem {
 			if s > 1<<40 || s < -(1<<40) {
-				return reqErr(RuleViewValid, "%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
+				return reqErr(RuleViewValid, side.name+": step_elem["+itoa(k)+"]", "%s.step_elem[%d] = %d beyond +-2^40", side.name, k, s)
 			}
 		}
 		if side.v.Base < isa.DMALocalBase {
 			// An HBM view stays below the on-chip window (isa.Addr8's map) and inside 64 bits.
 			if b, ok := bounds(side.v); !ok || b.Hi > isa.DMALocalBase {
-				return reqErr(RuleViewValid, "%s (%d elements from HBM address 0x%x) runs past the HBM window into the on-chip addresses at 0x%x",
+				return reqErr(RuleViewValid, side.name+": base", "%s (%d elements from HBM address 0x%x) runs past the HBM window into the on-chip addresses at 0x%x",
 					side.name, n, side.v.Base, uint64(isa.DMALocalBase))
 			}
 		}
@@ -222,49 +192,49 @@ func (r *Request) validate() error {
 		}
 	}
 	if r.Src.Elements() != r.Dst.Elements() {
-		return reqErr(RuleElementCounts, "src has %d elements, dst %d", r.Src.Elements(), r.Dst.Elements())
+		return reqErr(RuleElementCounts, "dst: num_elem", "src has %d elements, dst %d", r.Src.Elements(), r.Dst.Elements())
 	}
 	if len(r.Perm) > 4 {
-		return reqErr(RulePermValid, "perm has %d axes (max 4)", len(r.Perm))
+		return reqErr(RulePermValid, "perm", "perm has %d axes (max 4)", len(r.Perm))
 	}
 	if len(r.Perm) > 0 {
 		seen := [4]bool{}
 		for _, p := range r.Perm {
 			if p < 0 || p >= len(r.Perm) || seen[p] {
-				return reqErr(RulePermValid, "perm %v is not a permutation of 0..%d", r.Perm, len(r.Perm)-1)
+				return reqErr(RulePermValid, "perm", "perm %v is not a permutation of 0..%d", r.Perm, len(r.Perm)-1)
 			}
 			seen[p] = true
 		}
 		for k := len(r.Perm); k < 4; k++ {
 			if r.Src.NumElem[k] != 1 {
-				return reqErr(RulePermValid, "perm %v has %d axes but src.num_elem[%d] = %d", r.Perm, len(r.Perm), k, r.Src.NumElem[k])
+				return reqErr(RulePermValid, "src: num_elem["+itoa(k)+"]", "perm %v has %d axes but src.num_elem[%d] = %d", r.Perm, len(r.Perm), k, r.Src.NumElem[k])
 			}
 		}
 	}
 	if (r.In == 0) != (r.Out == 0) {
-		return reqErr(RuleDtypes, "in and out dtypes must both be given or both omitted")
+		return reqErr(RuleDtypes, "out_dtype", "in and out dtypes must both be given or both omitted")
 	}
 	if r.In != 0 {
 		for _, d := range []isa.DType{r.In, r.Out} {
 			if !d.InGen(r.Gen) || d.Size() == 0 || d.Bits()%8 != 0 {
-				return reqErr(RuleDtypes, "dtype %v is not a whole-byte element type on %v", d, r.Gen)
+				return reqErr(RuleDtypes, dtypeField(d == r.In), "dtype %v is not a whole-byte element type on %v", d, r.Gen)
 			}
 		}
 		if r.Src.ElemSize%uint32(r.In.Size()) != 0 || r.Dst.ElemSize%uint32(r.Out.Size()) != 0 ||
 			r.Src.ElemSize/uint32(r.In.Size()) != r.Dst.ElemSize/uint32(r.Out.Size()) {
-			return reqErr(RuleDtypes, "src elem_size %d (%v) and dst elem_size %d (%v) hold different value counts", r.Src.ElemSize, r.In, r.Dst.ElemSize, r.Out)
+			return reqErr(RuleDtypes, "dst: elem_size", "src elem_size %d (%v) and dst elem_size %d (%v) hold different value counts", r.Src.ElemSize, r.In, r.Dst.ElemSize, r.Out)
 		}
 	} else if r.Src.ElemSize != r.Dst.ElemSize {
-		return reqErr(RuleDtypes, "src elem_size %d != dst elem_size %d without a cast", r.Src.ElemSize, r.Dst.ElemSize)
+		return reqErr(RuleDtypes, "dst: elem_size", "src elem_size %d != dst elem_size %d without a cast", r.Src.ElemSize, r.Dst.ElemSize)
 	}
 	if r.ComputeOp > isa.DGEComputeMIN {
-		return reqErr(RuleComputeOp, "compute_op %v", r.ComputeOp)
+		return reqErr(RuleComputeOp, "compute_op", "compute_op %v", r.ComputeOp)
 	}
 	if r.ComputeOp != isa.DGEComputeNONE && r.In == 0 {
-		return reqErr(RuleComputeOp, "compute_op %v needs in/out dtypes", r.ComputeOp)
+		return reqErr(RuleComputeOp, "in_dtype", "compute_op %v needs in/out dtypes", r.ComputeOp)
 	}
 	if r.Semaphore > 255 || r.Semaphore < -1 || r.SemIncrement < 0 || r.SemIncrement > 255 {
-		return reqErr(RuleSemaphore, "semaphore %d / sem_increment %d: legal semaphore -1 (none) or 0..255, sem_increment 0..255", r.Semaphore, r.SemIncrement)
+		return reqErr(RuleSemaphore, semField(r.Semaphore), "semaphore %d / sem_increment %d: legal semaphore -1 (none) or 0..255, sem_increment 0..255", r.Semaphore, r.SemIncrement)
 	}
 	return r.checkDisjoint()
 }
@@ -301,7 +271,7 @@ func rowInPartition(name string, v View, g isa.Generation) error {
 		}
 	}
 	if lo < 0 || hi > int64(active) {
-		return reqErr(RuleRowInPartition, "%s at %s partition offset 0x%x: its row spans bytes [%d, %d) of the partition, outside the %d-byte active area (a row may not spill into the next partition)",
+		return reqErr(RuleRowInPartition, name+": step_elem", "%s at %s partition offset 0x%x: its row spans bytes [%d, %d) of the partition, outside the %d-byte active area (a row may not spill into the next partition)",
 			name, what, off, lo, hi, active)
 	}
 	return nil
@@ -338,15 +308,15 @@ func isIdentity(perm []int) bool {
 // the partition stride) and the rest of each row is contiguous from the byte offset.
 func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (View, error) {
 	if len(shape) == 0 || len(shape) > 4 {
-		return View{}, reqErr(RuleViewValid, "shape %v: want 1 to 4 axes", shape)
+		return View{}, reqErr(RuleViewValid, "shape", "shape %v: want 1 to 4 axes", shape)
 	}
 	for _, d := range shape {
 		if d <= 0 || uint64(d) > 1<<32-1 {
-			return View{}, reqErr(RuleViewValid, "shape %v: every axis must be 1..2^32-1", shape)
+			return View{}, reqErr(RuleViewValid, "shape", "shape %v: every axis must be 1..2^32-1", shape)
 		}
 	}
 	if elemSize == 0 {
-		return View{}, reqErr(RuleViewValid, "elem_size 0")
+		return View{}, reqErr(RuleViewValid, "elem_size", "elem_size 0")
 	}
 	v := RowMajor(base, elemSize, shape)
 	rg := regionOf(base, g)
@@ -354,7 +324,7 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 		return v, nil
 	}
 	if rg.stride%elemSize != 0 {
-		return View{}, reqErr(RuleViewValid, "partition stride %d is not a multiple of elem_size %d", rg.stride, elemSize)
+		return View{}, reqErr(RuleViewValid, "elem_size", "partition stride %d is not a multiple of elem_size %d", rg.stride, elemSize)
 	}
 	geo := g.Geometry()
 	nparts := geo.StateBufNumPartitions
@@ -363,7 +333,7 @@ func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (Vi
 	}
 	first := int((rg.local - rg.base) / rg.stride)
 	if first+shape[0] > nparts {
-		return View{}, reqErr(RuleViewValid, "shape %v at partition %d: the first axis runs over partitions and %d + %d passes the %d partitions", shape, first, first, shape[0], nparts)
+		return View{}, reqErr(RuleViewValid, "shape[0]", "shape %v at partition %d: the first axis runs over partitions and %d + %d passes the %d partitions", shape, first, first, shape[0], nparts)
 	}
 	k := len(shape) - 1 // view dim of numpy axis 0
 	v.StepElem[k] = int64(rg.stride / elemSize)
@@ -393,15 +363,15 @@ func PermutedShape(shape, perm []int) []int {
 func TensorRequest(g isa.Generation, src, dst uint64, shape, perm []int, d isa.DType) (Request, error) {
 	es := uint32(d.Size())
 	if es == 0 || d.Bits()%8 != 0 {
-		return Request{}, reqErr(RuleDtypes, "dtype %v has no whole-byte element", d)
+		return Request{}, reqErr(RuleDtypes, "dtype", "dtype %v has no whole-byte element", d)
 	}
 	if len(perm) > 0 && len(perm) != len(shape) {
-		return Request{}, reqErr(RulePermValid, "perm %v has %d axes, shape %v has %d", perm, len(perm), shape, len(shape))
+		return Request{}, reqErr(RulePermValid, "perm", "perm %v has %d axes, shape %v has %d", perm, len(perm), shape, len(shape))
 	}
 	seen := map[int]bool{}
 	for _, p := range perm {
 		if p < 0 || p >= len(perm) || seen[p] {
-			return Request{}, reqErr(RulePermValid, "perm %v is not a permutation of 0..%d", perm, len(perm)-1)
+			return Request{}, reqErr(RulePermValid, "perm", "perm %v is not a permutation of 0..%d", perm, len(perm)-1)
 		}
 		seen[p] = true
 	}

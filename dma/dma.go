@@ -16,8 +16,8 @@
 package dma
 
 import (
-	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
@@ -219,251 +219,103 @@ func (d *Descriptor) dstNum() [MaxLevels]uint32 {
 // 32 bits; bc_reg+1 holds the high word in wide-offset mode, FACTS §C.6). The caller sets it.
 type BoundRegs [64]uint32
 
-// Sentinel errors; match with errors.Is.
-var (
-	// ErrBounds: a descriptor touches bytes beyond its bound register or outside the active
-	// memory. The message carries the firmware's wording "DGE: Failed bounds check".
-	ErrBounds = errors.New("DGE: Failed bounds check")
-	// ErrIndex: an out-of-bound gather/scatter index with idx_bound_is_err set.
-	ErrIndex = errors.New("DGE: index out of bounds")
-	// ErrDescriptor: a malformed descriptor (zero counts, elem_size out of range, a cast
-	// between sizes that do not divide, an xbar tile larger than the crossbar, ...).
-	ErrDescriptor = errors.New("dma: invalid descriptor")
-)
-
-// BoundsError is the detail of a failed bounds check. Its message starts with the firmware's
-// "S: DGE: Failed bounds check. $S[%i]+=%i." line (seed 003 §7), marked "not applied": the
-// firmware bumps the job's semaphore as it reports the failure, tpbsim's failed job changes no
-// semaphore (Provenance dma.atomic_job). Then it says which descriptor, which side, which bytes
-// and which limit.
-type BoundsError struct {
-	Engine, Desc int    // engine and index of the descriptor in its queue
-	Side         string // "src", "dst", "src_idx", "dst_idx"
-	Lo, Hi       uint64 // offending byte range [Lo, Hi)
-	Reg          int    // bound register, -1 when the memory refused the range
-	Limit        uint64 // bound in bytes from Base (register value)
-	Base         uint64
-	Sem, SemInc  int
-	Err          error // the memory's error, when it refused the range
-}
-
-func (e *BoundsError) Error() string {
-	head := fmt.Sprintf("S: DGE: Failed bounds check. $S[%d]+=%d not applied: the failed job changes no memory and no semaphore.", e.Sem, e.SemInc)
-	if e.Reg >= 0 {
-		return fmt.Sprintf("%s descriptor %d on DMA[%d]: %s bytes [0x%x, 0x%x) pass bound register %d = 0x%x from base 0x%x (legal: [0x%x, 0x%x))",
-			head, e.Desc, e.Engine, e.Side, e.Lo, e.Hi, e.Reg, e.Limit, e.Base, e.Base, e.Base+e.Limit)
-	}
-	return fmt.Sprintf("%s descriptor %d on DMA[%d]: %s bytes [0x%x, 0x%x) outside the active memory: %v",
-		head, e.Desc, e.Engine, e.Side, e.Lo, e.Hi, e.Err)
-}
-
-// Unwrap exposes ErrBounds and, when the memory refused the range, the memory's error, so
-// errors.Is / errors.As reach the memory's own sentinels (e.g. mem.ErrUninit, mem.ErrHBMCap).
-func (e *BoundsError) Unwrap() []error {
-	if e.Err != nil {
-		return []error{ErrBounds, e.Err}
-	}
-	return []error{ErrBounds}
-}
-
-// IndexError is the detail of an out-of-bound index with idx_bound_is_err.
-type IndexError struct {
-	Engine, Desc int
-	Side         string
-	Pos          int    // position in the index vector
-	Index        uint32 // the index found
-	Bound        uint32 // legal: Index < Bound
-}
-
-func (e *IndexError) Error() string {
-	return fmt.Sprintf("DGE: index out of bounds: descriptor %d on DMA[%d]: %s[%d] = %d, legal < %d", e.Desc, e.Engine, e.Side, e.Pos, e.Index, e.Bound)
-}
-
-func (e *IndexError) Unwrap() error { return ErrIndex }
-
-func descErr(format string, args ...any) error {
-	return &DescriptorError{Rule: RuleDescriptorValid, Msg: fmt.Sprintf(format, args...)}
-}
-
-// DescriptorError is a malformed descriptor or job; it unwraps to ErrDescriptor.
-type DescriptorError struct {
-	Rule string // RuleDescriptorValid, RuleJobEngines or RuleJobBytesCap
-	Msg  string
-}
-
-func (e *DescriptorError) Error() string  { return ErrDescriptor.Error() + ": " + e.Msg }
-func (e *DescriptorError) Unwrap() error  { return ErrDescriptor }
-func (e *DescriptorError) RuleID() string { return e.Rule }
-
-// AccessError is a descriptor whose bytes the memory refused for a reason other than bounds: a
-// never-written source byte (uninitialised-read checking), the HBM cap, PSUM's 4-byte write rule.
-// Unlike BoundsError it does not carry the firmware's "Failed bounds check" wording; its rule is
-// the memory's (Err's RuleID).
-type AccessError struct {
-	Engine, Desc int
-	Side         string
-	Lo, Hi       uint64
-	Err          MemoryError
-}
-
-func (e *AccessError) Error() string {
-	return fmt.Sprintf("descriptor %d on DMA[%d]: %s bytes [0x%x, 0x%x): %v", e.Desc, e.Engine, e.Side, e.Lo, e.Hi, e.Err)
-}
-
-func (e *AccessError) Unwrap() error  { return e.Err }
-func (e *AccessError) RuleID() string { return e.Err.RuleID() }
-
-// MemoryError is what a memory's refusal may implement (mem.Error does): the rule it broke and
-// whether that rule is a bounds rule. A refusal that is not out of bounds is reported as an
-// AccessError; every other refusal as a BoundsError.
-type MemoryError interface {
-	error
-	RuleID() string
-	OutOfBounds() bool
-}
-
-// refusal turns a BoundsError whose memory refused the range for a reason other than bounds
-// into an AccessError.
-func refusal(err error) error {
-	be, ok := err.(*BoundsError)
-	if !ok || be.Reg >= 0 || be.Err == nil {
+// Validate checks the descriptor's own shape (not memory): counts, element sizes, cast sizes,
+// xbar tile limits. It is called by the executor before a job runs. A failure is a
+// *DescriptorError naming the field.
+func (d *Descriptor) Validate() error {
+	if err := d.validate(); err != nil {
 		return err
 	}
-	var me MemoryError
-	if errors.As(be.Err, &me) && !me.OutOfBounds() {
-		return &AccessError{Engine: be.Engine, Desc: be.Desc, Side: be.Side, Lo: be.Lo, Hi: be.Hi, Err: me}
-	}
-	return err
+	return nil
 }
 
-// wrapError is an address walk that wraps the 64-bit address space.
-type wrapError string
-
-func (e wrapError) Error() string  { return string(e) }
-func (e wrapError) RuleID() string { return RuleAddrNoWrap }
-
-// Rule ids of the DMA engines' errors (RuleID methods). A memory refusal keeps the memory's
-// rule (mem.RuleIDs). Each is registered in Provenance.
-const (
-	RuleBoundsCheck     = "dma_bounds_check"     // a BOUND_CHECK_REG bound failed
-	RuleRangeInMemory   = "dma_range_in_memory"  // the memory refused a range without naming a rule
-	RuleAddrNoWrap      = "dma_addr_no_wrap"     // an address walk wraps the 64-bit space
-	RuleIndexInBound    = "dma_index_in_bound"   // a gather/scatter index is out of bound with idx_bound_is_err
-	RuleDescriptorValid = "dma_descriptor_valid" // a malformed descriptor
-	RuleJobEngines      = "dma_job_engines"      // a job names more engines than the generation has
-	RuleJobBytesCap     = "dma_job_bytes_cap"    // a job moves more bytes than Engines.MaxJobBytes
-)
-
-// RuleIDs lists every rule id the DMA engines' own errors carry.
-func RuleIDs() []string {
-	return []string{RuleBoundsCheck, RuleRangeInMemory, RuleAddrNoWrap, RuleIndexInBound, RuleDescriptorValid, RuleJobEngines, RuleJobBytesCap}
-}
-
-// RuleID is the rule the failed check stands for: the bound register's, the memory's own rule
-// when the memory refused the range, or the address-wrap rule.
-func (e *BoundsError) RuleID() string {
-	if e.Reg >= 0 {
-		return RuleBoundsCheck
-	}
-	var r interface{ RuleID() string }
-	if errors.As(e.Err, &r) {
-		return r.RuleID()
-	}
-	return RuleRangeInMemory
-}
-
-// RuleID is RuleIndexInBound.
-func (e *IndexError) RuleID() string { return RuleIndexInBound }
-
-// Validate checks the descriptor's own shape (not memory): counts, element sizes, cast sizes,
-// xbar tile limits. It is called by the executor before a job runs.
-func (d *Descriptor) Validate() error {
+func (d *Descriptor) validate() *DescriptorError {
 	switch d.Kind {
 	case KindCopy, KindXbar, KindGather, KindGatherXpose:
 	default:
-		return descErr("unknown kind %v", d.Kind)
+		return descErr("kind", "unknown kind %v", d.Kind)
 	}
 	if d.Src.ElemSize == 0 || d.Src.ElemSize > MaxElemSize || d.Dst.ElemSize == 0 || d.Dst.ElemSize > MaxElemSize {
-		return descErr("elem_size src %d dst %d outside 1..%d", d.Src.ElemSize, d.Dst.ElemSize, MaxElemSize)
+		return descErr(elemSizeField(d), "elem_size src %d dst %d outside 1..%d", d.Src.ElemSize, d.Dst.ElemSize, MaxElemSize)
 	}
 	if d.ComputeOp > isa.DGEComputeMIN {
-		return descErr("compute_op %v", d.ComputeOp)
+		return descErr("compute_op", "compute_op %v", d.ComputeOp)
 	}
 	if (d.In != 0) != (d.Out != 0) {
-		return descErr("in and out dtypes must both be set or both be raw")
+		return descErr("out_dtype", "in and out dtypes must both be set or both be raw")
 	}
 	if d.In != 0 {
 		for _, k := range []num.Kind{d.In, d.Out} {
 			if !k.Numeric() || k.SizeBits() < 8 || k.SizeBits()%8 != 0 {
-				return descErr("dtype %v has no whole-byte element encoding", k)
+				return descErr(kindField(k == d.In), "dtype %v has no whole-byte element encoding", k)
 			}
 		}
 		is, os := uint32(d.In.Size()), uint32(d.Out.Size())
 		if d.Src.ElemSize%is != 0 || d.Dst.ElemSize%os != 0 || d.Src.ElemSize/is != d.Dst.ElemSize/os {
-			return descErr("elem_size src %d (%v) and dst %d (%v) do not hold the same number of values", d.Src.ElemSize, d.In, d.Dst.ElemSize, d.Out)
+			return descErr("dst: elem_size", "elem_size src %d (%v) and dst %d (%v) do not hold the same number of values", d.Src.ElemSize, d.In, d.Dst.ElemSize, d.Out)
 		}
 	} else if d.Src.ElemSize != d.Dst.ElemSize && d.Kind != KindCopy {
-		return descErr("src elem_size %d != dst elem_size %d without a cast", d.Src.ElemSize, d.Dst.ElemSize)
+		return descErr("dst: elem_size", "src elem_size %d != dst elem_size %d without a cast", d.Src.ElemSize, d.Dst.ElemSize)
 	}
 	if d.ComputeOp != isa.DGEComputeNONE && d.In == 0 {
-		return descErr("compute_op %v needs an element dtype", d.ComputeOp)
+		return descErr("in_dtype", "compute_op %v needs an element dtype", d.ComputeOp)
 	}
 	switch d.Kind {
 	case KindCopy, KindXbar:
 		for k, v := range d.Num {
 			if v == 0 {
-				return descErr("num_elem[%d] = 0", k)
+				return descErr("num_elem["+strconv.Itoa(k)+"]", "num_elem[%d] = 0", k)
 			}
 		}
 		if d.DstNum != ([MaxLevels]uint32{}) {
 			for k, v := range d.DstNum {
 				if v == 0 {
-					return descErr("dst num_elem[%d] = 0", k)
+					return descErr("dst: num_elem["+strconv.Itoa(k)+"]", "dst num_elem[%d] = 0", k)
 				}
 			}
 			if d.Elements() != prod(d.DstNum) {
-				return descErr("src nest moves %d elements, dst nest %d", d.Elements(), prod(d.DstNum))
+				return descErr("dst: num_elem", "src nest moves %d elements, dst nest %d", d.Elements(), prod(d.DstNum))
 			}
 			if d.Kind == KindXbar {
-				return descErr("an xbar descriptor walks one nest")
+				return descErr("dst: num_elem", "an xbar descriptor walks one nest")
 			}
 		} else if d.In == 0 && d.Src.ElemSize != d.Dst.ElemSize {
-			return descErr("src elem_size %d != dst elem_size %d without a cast", d.Src.ElemSize, d.Dst.ElemSize)
+			return descErr("dst: elem_size", "src elem_size %d != dst elem_size %d without a cast", d.Src.ElemSize, d.Dst.ElemSize)
 		}
 		if d.Kind == KindXbar {
 			cols := XbarColsFor(int(d.Src.ElemSize))
 			if cols == 0 || d.Src.ElemSize != d.Dst.ElemSize {
-				return descErr("xbar takes 2- or 4-byte elements, not %d", d.Src.ElemSize)
+				return descErr("src: elem_size", "xbar takes 2- or 4-byte elements, not %d", d.Src.ElemSize)
 			}
 			if d.Num[0] > XbarRows || d.Num[1] > uint32(cols) {
-				return descErr("xbar tile %dx%d larger than %dx%d", d.Num[0], d.Num[1], XbarRows, cols)
+				return descErr("num_elem", "xbar tile %dx%d larger than %dx%d", d.Num[0], d.Num[1], XbarRows, cols)
 			}
 			if d.Dst.Addr%XbarDstAlign != 0 {
-				return descErr("xbar dst 0x%x is not %d-byte aligned", d.Dst.Addr, XbarDstAlign)
+				return descErr("dst: addr", "xbar dst 0x%x is not %d-byte aligned", d.Dst.Addr, XbarDstAlign)
 			}
 			for k := 1; k < MaxLevels; k++ {
 				if b := d.Dst.Step[k] * int64(d.Dst.ElemSize); d.Num[k] > 1 && b%XbarDstAlign != 0 {
-					return descErr("xbar dst step_elem[%d] = %d elements (%d bytes): the rows and tiles the crossbar writes must start %d-byte aligned", k, d.Dst.Step[k], b, XbarDstAlign)
+					return descErr("dst: step_elem["+strconv.Itoa(k)+"]", "xbar dst step_elem[%d] = %d elements (%d bytes): the rows and tiles the crossbar writes must start %d-byte aligned", k, d.Dst.Step[k], b, XbarDstAlign)
 				}
 			}
 		}
 	case KindGather:
 		if d.Indirect == nil || d.Indirect.Count < 0 {
-			return descErr("INDIRECT descriptor without its index fields")
+			return descErr("indirect", "INDIRECT descriptor without its index fields")
 		}
 		if d.Indirect.Mode > isa.SrcDstIndirection {
-			return descErr("indirect_mode %v", d.Indirect.Mode)
+			return descErr("indirect: mode", "indirect_mode %v", d.Indirect.Mode)
 		}
 	case KindGatherXpose:
 		g := d.GatherXpose
 		if g == nil {
-			return descErr("GATHER_TRANSPOSE descriptor without its fields")
+			return descErr("gather_xpose", "GATHER_TRANSPOSE descriptor without its fields")
 		}
 		if d.Src.ElemSize != 2 || d.Dst.ElemSize != 2 {
-			return descErr("gather transpose takes 2-byte dtypes")
+			return descErr("elem_size", "gather transpose takes 2-byte dtypes")
 		}
 		if g.Cols < 1 || g.Cols > XbarCols || g.Count < 0 || g.First < 0 || g.IdxPartitions < 1 {
-			return descErr("gather transpose cols %d count %d first %d idx partitions %d", g.Cols, g.Count, g.First, g.IdxPartitions)
+			return descErr("gather_xpose", "gather transpose cols %d count %d first %d idx partitions %d", g.Cols, g.Count, g.First, g.IdxPartitions)
 		}
 	}
 	return nil
@@ -475,4 +327,19 @@ func prod(n [MaxLevels]uint32) uint64 {
 		p *= uint64(v)
 	}
 	return p
+}
+
+// elemSizeField names the side whose elem_size is out of range.
+func elemSizeField(d *Descriptor) string {
+	if d.Src.ElemSize == 0 || d.Src.ElemSize > MaxElemSize {
+		return "src: elem_size"
+	}
+	return "dst: elem_size"
+}
+
+func kindField(in bool) string {
+	if in {
+		return "in_dtype"
+	}
+	return "out_dtype"
 }

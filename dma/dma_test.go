@@ -10,6 +10,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dma/dmatest"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 )
@@ -51,20 +52,7 @@ func naive(t testing.TB, m dma.Memory, d *dma.Descriptor) {
 						for j := 0; j < int(ses)/is; j++ {
 							x := num.LoadF32(d.In, src[i][j*is:])
 							y := num.LoadF32(d.Out, out[j*os:])
-							v := x
-							switch d.ComputeOp {
-							case isa.DGEComputeADD:
-								v = y + x
-							case isa.DGEComputeMULTIPLY:
-								v = y * x
-							case isa.DGEComputeMAX:
-								v = max(y, x)
-							case isa.DGEComputeMIN:
-								v = min(y, x)
-							}
-							if d.ComputeOp != isa.DGEComputeNONE {
-								v = num.CanonicalNaN(v) // Provenance num.alu_nan
-							}
+							v := dma.Compute(d.ComputeOp, y, x)
 							num.StoreF32(d.Out, out[j*os:], v)
 						}
 					} else {
@@ -189,7 +177,7 @@ func TestBoundsErrorWording(t *testing.T) {
 	d.Dst = dma.Side{Addr: isa.DMALocalBase, ElemSize: 1, Step: [4]int64{1, int64(geo.StateBufPartitionSize)}}
 	_, err := dma.New(g).Run(m, &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: 9, SemIncrement: 2})
 	var be *dma.BoundsError
-	if !errors.As(err, &be) || !errors.Is(err, dma.ErrBounds) {
+	if !errors.As(err, &be) || !errors.Is(err, fault.ErrBounds) {
 		t.Fatalf("want a BoundsError, got %v", err)
 	}
 	// the firmware's line, saying the increment it names was not applied (the semaphore is unchanged)
@@ -205,11 +193,11 @@ func TestBoundsErrorWording(t *testing.T) {
 func TestBoundsErrorUnwrap(t *testing.T) {
 	cause := errors.New("memory's own sentinel")
 	var err error = &dma.BoundsError{Reg: -1, Err: fmt.Errorf("detail: %w", cause)}
-	if !errors.Is(err, dma.ErrBounds) || !errors.Is(err, cause) {
+	if !errors.Is(err, fault.ErrBounds) || !errors.Is(err, cause) {
 		t.Errorf("errors.Is does not reach both ErrBounds and the memory's error: %v", err)
 	}
 	err = &dma.BoundsError{Reg: 3}
-	if !errors.Is(err, dma.ErrBounds) || errors.Is(err, cause) {
+	if !errors.Is(err, fault.ErrBounds) || errors.Is(err, cause) {
 		t.Errorf("bound-register error: %v", err)
 	}
 }
@@ -302,7 +290,7 @@ func TestValidateRejects(t *testing.T) {
 	for i, f := range bad {
 		d := good
 		f(&d)
-		if err := d.Validate(); !errors.Is(err, dma.ErrDescriptor) {
+		if err := d.Validate(); !errors.Is(err, fault.ErrInvalid) {
 			t.Errorf("case %d: want ErrDescriptor, got %v", i, err)
 		}
 	}

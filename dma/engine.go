@@ -1,7 +1,6 @@
 package dma
 
 import (
-	"fmt"
 	"runtime"
 	"sort"
 	"sync"
@@ -33,8 +32,12 @@ func TimingOf(t *timing.Table) Timing {
 		XbarHBMFactor: t.DMAXbarHBMFactor, XbarSBUFFactor: t.DMAXbarSBUFFactor, ComputeFactor: t.DMAComputeFactor}
 }
 
-// DefaultTiming returns the cost model of generation g's default timing table.
+// DefaultTiming returns the cost model of generation g's default timing table; the zero Timing
+// for an invalid generation (whose engines run nothing: checkGen).
 func DefaultTiming(g isa.Generation) Timing {
+	if !g.Valid() {
+		return Timing{}
+	}
 	t := timing.Default(g)
 	return TimingOf(&t)
 }
@@ -179,9 +182,13 @@ type Engines struct {
 // DefaultMaxJobBytes is the job size cap of New (INVENTED: 4 GiB, mem's default HBM cap).
 const DefaultMaxJobBytes = 4 << 30
 
-// New returns the engines of generation g.
+// New returns the engines of generation g. The engines of an invalid generation have none: their
+// Check and Run refuse every job (rule dma_generation_valid).
 func New(g isa.Generation) *Engines {
-	n := g.Geometry().DMAEngineCount
+	n := 0
+	if g.Valid() {
+		n = g.Geometry().DMAEngineCount
+	}
 	return &Engines{Gen: g, Count: n, Timing: DefaultTiming(g), ParallelBytes: 1 << 20, MaxJobBytes: DefaultMaxJobBytes, Free: make([]int64, n)}
 }
 
@@ -193,8 +200,11 @@ func (e *Engines) Check(mem Memory, job *Job) error {
 }
 
 func (e *Engines) checkAll(r *runner, job *Job) ([][]*prepared, error) {
+	if err := checkGen(e.Gen); err != nil {
+		return nil, err
+	}
 	if len(job.Queues) > e.Count {
-		return nil, &DescriptorError{Rule: RuleJobEngines, Msg: fmt.Sprintf("job uses %d engines, %v has %d", len(job.Queues), e.Gen, e.Count)}
+		return nil, jobErr(RuleJobEngines, "job uses %d engines, %v has %d", len(job.Queues), e.Gen, e.Count)
 	}
 	var total uint64
 	for q := range job.Queues {
@@ -203,7 +213,7 @@ func (e *Engines) checkAll(r *runner, job *Job) ([][]*prepared, error) {
 		}
 	}
 	if max := e.MaxJobBytes; max > 0 && total > max {
-		return nil, &DescriptorError{Rule: RuleJobBytesCap, Msg: fmt.Sprintf("job moves %d bytes, more than the model's cap of %d (Engines.MaxJobBytes)", total, max)}
+		return nil, jobErr(RuleJobBytesCap, "job moves %d bytes, more than the model's cap of %d (Engines.MaxJobBytes)", total, max)
 	}
 	prep := make([][]*prepared, len(job.Queues))
 	for q := range job.Queues {
@@ -254,7 +264,7 @@ func (e *Engines) RunPlaced(mem Memory, job, placed *Job) (*Result, error) {
 		for q := range job.Queues {
 			for i := range job.Queues[q] {
 				if err := r.exec(&job.Queues[q][i], prep[q][i]); err != nil {
-					return nil, fmt.Errorf("descriptor %d on DMA[%d]: %w", i, q, err)
+					return nil, &ExecError{Engine: q, Desc: i, Err: err}
 				}
 			}
 		}
@@ -273,7 +283,7 @@ func (e *Engines) RunPlaced(mem Memory, job, placed *Job) (*Result, error) {
 			defer wg.Done()
 			for it := range items {
 				if err := r.exec(&job.Queues[it.q][it.i], prep[it.q][it.i]); err != nil {
-					once.Do(func() { firstErr = fmt.Errorf("descriptor %d on DMA[%d]: %w", it.i, it.q, err) })
+					once.Do(func() { firstErr = &ExecError{Engine: it.q, Desc: it.i, Err: err} })
 				}
 			}
 		}()
@@ -418,6 +428,7 @@ func RoundRobin(queues [][]Descriptor) []Ref {
 // descriptors one at a time and step engines individually.
 type Engine struct {
 	ID     int
+	Gen    isa.Generation
 	Timing Timing
 	Now    int64 // time the engine finishes its last descriptor
 	queue  []pending
@@ -431,9 +442,18 @@ type pending struct {
 	inc   uint32
 }
 
-// NewEngine returns engine id of generation g.
+// NewEngine returns engine id of generation g (of an invalid generation: an engine whose Step
+// refuses every descriptor).
 func NewEngine(g isa.Generation, id int) *Engine {
-	return &Engine{ID: id, Timing: DefaultTiming(g)}
+	return &Engine{ID: id, Gen: g, Timing: DefaultTiming(g)}
+}
+
+// checkGen refuses an invalid generation: the engines' count, geometry and timing come from it.
+func checkGen(g isa.Generation) error {
+	if !g.Valid() {
+		return jobErr(RuleGeneration, "generation %v: the DMA engines model SUNDA, CAYMAN, MARIANA, MARIANA_PLUS and MAVERICK", g)
+	}
+	return nil
 }
 
 // Push appends a descriptor that becomes ready at time ready; when it completes the engine
@@ -451,6 +471,9 @@ func (e *Engine) Pending() int { return len(e.queue) - e.done }
 func (e *Engine) Step(mem Memory, regs *BoundRegs) (rec Record, ups []SemUpdate, ok bool, err error) {
 	if e.done >= len(e.queue) {
 		return Record{}, nil, false, nil
+	}
+	if err := checkGen(e.Gen); err != nil {
+		return Record{}, nil, true, err
 	}
 	p := &e.queue[e.done]
 	r := newRunner(mem, regs)

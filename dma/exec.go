@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
 	"unsafe"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -33,28 +34,28 @@ func newRunner(mem Memory, regs *BoundRegs) *runner {
 const maxSpan = 1 << 58
 
 // checkSpan rejects nests whose byte extent could overflow the offset arithmetic.
-func checkSpan(s Side, n [MaxLevels]uint32) error {
+func checkSpan(name string, s Side, n [MaxLevels]uint32) error {
 	total := uint64(0)
 	for k := 0; k < MaxLevels; k++ {
 		st := s.Step[k]
 		if st == math.MinInt64 {
-			return descErr("step_elem[%d] = %d", k, st)
+			return descErr(name+": step_elem["+strconv.Itoa(k)+"]", "step_elem[%d] = %d", k, st)
 		}
 		if st < 0 {
 			st = -st
 		}
 		hi, lo := bits.Mul64(uint64(st), uint64(s.ElemSize))
 		if hi != 0 {
-			return descErr("step_elem[%d] = %d too large", k, s.Step[k])
+			return descErr(name+": step_elem["+strconv.Itoa(k)+"]", "step_elem[%d] = %d too large", k, s.Step[k])
 		}
 		hi, lo = bits.Mul64(lo, uint64(n[k]))
 		if hi != 0 || lo > maxSpan {
-			return descErr("level %d spans more than 2^58 bytes", k)
+			return descErr(name+": num_elem["+strconv.Itoa(k)+"]", "level %d spans more than 2^58 bytes", k)
 		}
 		total += lo
 	}
 	if total > maxSpan {
-		return descErr("nest spans more than 2^58 bytes")
+		return descErr(name+": num_elem", "nest spans more than 2^58 bytes")
 	}
 	return nil
 }
@@ -113,7 +114,7 @@ func (r *runner) checkRange(a, n uint64, write bool) error {
 // checkSide checks one side of a nest descriptor: the bound register first, then the memory's
 // active areas, narrowing from the whole box to lines to elements only where the box fails.
 func (r *runner) checkSide(eng, idx int, name string, s Side, n [MaxLevels]uint32, write bool, sem, inc int) error {
-	if err := checkSpan(s, n); err != nil {
+	if err := checkSpan(name, s, n); err != nil {
 		return err
 	}
 	lo, hi := span(s, n, MaxLevels-1)
@@ -204,8 +205,9 @@ func (r *runner) check(d *Descriptor, eng, idx, sem, inc int) (*prepared, error)
 }
 
 func (r *runner) check1(d *Descriptor, eng, idx, sem, inc int) (*prepared, error) {
-	if err := d.Validate(); err != nil {
-		return nil, fmt.Errorf("descriptor %d on DMA[%d]: %w", idx, eng, err)
+	if err := d.validate(); err != nil {
+		err.Engine, err.Desc = eng, idx
+		return nil, err
 	}
 	switch d.Kind {
 	case KindCopy, KindXbar:
@@ -221,7 +223,7 @@ func (r *runner) check1(d *Descriptor, eng, idx, sem, inc int) (*prepared, error
 	case KindGatherXpose:
 		return r.checkGatherXpose(d, eng, idx, sem, inc)
 	}
-	return nil, descErr("kind %v", d.Kind)
+	return nil, descErr("kind", "kind %v", d.Kind)
 }
 
 // readIdx reads n uint32 indices at a.
@@ -366,7 +368,7 @@ func (r *runner) exec(d *Descriptor, p *prepared) error {
 	case KindGatherXpose:
 		return r.execGatherXpose(d, p)
 	}
-	return descErr("kind %v", d.Kind)
+	return descErr("kind", "kind %v", d.Kind)
 }
 
 // chunkBytes is the largest descriptor the generic (buffered) path handles in one piece.
@@ -479,50 +481,22 @@ func swapLE(ws []float32) {
 	}
 }
 
-// computeF32 sets every y of ys to y op x, x the value of xs at the same place; a NaN result is
-// the default NaN (Provenance num.alu_nan).
+// computeF32 sets every y of ys to Compute(op, y, x), x the value of xs at the same place.
 func computeF32(ys, xs []float32, op isa.DGEComputeOp) {
 	xs = xs[:len(ys)]
-	switch op {
-	case isa.DGEComputeADD:
-		for i, y := range ys {
-			ys[i] = num.CanonicalNaN(y + xs[i])
-		}
-	case isa.DGEComputeMULTIPLY:
-		for i, y := range ys {
-			ys[i] = num.CanonicalNaN(y * xs[i])
-		}
-	case isa.DGEComputeMAX:
-		for i, y := range ys {
-			ys[i] = num.CanonicalNaN(max(y, xs[i]))
-		}
-	case isa.DGEComputeMIN:
-		for i, y := range ys {
-			ys[i] = num.CanonicalNaN(min(y, xs[i]))
-		}
-	default: // the element-by-element form stored 0 for an op it does not name
-		clear(ys)
+	for i, y := range ys {
+		ys[i] = Compute(op, y, xs[i])
 	}
 }
 
-// transformElementwise is transform's compute_op path one element at a time: the reference.
+// transformElementwise is transform's compute_op path one element at a time, each value
+// converted alone (num.LoadF32 / num.StoreF32): the reference the chunked conversions are held to.
 func transformElementwise(dst []byte, out num.Kind, src []byte, in num.Kind, op isa.DGEComputeOp) {
 	is, os := in.Size(), out.Size()
 	for j := 0; j < len(src)/is; j++ {
 		x := num.LoadF32(in, src[j*is:])
 		y := num.LoadF32(out, dst[j*os:])
-		var v float32
-		switch op {
-		case isa.DGEComputeADD:
-			v = y + x
-		case isa.DGEComputeMULTIPLY:
-			v = y * x
-		case isa.DGEComputeMAX:
-			v = max(y, x)
-		case isa.DGEComputeMIN:
-			v = min(y, x)
-		}
-		num.StoreF32(out, dst[j*os:], num.CanonicalNaN(v))
+		num.StoreF32(out, dst[j*os:], Compute(op, y, x))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dma/dmatest"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
 )
@@ -75,7 +76,7 @@ func (c *countingMem) WriteAt(addr uint64, b []byte) error {
 // checkJobErr: a failed job's error is one of the package's categories and names a rule.
 func checkJobErr(t *testing.T, err error) {
 	t.Helper()
-	if !errors.Is(err, dma.ErrBounds) && !errors.Is(err, dma.ErrIndex) && !errors.Is(err, dma.ErrDescriptor) {
+	if !errors.Is(err, fault.ErrBounds) && !errors.Is(err, fault.ErrInvalid) {
 		t.Fatalf("error of no category: %v", err)
 	}
 	var r interface{ RuleID() string }

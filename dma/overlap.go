@@ -28,7 +28,7 @@ func appendRuns(out []Run, s Side, n [MaxLevels]uint32, budget *int) ([]Run, boo
 			return out, true // no element
 		}
 	}
-	if checkSpan(s, n) != nil {
+	if checkSpan("", s, n) != nil {
 		return out, false
 	}
 	es := int64(s.ElemSize)

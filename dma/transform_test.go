@@ -76,67 +76,88 @@ func TestTransformMatchesElementwise(t *testing.T) {
 	t.Logf("%d cases", cases)
 }
 
+// TestCompute pins DGE_COMPUTE_OP (dma.compute_op, num.alu_nan) with values written by hand:
+// B = A, B += A, B *= A, MAX, MIN in FP32, -0 below +0, a NaN result the default NaN 0x7FC00000
+// whatever made it, and NONE keeping a NaN's payload.
+func TestCompute(t *testing.T) {
+	const defNaN = 0x7FC00000
+	f := math.Float32frombits
+	for _, c := range []struct {
+		name string
+		op   isa.DGEComputeOp
+		y, x uint32 // FP32 bits: destination, source
+		want uint32
+	}{
+		{"NONE copies", isa.DGEComputeNONE, 0x40000000, 0x3FC00000, 0x3FC00000},
+		{"NONE keeps a payload", isa.DGEComputeNONE, 0, 0xFFC12345, 0xFFC12345},
+		{"ADD", isa.DGEComputeADD, 0x3FC00000, 0x40000000, 0x40600000},                    // 1.5 + 2 = 3.5
+		{"MULTIPLY", isa.DGEComputeMULTIPLY, 0x40400000, 0xC0000000, 0xC0C00000},          // 3 * -2 = -6
+		{"MAX", isa.DGEComputeMAX, 0x3F800000, 0x40000000, 0x40000000},                    // max(1, 2) = 2
+		{"MIN", isa.DGEComputeMIN, 0x3F800000, 0x40000000, 0x3F800000},                    // min(1, 2) = 1
+		{"MAX orders -0 below +0", isa.DGEComputeMAX, 0x80000000, 0x00000000, 0x00000000}, // max(-0, +0) = +0
+		{"MIN orders -0 below +0", isa.DGEComputeMIN, 0x00000000, 0x80000000, 0x80000000}, // min(+0, -0) = -0
+		{"MAX propagates NaN as the default", isa.DGEComputeMAX, 0x7FC12345, 0x3F800000, defNaN},
+		{"MIN propagates NaN as the default", isa.DGEComputeMIN, 0x3F800000, 0xFF800001, defNaN},
+		{"ADD of a payload NaN", isa.DGEComputeADD, 0xFFC00001, 0x3F800000, defNaN},
+		{"Inf - Inf", isa.DGEComputeADD, 0x7F800000, 0xFF800000, defNaN},
+		{"0 * Inf", isa.DGEComputeMULTIPLY, 0x00000000, 0x7F800000, defNaN},
+		{"Inf + 1", isa.DGEComputeADD, 0x7F800000, 0x3F800000, 0x7F800000},
+		{"an op outside the enum", isa.DGEComputeOp(5), 0x3F800000, 0x3F800000, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := math.Float32bits(Compute(c.op, f(c.y), f(c.x))); got != c.want {
+				t.Errorf("%v(0x%08x, 0x%08x) = 0x%08x, want 0x%08x", c.op, c.y, c.x, got, c.want)
+			}
+		})
+	}
+}
+
 // computeNaNInputs are FP32 words TestComputeNaNIsDefault combines: NaNs of both signs, quiet
 // and signalling, with payloads; infinities; signed zeros; finite values.
 var computeNaNInputs = []uint32{0x7FC12345, 0xFFC00001, 0x7F800001, 0xFFBFFFFF, 0x7F800000, 0xFF800000, 0, 0x80000000, 0x3F800000, 0xBF800000}
 
-// TestComputeNaNIsDefault pins Provenance num.alu_nan on the DMA: every NaN a compute_op stores
-// (dst = dst op src for ADD, MULTIPLY, MAX, MIN) is the default NaN 0x7FC00000 narrowed to the
-// out kind (BF16 0x7FC0, FP16 0x7E00; INT8 0), whether it comes from a NaN operand of either
-// sign with any payload or from Inf-Inf or 0*Inf, in the chunked path and the element-by-element
-// one alike; a transfer without a compute_op keeps num.nan's payload.
+// TestComputeNaNIsDefault: over every ordered pair of computeNaNInputs, in and out kinds FP32,
+// BF16, FP16 (and INT8 out), the chunked transform stores what the element-by-element one does,
+// and every NaN either stores is the default NaN narrowed to the out kind (BF16 0x7FC0, FP16
+// 0x7E00), whether it came from a NaN operand or from Inf-Inf or 0*Inf; a cast without a
+// compute_op keeps num.nan's payload.
 func TestComputeNaNIsDefault(t *testing.T) {
-	inf, ninf := math.Float32frombits(0x7F800000), math.Float32frombits(0xFF800000)
-	if v := inf + ninf; v == v {
-		t.Fatal("Inf + -Inf is not a NaN")
-	}
-	if v := inf * 0; v == v {
-		t.Fatal("Inf * 0 is not a NaN")
-	}
-	ops := map[isa.DGEComputeOp]func(y, x float32) float32{
-		isa.DGEComputeADD: func(y, x float32) float32 { return y + x }, isa.DGEComputeMULTIPLY: func(y, x float32) float32 { return y * x },
-		isa.DGEComputeMAX: func(y, x float32) float32 { return max(y, x) }, isa.DGEComputeMIN: func(y, x float32) float32 { return min(y, x) },
-	}
 	n := len(computeNaNInputs)
-	nans := 0
+	defNaN := map[num.Kind][]byte{num.FP32: {0, 0, 0xC0, 0x7F}, num.BFLOAT16: {0xC0, 0x7F}, num.FP16: {0x00, 0x7E}}
 	for _, in := range []num.Kind{num.FP32, num.BFLOAT16, num.FP16} {
 		for _, out := range []num.Kind{num.FP32, num.BFLOAT16, num.FP16, num.INT8} {
-			// Every ordered pair (dst y, src x); dst elements of an integer out kind are 0.
-			src, dst := make([]byte, n*n*in.Size()), make([]byte, n*n*out.Size())
-			for i := 0; i < n*n; i++ {
-				num.StoreF32(in, src[i*in.Size():], math.Float32frombits(computeNaNInputs[i%n]))
-				num.StoreF32(out, dst[i*out.Size():], math.Float32frombits(computeNaNInputs[i/n]))
-			}
-			for op, f := range ops {
-				want := make([]byte, len(dst))
-				for i := 0; i < n*n; i++ {
-					v := f(num.LoadF32(out, dst[i*out.Size():]), num.LoadF32(in, src[i*in.Size():]))
-					if v != v {
-						v = math.Float32frombits(num.DefaultNaNF32)
-						nans++
+			for _, op := range []isa.DGEComputeOp{isa.DGEComputeADD, isa.DGEComputeMULTIPLY, isa.DGEComputeMAX, isa.DGEComputeMIN} {
+				t.Run(in.String()+"-"+out.String()+"-"+op.String(), func(t *testing.T) {
+					// Every ordered pair (dst y, src x); dst elements of an integer out kind are 0.
+					src, dst := make([]byte, n*n*in.Size()), make([]byte, n*n*out.Size())
+					for i := 0; i < n*n; i++ {
+						num.StoreF32(in, src[i*in.Size():], math.Float32frombits(computeNaNInputs[i%n]))
+						num.StoreF32(out, dst[i*out.Size():], math.Float32frombits(computeNaNInputs[i/n]))
 					}
-					num.StoreF32(out, want[i*out.Size():], v)
-				}
-				chunked, elementwise := append([]byte(nil), dst...), append([]byte(nil), dst...)
-				if err := transform(chunked, out, src, in, op); err != nil {
-					t.Fatal(err)
-				}
-				transformElementwise(elementwise, out, src, in, op)
-				for name, got := range map[string][]byte{"chunked": chunked, "elementwise": elementwise} {
-					if !bytes.Equal(got, want) {
-						for i := 0; i < n*n; i++ {
-							if g, w := got[i*out.Size():(i+1)*out.Size()], want[i*out.Size():(i+1)*out.Size()]; !bytes.Equal(g, w) {
-								t.Fatalf("%s %v->%v %v: dst % x op src % x = % x, want % x", name, in, out, op,
-									dst[i*out.Size():(i+1)*out.Size()], src[i*in.Size():(i+1)*in.Size()], g, w)
+					chunked, elementwise := append([]byte(nil), dst...), append([]byte(nil), dst...)
+					if err := transform(chunked, out, src, in, op); err != nil {
+						t.Fatal(err)
+					}
+					transformElementwise(elementwise, out, src, in, op)
+					nans := 0
+					for i := 0; i < n*n; i++ {
+						g, w := chunked[i*out.Size():(i+1)*out.Size()], elementwise[i*out.Size():(i+1)*out.Size()]
+						if !bytes.Equal(g, w) {
+							t.Fatalf("dst % x op src % x: chunked % x, elementwise % x", dst[i*out.Size():(i+1)*out.Size()], src[i*in.Size():(i+1)*in.Size()], g, w)
+						}
+						if v := num.LoadF32(out, g); v != v {
+							nans++
+							if !bytes.Equal(g, defNaN[out]) {
+								t.Fatalf("dst % x op src % x = % x: a NaN that is not the default % x", dst[i*out.Size():(i+1)*out.Size()], src[i*in.Size():(i+1)*in.Size()], g, defNaN[out])
 							}
 						}
 					}
-				}
+					if out != num.INT8 && nans == 0 {
+						t.Fatal("no NaN results")
+					}
+				})
 			}
 		}
-	}
-	if nans == 0 {
-		t.Fatal("no NaN results")
 	}
 	// Without a compute_op, a cast keeps the sign and top payload bits (num.nan).
 	src, got := make([]byte, 4), make([]byte, 2)
