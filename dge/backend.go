@@ -1,7 +1,5 @@
 package dge
 
-import "github.com/tpbsim/tpbsim/isa"
-
 // Backend is a DGE backend of the selector (seed 003 §7: Pool | RTL | software | NO-BACKEND).
 type Backend uint8
 
@@ -26,13 +24,12 @@ func (b Backend) String() string {
 
 // selectBackend models the backend selector: the Pool backend is the first the selector tests
 // (backend[Pool].available) and the one every DGE request tpbsim models runs on (gather_xpose.h:
-// "uses the SW-DGE backend with Q7 processors in the Gpsimd engine"), so from CAYMAN it is
-// selected and logged; SUNDA has no DGE setup, backend or emitter (seed 003 §6.1): NO-BACKEND,
-// and tpbsim's own lowering, without a log line (Provenance dge.backend_select).
-func selectBackend(g isa.Generation, lg *logger) Backend {
-	if g == isa.SUNDA {
-		return BackendNone
+// "uses the SW-DGE backend with Q7 processors in the Gpsimd engine"), so where the generation
+// has it (Features.Backend) it is selected and logged; without a DGE backend (SUNDA) it is
+// NO-BACKEND, and tpbsim's own lowering, without a log line (Provenance dge.backend_select).
+func selectBackend(f *Features, lg *logger) Backend {
+	if f.Backend != BackendNone {
+		lg.add(logSelectBackend.line())
 	}
-	lg.add(logSelectBackend.line())
-	return BackendPool
+	return f.Backend
 }

@@ -23,14 +23,15 @@ func checkDMACfg(cfg uint32, g isa.Generation) error {
 
 // cfgNotes says how the planner reads the two DGE registers where a reader could guess wrong:
 // DMA bits 0 (every engine), and MEMCOPY_CARVEOUT_CFG's halves where they have no effect.
-func cfgNotes(dmaCfg, carveout uint32, g isa.Generation, lg *logger) {
+func cfgNotes(dmaCfg, carveout uint32, f *Features, lg *logger) {
+	g := f.Gen
 	if dmaCfg&0xFFFF == 0 {
 		lg.note(fmt.Sprintf("MEMCOPY_DMA_CFG's DMA bitfield is 0: read as every engine of %v (mask 0x%x; Provenance dge.dma_cfg_zero)", g, 1<<g.Geometry().DMAEngineCount-1))
 	}
 	if carveout == 0 {
 		return
 	}
-	if g != isa.MARIANA_PLUS && carveout>>16 != 0 {
+	if !f.Credits && carveout>>16 != 0 {
 		lg.note(fmt.Sprintf("MEMCOPY_CARVEOUT_CFG's max #descriptors (high 16 bits, %d) has no effect on %v: only MARIANA_PLUS's wait_for_credit works against a ring depth", carveout>>16, g))
 	}
 	if off := carveout & 0xFFFF; off != 0 {

@@ -64,10 +64,18 @@ func (m MicroOp) String() string {
 }
 
 // MicroOps renders one descriptor as its push sequence on generation g: [REGWRITE] GENERATE RD,
-// GENERATE WR, one DIMPUSH per level, outer to inner.
-func MicroOps(d *dma.Descriptor, g isa.Generation, engine, idx int) []MicroOp {
+// GENERATE WR, one DIMPUSH per level, outer to inner. An invalid generation is an error.
+func MicroOps(d *dma.Descriptor, g isa.Generation, engine, idx int) ([]MicroOp, error) {
+	f, err := FeaturesOf(g)
+	if err != nil {
+		return nil, err
+	}
+	return microOps(d, &f, engine, idx), nil
+}
+
+func microOps(d *dma.Descriptor, f *Features, engine, idx int) []MicroOp {
 	var ops []MicroOp
-	if g == isa.CAYMAN || g == isa.MARIANA {
+	if f.Regwrite {
 		ops = append(ops, MicroOp{Op: OpRegwrite, Engine: engine, Desc: idx})
 	}
 	ops = append(ops,
@@ -120,7 +128,7 @@ func (l *logger) note(s string) {
 
 // emit renders the micro-op streams in the producer's order (round robin over the engines),
 // with wait_for_credit where an engine's ring is full, and logs every push.
-func emit(p *Plan, lg *logger, logs bool) [][]MicroOp {
+func emit(p *Plan, f *Features, lg *logger, logs bool) [][]MicroOp {
 	job := &p.Job
 	streams := make([][]MicroOp, len(job.Queues))
 	if logs {
@@ -141,7 +149,7 @@ func emit(p *Plan, lg *logger, logs bool) [][]MicroOp {
 		if job.RingDepth > 0 && ref.Index >= job.RingDepth {
 			ops = append(ops, MicroOp{Op: OpWaitCredit, Engine: ref.Engine, Desc: ref.Index, Ring: job.RingDepth})
 		}
-		ops = append(ops, MicroOps(d, p.Gen, ref.Engine, ref.Index)...)
+		ops = append(ops, microOps(d, f, ref.Engine, ref.Index)...)
 		streams[ref.Engine] = append(streams[ref.Engine], ops...)
 		if logs {
 			for _, op := range ops {

@@ -57,15 +57,19 @@ func view2(base uint64, es uint32, num [2]uint16, step [2]int32, u uint32) View 
 // PlanInst lowers one ISA DMA instruction (DIRECT2D 0xB8, INDIRECT1D 0xBB, GATHER_XPOSE 0xF1,
 // DIRECT2D_XPOSE 0xBD) on generation g to the same descriptor streams as a reshape request.
 func PlanInst(g isa.Generation, inst isa.Inst, cfg Config, opt Options) (*Plan, error) {
+	f, err := FeaturesOf(g)
+	if err != nil {
+		return nil, err
+	}
 	switch in := inst.(type) {
 	case *isa.DMADirect2D:
 		return planDirect2D(g, in, cfg, opt)
 	case *isa.DMAIndirect1D:
-		return planIndirect1D(g, in, cfg, opt)
+		return planIndirect1D(&f, in, cfg, opt)
 	case *isa.DMAGatherXpose:
-		return planGatherXpose(g, in, cfg, opt)
+		return planGatherXpose(&f, in, cfg, opt)
 	case *isa.DMADirect2DXpose:
-		return planDirect2DXpose(g, in, cfg, opt)
+		return planDirect2DXpose(&f, in, cfg, opt)
 	}
 	return nil, unsupErr(RuleDMAInstruction, "header.opcode", "%T is not a DGE DMA instruction", inst)
 }
@@ -105,7 +109,8 @@ func (p *Plan) prepend(line string) {
 	}
 }
 
-func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Options) (*Plan, error) {
+func planIndirect1D(f *Features, in *isa.DMAIndirect1D, cfg Config, opt Options) (*Plan, error) {
+	g := f.Gen
 	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
 	if err != nil {
 		return nil, err
@@ -159,7 +164,7 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add(logQ7Indirect.line(logQ7Core))
-	backend := selectBackend(g, lg)
+	backend := selectBackend(f, lg)
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
 	}
@@ -203,14 +208,15 @@ func planIndirect1D(g isa.Generation, in *isa.DMAIndirect1D, cfg Config, opt Opt
 	p.setJob(job)
 	p.LowerBound = p.NumDMA
 	if !opt.Quiet {
-		p.Streams = emit(p, lg, true)
+		p.Streams = emit(p, f, lg, true)
 	}
 	p.Log, p.Notes = lg.lines, lg.notes
 	return p, nil
 }
 
-func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt Options) (*Plan, error) {
-	if !g.AtLeast(isa.CAYMAN) {
+func planGatherXpose(feat *Features, in *isa.DMAGatherXpose, cfg Config, opt Options) (*Plan, error) {
+	g := feat.Gen
+	if !feat.GatherXpose {
 		return nil, unsupErr(RuleOpcodeOnGeneration, "header.opcode", "DmaGatherTranspose is only available in Neuron+ (V3+), not on %v (seed 003 §3.3)", g)
 	}
 	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")
@@ -253,7 +259,7 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add(logQ7GatherXpose.line(logQ7Core))
-	backend := selectBackend(g, lg)
+	backend := selectBackend(feat, lg)
 	lg.add(logTransposeTile.line(dma.XbarRows, f, 2))
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
@@ -285,7 +291,7 @@ func planGatherXpose(g isa.Generation, in *isa.DMAGatherXpose, cfg Config, opt O
 	p.setJob(job)
 	p.LowerBound = nd
 	if !opt.Quiet {
-		p.Streams = emit(p, lg, true)
+		p.Streams = emit(p, feat, lg, true)
 	}
 	p.Log, p.Notes = lg.lines, lg.notes
 	return p, nil
@@ -301,9 +307,10 @@ const (
 	xposeDstStepOff = 48
 )
 
-func planDirect2DXpose(g isa.Generation, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
-	if g == isa.SUNDA {
-		return nil, unsupErr(RuleOpcodeOnGeneration, "header.opcode", "DMA_TRANSPOSE (0xBD) is not in the SUNDA ISA: SUNDA has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)")
+func planDirect2DXpose(f *Features, in *isa.DMADirect2DXpose, cfg Config, opt Options) (*Plan, error) {
+	g := f.Gen
+	if !f.DMATranspose {
+		return nil, unsupErr(RuleOpcodeOnGeneration, "header.opcode", "DMA_TRANSPOSE (0xBD) is not in the %v ISA: %v has no transpose descriptor (seed 003 §3.4, §6.1; Provenance dge.dma_transpose_generations)", g, g)
 	}
 	src, err := immAddr8(in.Src(), "src_start_addr (INFERRED offset 16)")
 	if err != nil {

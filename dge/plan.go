@@ -337,12 +337,17 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
+	feat, err := FeaturesOf(r.Gen)
+	if err != nil {
+		return nil, err
+	}
+	gf := &feat
 	p := &Plan{Gen: r.Gen}
 	lg := &logger{quiet: opt.Quiet}
 	g := r.Gen
-	reshapeLogs := g != isa.SUNDA // SUNDA carries only the analyze_tensor_reshape name (seed 003 §6.1)
+	reshapeLogs := gf.ReshapeLogs
 	if !reshapeLogs {
-		lg.note("SUNDA firmware has no DGE Reshape logs and no DGE emitter (seed 003 §6.1): this plan's descriptors are tpbsim's own lowering, and no firmware lines are printed for them")
+		lg.note(fmt.Sprintf("%v firmware has no DGE Reshape logs and no DGE emitter (seed 003 §6.1): this plan's descriptors are tpbsim's own lowering, and no firmware lines are printed for them", g))
 	}
 	perm := len(r.Perm) > 0 && !isIdentity(r.Perm)
 	src := permuted(r.Src, r.Perm)
@@ -355,7 +360,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		return nil, err
 	}
 	engines := engineList(r.DMACfg, g)
-	cfgNotes(r.DMACfg, r.CarveoutCfg, g, lg)
+	cfgNotes(r.DMACfg, r.CarveoutCfg, gf, lg)
 	avail := len(engines)
 	p.DMAAvail = avail
 	for _, e := range engines {
@@ -376,7 +381,6 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	maxDMA = int(min(uint64(maxDMA), p.ShareCap))
 
 	var groups []group
-	var err error
 	kind := KindDirect
 	var why string
 	if common {
@@ -401,7 +405,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		}
 		transpose := !hadContig && contig < 0 && row >= 0 && col >= 0
 		if transpose {
-			kind, why = xbarKind(r, g, ess, rgS, rgD)
+			kind, why = xbarKind(r, gf, ess, rgS, rgD)
 			if kind != KindElementStrided {
 				if w := xbarDstMisaligned(r.Dst.Base, ls, row, esd); w != "" {
 					kind, why = KindElementStrided, w
@@ -554,9 +558,9 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	}
 
 	// MARIANA_PLUS fast path: fused memcopy + transpose, spray inlined, credits.
-	p.FastPath = g == isa.MARIANA_PLUS && kind != KindElementStrided && common
+	p.FastPath = gf.FastPath && kind != KindElementStrided && common
 	ring := 0
-	if g == isa.MARIANA_PLUS {
+	if gf.Credits {
 		ring = int(r.CarveoutCfg >> 16)
 		if ring == 0 {
 			ring = DefaultRingDepth
@@ -564,7 +568,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	}
 
 	// The backend selector runs once Kind and #DMA are resolved (seed 003 §7).
-	p.Backend = selectBackend(g, lg)
+	p.Backend = selectBackend(gf, lg)
 
 	// Spray: assign units to engines.
 	used := engines[:ndma]
@@ -657,17 +661,17 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	}
 
 	if !opt.Quiet {
-		p.Streams = emit(p, lg, reshapeLogs)
+		p.Streams = emit(p, gf, lg, reshapeLogs)
 	}
 	p.Log, p.Notes = lg.lines, lg.notes
 	return p, nil
 }
 
 // xbarKind decides whether a transpose can use the crossbar on this generation, and says why not.
-func xbarKind(r Request, g isa.Generation, es uint32, rgS, rgD region) (Kind, string) {
+func xbarKind(r Request, f *Features, es uint32, rgS, rgD region) (Kind, string) {
 	switch {
-	case g == isa.SUNDA:
-		return KindElementStrided, "SUNDA has no transpose descriptor (no gather_xpose.h, seed 003 §3.4): element-strided DIRECT2D fallback, one element per beat"
+	case !f.Xbar:
+		return KindElementStrided, fmt.Sprintf("%v has no transpose descriptor (no gather_xpose.h, seed 003 §3.4): element-strided DIRECT2D fallback, one element per beat", f.Gen)
 	case dma.XbarColsFor(int(es)) == 0:
 		return KindElementStrided, fmt.Sprintf("the crossbar takes 2- and 4-byte elements, not %d: element-strided DIRECT2D fallback", es)
 	case r.In != r.Out:
@@ -678,7 +682,7 @@ func xbarKind(r Request, g isa.Generation, es uint32, rgS, rgD region) (Kind, st
 		return KindElementStrided, "the crossbar writes SBUF only (DmaGatherTranspose \"writes the result to SBUF\"): element-strided DIRECT2D fallback"
 	case rgS.onChip && !rgS.sbuf:
 		return KindElementStrided, "the crossbar reads HBM or SBUF, not PSUM (DmaGatherTranspose \"performs a gather operation from HBM or SBUF\"): element-strided DIRECT2D fallback"
-	case rgS.onChip && g.AtLeast(isa.MARIANA_PLUS):
+	case rgS.onChip && f.SB2SB:
 		return KindSB2SBTranspose, ""
 	}
 	return KindXbarTranspose, ""

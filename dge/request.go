@@ -141,8 +141,8 @@ const (
 const maxElements = 1 << 40
 
 func (r *Request) validate() error {
-	if !r.Gen.Valid() {
-		return reqErr(RuleGeneration, "gen", "generation %v", r.Gen)
+	if _, err := FeaturesOf(r.Gen); err != nil {
+		return err
 	}
 	for _, side := range []struct {
 		name string
@@ -307,6 +307,9 @@ func isIdentity(perm []int) bool {
 // and NKI lay it out: row-major in HBM; in SBUF/PSUM the first axis runs over partitions (step =
 // the partition stride) and the rest of each row is contiguous from the byte offset.
 func LayoutView(base uint64, elemSize uint32, shape []int, g isa.Generation) (View, error) {
+	if _, err := FeaturesOf(g); err != nil {
+		return View{}, err
+	}
 	if len(shape) == 0 || len(shape) > 4 {
 		return View{}, reqErr(RuleViewValid, "shape", "shape %v: want 1 to 4 axes", shape)
 	}
@@ -361,6 +364,9 @@ func PermutedShape(shape, perm []int) []int {
 // TensorRequest builds the request the CLI describes: the row-major tensor of shape at src,
 // written permuted by perm (row-major, or partition-major on chip) at dst, dtype d throughout.
 func TensorRequest(g isa.Generation, src, dst uint64, shape, perm []int, d isa.DType) (Request, error) {
+	if _, err := FeaturesOf(g); err != nil {
+		return Request{}, err
+	}
 	es := uint32(d.Size())
 	if es == 0 || d.Bits()%8 != 0 {
 		return Request{}, reqErr(RuleDtypes, "dtype", "dtype %v has no whole-byte element", d)

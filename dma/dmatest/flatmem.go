@@ -19,6 +19,7 @@ const pageSize = 1 << 20
 // Memory is a flat test memory. The zero value is not usable; call New.
 type Memory struct {
 	geo    isa.Geometry
+	bad    error // an invalid generation: every access fails with it
 	mu     sync.Mutex
 	pages  map[uint64][]byte // HBM pages by page number
 	arenas []arena           // HBM arenas sorted by base
@@ -31,9 +32,14 @@ type arena struct {
 	b    []byte
 }
 
-// New returns an empty memory for generation g. SBUF and PSUM are allocated on first touch.
+// New returns an empty memory for generation g. SBUF and PSUM are allocated on first touch. The
+// memory of an invalid generation refuses every access (its geometry would be a guess).
 func New(g isa.Generation) *Memory {
-	return &Memory{geo: g.Geometry(), pages: map[uint64][]byte{}}
+	m := &Memory{geo: g.Geometry(), pages: map[uint64][]byte{}}
+	if !g.Valid() {
+		m.bad = fmt.Errorf("dmatest: generation %v has no memory geometry", g)
+	}
+	return m
 }
 
 // Map reserves a contiguous HBM arena [addr, addr+n) so Slice can return it whole (benchmarks).
@@ -72,6 +78,9 @@ func (m *Memory) localSlab(a uint32, create bool) ([]byte, uint32, bool) {
 // CheckRange implements dma.RangeChecker: HBM below isa.DMALocalBase is always present; on-chip
 // bytes must lie in an active partition area.
 func (m *Memory) CheckRange(addr uint64, n uint64, write bool) error {
+	if m.bad != nil {
+		return m.bad
+	}
 	if n == 0 {
 		return nil
 	}
@@ -117,7 +126,7 @@ func (m *Memory) CheckRange(addr uint64, n uint64, write bool) error {
 
 // Slice implements dma.Slicer: on-chip ranges within one slab, HBM ranges within one arena or one page.
 func (m *Memory) Slice(addr uint64, n int) ([]byte, bool) {
-	if n < 0 {
+	if n < 0 || m.bad != nil {
 		return nil, false
 	}
 	end := addr + uint64(n)
