@@ -1,4 +1,4 @@
-# expect: exit=1 dge_partition_in_range: dst starts in SBUF partition 100, and its element 1792 (byte offset 7340032 from the start) would be row 128
+# expect: exit=1 dge_partition_in_range: dst: dst starts in SBUF partition 100, and its element 1792 (byte offset 7340032 from the start) would be row 128
 # 64 rows of 64 fp32 into SBUF from partition 100: rows 128..163 do not exist (row 128's address is PSUM's). Nothing is written.
 .gen CAYMAN
 .engine SP
