@@ -251,6 +251,13 @@ func planGatherXpose(feat *Features, in *isa.DMAGatherXpose, cfg Config, opt Opt
 		return nil, reqErr(RuleGatherXposeShape, "dst_num_elem[1]", "GATHER_XPOSE dst_num_elem[1] = %d != src_num_elem[0] = %d", in.DstNumElem[1], f)
 	case P < 16 || P > 128 || P%16 != 0:
 		return nil, reqErr(RuleGatherXposeShape, "idx_num_active_channels", "GATHER_XPOSE idx_num_active_channels = %d: the index tensor needs 16..128 partitions, a multiple of 16", P)
+	case !regionOf(dst, g).sbuf:
+		return nil, reqErr(RuleGatherXposeDstInSBUF, "dst_start_addr", "GATHER_XPOSE dst_start_addr 0x%x: the crossbar writes SBUF only (DmaGatherTranspose \"writes the result to SBUF\", seed 003 §2)", dst)
+	case dst%dma.XbarDstAlign != 0:
+		return nil, reqErr(RuleGatherXposeDstAligned, "dst_start_addr", "GATHER_XPOSE dst_start_addr 0x%x: the crossbar writes 32-byte aligned destinations (seed 003 §3.3)", dst)
+	case f > 1 && !dma.XbarRowAligned(int64(in.DstStepElem1), 2):
+		return nil, reqErr(RuleGatherXposeDstStep, "dst_step_elem_1", "GATHER_XPOSE dst_step_elem_1 = %d elements (%d bytes): the crossbar starts every destination row 32-byte aligned (seed 003 §3.3; legal: a multiple of %d elements of 2 bytes, or dst_num_elem[1] == 1)",
+			in.DstStepElem1, 2*int64(in.DstStepElem1), dma.XbarDstAlign/2)
 	}
 	// The destination block (f rows of n elements) stays in its region's partitions, as a
 	// request's views do (RulePartitionInRange).
@@ -325,12 +332,12 @@ func planDirect2DXpose(f *Features, in *isa.DMADirect2DXpose, cfg Config, opt Op
 		return nil, reqErr(RuleXposeDtype, "out_dtype", "DMA_TRANSPOSE dtypes %v -> %v: the xbar takes one 2- or 4-byte dtype", in.InDtype, in.OutDtype)
 	}
 	rows, cols := int(in.TileSrcRows), int(in.TileSrcCols)
-	if rows < 1 || rows > dma.XbarRows || cols < 1 || cols > dma.XbarColsFor(es) {
+	if rows != dma.XbarRows || cols < 1 || cols > dma.XbarColsFor(es) {
 		tileField := "tile_src_cols"
-		if rows < 1 || rows > dma.XbarRows {
+		if rows != dma.XbarRows {
 			tileField = "tile_src_rows"
 		}
-		return nil, reqErr(RuleXposeTile, tileField, "DMA_TRANSPOSE tile %dx%d: rows 1..16, cols 1..%d", rows, cols, dma.XbarColsFor(es))
+		return nil, reqErr(RuleXposeTile, tileField, "DMA_TRANSPOSE tile %dx%d: rows 16, cols 1..%d", rows, cols, dma.XbarColsFor(es))
 	}
 	dstStep := int64(in.RowStep())
 	if dstStep == 0 {

@@ -701,8 +701,8 @@ func xbarDstMisaligned(base uint64, ls []level, row int, esd uint32) string {
 		if i == row || l.n <= 1 {
 			continue
 		}
-		if b := l.ds * int64(esd); b%dma.XbarDstAlign != 0 {
-			return fmt.Sprintf("the crossbar starts every destination row 32-byte aligned (dst_step_elem[1] %% 32 == 0, seed 003 §3.3) and a destination step of %d bytes is not a multiple of 32: element-strided DIRECT2D fallback", b)
+		if !dma.XbarRowAligned(l.ds, esd) {
+			return fmt.Sprintf("the crossbar starts every destination row 32-byte aligned (dst_step_elem[1] %% 32 == 0, seed 003 §3.3) and a destination step of %d bytes is not a multiple of 32: element-strided DIRECT2D fallback", l.ds*int64(esd))
 		}
 	}
 	return ""

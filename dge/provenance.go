@@ -34,7 +34,7 @@ func Provenance() []isa.Provenance {
 			"destination-contiguous one a multiple of 32); from MARIANA_PLUS an SBUF source makes it TRANSPOSE_SB2SB. Otherwise (SUNDA, 1- or 8-byte elements, casts, compute ops, PSUM sources, "+
 			"HBM or PSUM destinations, misaligned destinations) it is an element-strided DIRECT2D fallback and the plan says why; a DMA_TRANSPOSE instruction the crossbar cannot run is refused (dge_xpose_placement).",
 			"seed 003 §3.3 (\"from HBM or SBUF ... writes the result to SBUF\"; dst_start_addr % 32, dst_step_elem[1] % 32, \"xbar HW constraint\"), §3.4, §6.4; FACTS §C.4, §C.5 (dst 32-B aligned); NKI.md dma_transpose (dst in SBUF)",
-			isa.MedInferred, "the header constraints of the xbar; the row-step rule is GATHER_XPOSE's read in bytes (each transposed row starts on a 32-byte beat), the literal field rule counts elements"),
+			isa.MedInferred, "the header constraints of the xbar; the row-step rule counts bytes (each transposed row starts on a 32-byte beat; dge.gather_xpose_dst_step)"),
 		b("dge.direct2d_planner", "A DIRECT2D (DMAMEMCPY) instruction is planned as a request of its two views, by the same planner: a walk that transposes the innermost axis "+
 			"therefore gets crossbar descriptors where dge.xbar_eligibility allows, and the others the request lowering's descriptors.",
 			"seed 003 §3.1 (DIRECT2D: a strided 2-D copy), §4", isa.Invented,
@@ -75,9 +75,14 @@ func Provenance() []isa.Provenance {
 		b("dge.do_indirection", "gen_spray_info prints do_indirection=0 for every reshape request (a pair of tensor views has no index tensor); INDIRECT and GATHER TRANSPOSE instructions take their own path "+
 			"and print no gen_spray_info lines.", "seed 003 §4.7 (the do_indirection input and the 'applying indirection reshape' arm)", isa.Invented,
 			"tpbsim's index lowering does not go through the reshape spray, so the indirection arm is never taken"),
-		b("dge.gather_xpose_dst_step", "The DGE's crossbar placement check reads the destination row step in bytes (a multiple of 32 bytes, one xbar beat), while the ISA rule gather_xpose_dst_step keeps FACTS' "+
-			"literal dst_step_elem_1 % 32 == 0 in elements: a request may therefore use a row step the instruction rule would refuse (relaxed), an instruction may not.",
-			"FACTS §C.4; seed 003 §3.3 (32-byte beats)", isa.MedInferred, "the hardware reason is the beat; the literal field rule is kept where the field exists (tpbsim explain conflicts)"),
+		b("dge.gather_xpose_dst_step", "The crossbar's row-step rule counts bytes: every destination row (and tile) the crossbar writes starts on a 32-byte beat, so a destination "+
+			"step of n elements of s bytes needs n*s % 32 == 0 (dma.XbarRowAligned). One rule everywhere: the planner's crossbar placement for requests and DIRECT2D (dge.xbar_eligibility), "+
+			"dma's crossbar descriptor check, PlanInst of DMA_TRANSPOSE (dge_xpose_placement) and of DMA_GATHER_XPOSE, and the ISA rule gather_xpose_dst_step, which reads "+
+			"FACTS' dst_step_elem_1 % 32 == 0 as 32 bytes of dtype_hi elements (16 for BF16/FP16), so every crossbar word the planner plans is one check accepts.",
+			"seed 003 §3.3 (dst_start_addr 32 B aligned \"and dst_step_elem[1] % 32 == 0 (xbar HW constraint)\"); FACTS §C.4 (\"dim-0 dst step is implicit = sizeof(dtype_hi)\")", isa.MedInferred,
+			"the seed gives the step rule with the 32-byte start alignment as one hardware constraint of the crossbar, whose beat is 32 bytes, and FACTS counts the struct's implicit dim-0 step "+
+				"in bytes (sizeof(dtype_hi)): read in elements the rule would ask 64-byte rows of 2-byte elements for no hardware reason; tpbsim keeps reading the field itself in elements "+
+				"of dtype_hi (dma.gather_xpose.mapping)"),
 		b("dge.ring_depth_default", "MEMCOPY_CARVEOUT_CFG = 0 means a 64-descriptor ring.", "FACTS §C.7", isa.Invented, "no default is documented"),
 		b("dge.sunda", "SUNDA has no DGE Reshape lines and no DGE emitter: tpbsim lowers its requests to DIRECT2D descriptors without firmware log lines and a transpose to the element-strided fallback, and says so.",
 			"seed 003 §6.1", isa.HighObserved, ""),
@@ -156,8 +161,10 @@ func Provenance() []isa.Provenance {
 			"the struct-field mapping follows the validator's equalities (dma.gather_xpose.mapping)"),
 		r(RuleXposeDtype, "DMA_TRANSPOSE moves one 2- or 4-byte dtype (in == out) through the crossbar.", "FACTS §C.5", isa.HighInferred, []string{"in_dtype", "out_dtype"},
 			"the xbar tiles are defined for 2- and 4-byte elements only"),
-		r(RuleXposeTile, "DMA_TRANSPOSE's tile is 1..16 rows by 1..128 columns (2-byte) or 1..64 (4-byte).", "FACTS §C.5", isa.MedInferred, []string{"tile_src_rows", "tile_src_cols"},
-			"the field limits of DIRECT2D_XPOSE; the validator separately requires tile_src_rows == 16"),
+		r(RuleXposeTile, "DMA_TRANSPOSE's tile is 16 rows by 1..128 columns (2-byte) or 1..64 (4-byte): the ISA's dma_xpose_tile_src_rows and dma_xpose_tile_src_cols, re-checked "+
+			"where the validator does not run (library callers of PlanInst), so the planner never plans a word check refuses; a crossbar tile of fewer rows is a request's row edge, "+
+			"which has no instruction form.", "FACTS §C.5 (tile_src_rows must == 16; tile_src_cols 1..128 / 1..64)", isa.HighObserved, []string{"tile_src_rows", "tile_src_cols"},
+			"the field limits of DIRECT2D_XPOSE; a partial-row word used to be planned here and refused by check and run (a kernel's 8-row dma_transpose lowered to one)"),
 		r(RuleXposePlacement, "A DMA_TRANSPOSE (0xBD) runs on the crossbar or not at all: its source is HBM or SBUF, its destination SBUF, 32-byte aligned, and its destination row step a multiple of 32 bytes "+
 			"(see dge.xbar_eligibility); where a reshape request would fall back to element-strided descriptors, the instruction is refused.",
 			"FACTS §C.5 (dst 32-B aligned); seed 003 §3.3", isa.MedInferred, []string{"dst_start_addr", "src_start_addr"},

@@ -233,6 +233,22 @@ func (r *Request) validate() error {
 	if r.ComputeOp != isa.DGEComputeNONE && r.In == 0 {
 		return reqErr(RuleComputeOp, "in_dtype", "compute_op %v needs in/out dtypes", r.ComputeOp)
 	}
+	if r.In != r.Out || r.ComputeOp != isa.DGEComputeNONE {
+		// The CCE path (a cast or a reduce-on-copy) moves whole values: each start address is a
+		// multiple of its dtype's size, as the ISA's is_valid_dma_cce requires of DMAMEMCPY
+		// (FACTS §C.2: "aligned start addresses and steps"); the element sizes are multiples of
+		// the dtype sizes (RuleDtypes), so every value is aligned.
+		for _, s := range []struct {
+			name  string
+			base  uint64
+			dtype isa.DType
+		}{{"src", r.Src.Base, r.In}, {"dst", r.Dst.Base, r.Out}} {
+			if sz := uint64(s.dtype.Size()); s.base%sz != 0 {
+				return reqErr(RuleCCEAligned, s.name+": base", "%s 0x%x with a cast or compute_op (%v -> %v, %v): a multiple of the %v size %d (CCE alignment)",
+					s.name, s.base, r.In, r.Out, r.ComputeOp, s.dtype, sz)
+			}
+		}
+	}
 	if r.Semaphore > 255 || r.Semaphore < -1 || r.SemIncrement < 0 || r.SemIncrement > 255 {
 		return reqErr(RuleSemaphore, semField(r.Semaphore), "semaphore %d / sem_increment %d: legal semaphore -1 (none) or 0..255, sem_increment 0..255", r.Semaphore, r.SemIncrement)
 	}

@@ -1,7 +1,10 @@
 package dge
 
+import "github.com/tpbsim/tpbsim/isa"
+
 // Rule ids of the DGE's errors (*Error.Rule). Each is registered in Provenance, except
-// RuleOpcodeOnGeneration, the ISA's own rule (isa.Registry), which the DGE re-checks. A descriptor
+// RuleOpcodeOnGeneration and the ISA rules below, the ISA's own (isa.Registry), which the DGE
+// re-checks. A descriptor
 // the dma package refuses keeps the dma rule (dma.RuleIDs).
 const (
 	RuleGeneration         = "dge_generation_valid"
@@ -24,12 +27,21 @@ const (
 	RuleXposePlacement     = "dge_xpose_placement"
 	RulePlanNests          = "dge_plan_nests"
 	RuleLoopCount16        = "dge_loop_count_16bit"
-	RuleOpcodeOnGeneration = "opcode_on_generation"
+	RuleOpcodeOnGeneration = isa.RuleOpcodeOnGeneration
+
+	// The ISA's rules (isa.Registry) the DGE also applies where the ISA validator does not run:
+	// CCE alignment to requests, the crossbar's placement to DMA_GATHER_XPOSE words planned
+	// by library callers (tpbsim's check and run validate first).
+	RuleCCEAligned            = isa.RuleIsValidDMACCE
+	RuleGatherXposeDstInSBUF  = isa.RuleGatherXposeDstInSBUF
+	RuleGatherXposeDstAligned = isa.RuleGatherXposeDstAligned
+	RuleGatherXposeDstStep    = isa.RuleGatherXposeDstStep
 )
 
 // RuleIDs lists every rule id a DGE *Error can carry.
 func RuleIDs() []string {
 	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RulePartitionInRange, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
-		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleLoopCount16, RuleOpcodeOnGeneration}
+		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleLoopCount16, RuleOpcodeOnGeneration,
+		RuleCCEAligned, RuleGatherXposeDstInSBUF, RuleGatherXposeDstAligned, RuleGatherXposeDstStep}
 }

@@ -92,6 +92,15 @@ const (
 // dst_step_elem[1] % 32 == 0, an "xbar HW constraint" (seed 003 §3.3; FACTS §C.4, §C.5).
 const XbarDstAlign = 32
 
+// XbarRowAligned is the crossbar's row-step rule: a destination step of step elements of
+// elemSize bytes keeps every row (and tile) the crossbar writes on a 32-byte beat. The rule
+// counts bytes: the seed gives it beside the 32-byte dst_start_addr alignment as one "xbar HW
+// constraint", and FACTS §C.4 counts GATHER_XPOSE's implicit dim-0 step as sizeof(dtype_hi)
+// (Provenance dge.gather_xpose_dst_step).
+func XbarRowAligned(step int64, elemSize uint32) bool {
+	return step*int64(elemSize)%XbarDstAlign == 0
+}
+
 // XbarColsFor is the crossbar tile width for an element of size bytes (128 for 2 B, 64 for 4 B;
 // 0 when the xbar does not take that size).
 func XbarColsFor(size int) int {
@@ -294,8 +303,8 @@ func (d *Descriptor) validate() *DescriptorError {
 				return descErr("dst: addr", "xbar dst 0x%x is not %d-byte aligned", d.Dst.Addr, XbarDstAlign)
 			}
 			for k := 1; k < MaxLevels; k++ {
-				if b := d.Dst.Step[k] * int64(d.Dst.ElemSize); d.Num[k] > 1 && b%XbarDstAlign != 0 {
-					return descErr("dst: step_elem["+strconv.Itoa(k)+"]", "xbar dst step_elem[%d] = %d elements (%d bytes): the rows and tiles the crossbar writes must start %d-byte aligned", k, d.Dst.Step[k], b, XbarDstAlign)
+				if d.Num[k] > 1 && !XbarRowAligned(d.Dst.Step[k], d.Dst.ElemSize) {
+					return descErr("dst: step_elem["+strconv.Itoa(k)+"]", "xbar dst step_elem[%d] = %d elements (%d bytes): the rows and tiles the crossbar writes must start %d-byte aligned", k, d.Dst.Step[k], d.Dst.Step[k]*int64(d.Dst.ElemSize), XbarDstAlign)
 				}
 			}
 		}

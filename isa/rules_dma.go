@@ -471,8 +471,11 @@ var gxChecks = []check[DMAGatherXpose]{
 		}
 	}},
 	{RuleGatherXposeDstStep, func(v *vctx, i *DMAGatherXpose) {
-		if i.DstStepElem1%32 != 0 && i.DstNumElem[1] != 1 {
-			v.failT("dst_step_elem_1", v.dec(int64(i.DstStepElem1)), lit("a multiple of 32, or dst_num_elem[1] == 1"))
+		// 32 bytes: each destination row starts on the crossbar's 32-byte beat (seed 003 §3.3
+		// "xbar HW constraint", beside dst_start_addr % 32); the field counts dtype_hi elements.
+		sz := int64(max(i.Dtype.Hi().Size(), 1))
+		if int64(i.DstStepElem1)*sz%32 != 0 && i.DstNumElem[1] != 1 {
+			v.failT("dst_step_elem_1", v.dec(int64(i.DstStepElem1)), v.num("a multiple of ", 32/sz, " (32 bytes of dtype_hi elements), or dst_num_elem[1] == 1"))
 		}
 	}},
 	{RuleCheckDMAIndirectIndices, func(v *vctx, i *DMAGatherXpose) { checkIndices(v, i.IdxNumActiveChannels) }},
