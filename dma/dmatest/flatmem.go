@@ -18,14 +18,27 @@ const pageSize = 1 << 20
 
 // Memory is a flat test memory. The zero value is not usable; call New.
 type Memory struct {
-	geo    isa.Geometry
-	bad    error // an invalid generation: every access fails with it
-	mu     sync.Mutex
-	pages  map[uint64][]byte // HBM pages by page number
-	arenas []arena           // HBM arenas sorted by base
-	sbuf   []byte
-	psum   []byte
+	geo isa.Geometry
+	bad error // an invalid generation: every access fails with it
+	// track: record the ranges Slice hands out (NewReusable), so Reset can zero them.
+	track    bool
+	dmu      sync.Mutex
+	dirty    []span
+	allDirty bool // more ranges than maxDirty: Reset zeroes everything
+	mu       sync.Mutex
+	pages    map[uint64][]byte // HBM pages by page number
+	arenas   []arena           // HBM arenas sorted by base
+	sbuf     []byte
+	psum     []byte
 }
+
+type span struct {
+	addr uint64
+	n    int
+}
+
+// maxDirty bounds the ranges a reusable memory records between two Resets.
+const maxDirty = 1 << 14
 
 type arena struct {
 	base uint64
@@ -124,8 +137,77 @@ func (m *Memory) CheckRange(addr uint64, n uint64, write bool) error {
 	return nil
 }
 
-// Slice implements dma.Slicer: on-chip ranges within one slab, HBM ranges within one arena or one page.
+// NewReusable is New for a memory used again and again (a fuzz target's iterations): it records
+// the ranges it writes or hands out (Slice), and Reset zeroes them, so each use starts from zeros without
+// allocating SBUF, PSUM or HBM pages again.
+func NewReusable(g isa.Generation) *Memory {
+	m := New(g)
+	m.track = true
+	return m
+}
+
+// Reset zeroes every byte a reusable memory wrote or handed out since the last Reset (all of it,
+// when there were more ranges than it records). A memory made by New keeps its bytes.
+func (m *Memory) Reset() {
+	m.dmu.Lock()
+	defer m.dmu.Unlock()
+	if !m.track {
+		return
+	}
+	if m.allDirty {
+		m.mu.Lock()
+		clear(m.sbuf)
+		clear(m.psum)
+		for _, ar := range m.arenas {
+			clear(ar.b)
+		}
+		clear(m.pages)
+		m.mu.Unlock()
+	} else {
+		for _, d := range m.dirty {
+			b, _ := m.slice(d.addr, d.n)
+			clear(b)
+		}
+	}
+	m.dirty, m.allDirty = m.dirty[:0], false
+}
+
+// Slice implements dma.Slicer: on-chip ranges within one slab, HBM ranges within one arena or one
+// page. A reusable memory counts every range it hands out as written.
 func (m *Memory) Slice(addr uint64, n int) ([]byte, bool) {
+	b, ok := m.slice(addr, n)
+	if ok {
+		m.touched(addr, n)
+	}
+	return b, ok
+}
+
+// touched records [addr, addr+n) for Reset (reusable memories only).
+func (m *Memory) touched(addr uint64, n int) {
+	if !m.track || n <= 0 {
+		return
+	}
+	m.dmu.Lock()
+	if len(m.dirty) < maxDirty {
+		m.dirty = append(m.dirty, span{addr, n})
+	} else {
+		m.allDirty = true
+	}
+	m.dmu.Unlock()
+}
+
+// Unsliced is a memory without the Slicer fast path: the executor moves bytes with ReadAt and
+// WriteAt (and still checks ranges with CheckRange), so a reusable memory records exactly the
+// bytes written and Reset zeroes only those.
+type Unsliced struct{ M *Memory }
+
+func (u Unsliced) ReadAt(addr uint64, b []byte) error  { return u.M.ReadAt(addr, b) }
+func (u Unsliced) WriteAt(addr uint64, b []byte) error { return u.M.WriteAt(addr, b) }
+func (u Unsliced) CheckRange(addr uint64, n uint64, write bool) error {
+	return u.M.CheckRange(addr, n, write)
+}
+
+func (m *Memory) slice(addr uint64, n int) ([]byte, bool) {
 	if n < 0 || m.bad != nil {
 		return nil, false
 	}
@@ -183,14 +265,14 @@ func (m *Memory) access(addr uint64, p []byte, write bool) error {
 		n := len(p) - done
 		var s []byte
 		if a < isa.DMALocalBase {
-			if b, ok := m.Slice(a, n); ok {
+			if b, ok := m.slice(a, n); ok {
 				s = b
 			} else {
 				rest := int(pageSize - a%pageSize)
 				if rest < n {
 					n = rest
 				}
-				s, _ = m.Slice(a, n)
+				s, _ = m.slice(a, n)
 			}
 		} else {
 			// One slab at a time: a range CheckRange accepted may run from the last SBUF
@@ -200,13 +282,14 @@ func (m *Memory) access(addr uint64, p []byte, write bool) error {
 					n = rest
 				}
 			}
-			s, _ = m.Slice(a, n)
+			s, _ = m.slice(a, n)
 		}
 		if s == nil {
 			return fmt.Errorf("address 0x%x not mapped", a)
 		}
 		if write {
 			copy(s, p[done:done+n])
+			m.touched(a, n)
 		} else {
 			copy(p[done:done+n], s)
 		}
