@@ -96,26 +96,28 @@ func TestInventedLinesSayTpbsim(t *testing.T) {
 func TestBackendSelectLine(t *testing.T) {
 	const seed = "S: DGE: Select backend Pool" // seed 003 §7, quoted
 	for _, g := range isa.Generations {
-		p := mustPlan(t, tensorReq(t, g, 0, 0x100000, []int{64, 64}, []int{1, 0}, isa.DTypeBFLOAT16))
-		at, assess, spray := -1, -1, -1
-		for i, l := range p.Log {
-			switch {
-			case l == seed:
-				at = i
-			case strings.Contains(l, "Assessed"):
-				assess = i
-			case strings.HasPrefix(l, "gen_spray_info") && spray < 0:
-				spray = i
+		t.Run(g.String(), func(t *testing.T) {
+			p := mustPlan(t, tensorReq(t, g, 0, 0x100000, []int{64, 64}, []int{1, 0}, isa.DTypeBFLOAT16))
+			at, assess, spray := -1, -1, -1
+			for i, l := range p.Log {
+				switch {
+				case l == seed:
+					at = i
+				case strings.Contains(l, "Assessed"):
+					assess = i
+				case strings.HasPrefix(l, "gen_spray_info") && spray < 0:
+					spray = i
+				}
 			}
-		}
-		if g == isa.SUNDA {
-			if at >= 0 || p.Backend != BackendNone {
-				t.Errorf("SUNDA selects %v", p.Backend)
+			if g == isa.SUNDA {
+				if at >= 0 || p.Backend != BackendNone {
+					t.Errorf("SUNDA selects %v", p.Backend)
+				}
+				return
 			}
-			continue
-		}
-		if at < 0 || at < assess || (spray >= 0 && at > spray) || p.Backend != BackendPool {
-			t.Errorf("%v: select line at %d (assess %d, spray %d), backend %v", g, at, assess, spray, p.Backend)
-		}
+			if at < 0 || at < assess || (spray >= 0 && at > spray) || p.Backend != BackendPool {
+				t.Errorf("%v: select line at %d (assess %d, spray %d), backend %v", g, at, assess, spray, p.Backend)
+			}
+		})
 	}
 }

@@ -48,14 +48,16 @@ func TestSrcDstDisjoint(t *testing.T) {
 		ok   bool
 	}{"identical views with compute_op ADD", withOp, false})
 	for _, c := range cases {
-		_, err := PlanRequest(c.r, Options{Quiet: true})
-		var e *Error
-		switch {
-		case c.ok && err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case !c.ok && (!errors.As(err, &e) || e.Rule != RuleSrcDstDisjoint || !errors.Is(err, ErrRequest)):
-			t.Errorf("%s: want rule %s, got %v", c.name, RuleSrcDstDisjoint, err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			_, err := PlanRequest(c.r, Options{Quiet: true})
+			var e *Error
+			switch {
+			case c.ok && err != nil:
+				t.Errorf("%s: %v", c.name, err)
+			case !c.ok && (!errors.As(err, &e) || e.Rule != RuleSrcDstDisjoint || !errors.Is(err, ErrRequest)):
+				t.Errorf("%s: want rule %s, got %v", c.name, RuleSrcDstDisjoint, err)
+			}
+		})
 	}
 }
 

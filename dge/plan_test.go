@@ -2,6 +2,7 @@ package dge
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -62,39 +63,41 @@ func checkBalance(t *testing.T, p *Plan, unit uint64) {
 // TestLowerBoundContiguous: a contiguous copy is one descriptor per engine share, balanced.
 func TestLowerBoundContiguous(t *testing.T) {
 	for _, g := range isa.Generations {
-		for _, n := range []int{1, 7, 100, 4096, 1 << 20, 1000003, 64 << 20} {
-			for _, dmas := range []uint32{0, 0x7, 0x1, 0xF0F0} {
-				r := tensorReq(t, g, 0x1000, 0x40000000, []int{n}, nil, isa.DTypeUINT8)
-				r.DMACfg = dmas
-				p, err := PlanRequest(r, Options{Quiet: true})
-				if dmas&^(1<<g.Geometry().DMAEngineCount-1) != 0 {
-					// bits of engines the generation lacks (MAVERICK's 8) are refused, not cut
-					if ruleOf(err) != RuleDMACfg {
-						t.Fatalf("%v dma_cfg 0x%x: want %s, got %v", g, dmas, RuleDMACfg, err)
+		t.Run(g.String(), func(t *testing.T) {
+			for _, n := range []int{1, 7, 100, 4096, 1 << 20, 1000003, 64 << 20} {
+				for _, dmas := range []uint32{0, 0x7, 0x1, 0xF0F0} {
+					r := tensorReq(t, g, 0x1000, 0x40000000, []int{n}, nil, isa.DTypeUINT8)
+					r.DMACfg = dmas
+					p, err := PlanRequest(r, Options{Quiet: true})
+					if dmas&^(1<<g.Geometry().DMAEngineCount-1) != 0 {
+						// bits of engines the generation lacks (MAVERICK's 8) are refused, not cut
+						if ruleOf(err) != RuleDMACfg {
+							t.Fatalf("%v dma_cfg 0x%x: want %s, got %v", g, dmas, RuleDMACfg, err)
+						}
+						continue
 					}
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				D := len(engineList(dmas, g))
-				want := min(D, max(1, n/MinShareBytes))
-				// A prime count above 65535 cannot fold into elem_size nor factor into 16-bit
-				// levels: it is peeled, one more nest (dge.loop_count_split).
-				peel := 0
-				if n == 1000003 {
-					peel = 1
-				}
-				if p.Descriptors != want+peel || p.LowerBound != want || p.NumDMA != want || p.Peeled16 != peel {
-					t.Fatalf("%v n=%d dmas=%x: %d descriptors on %d engines (%d peeled), lower bound %d, want %d (+%d)", g, n, dmas, p.Descriptors, p.NumDMA, p.Peeled16, p.LowerBound, want, peel)
-				}
-				unit := max(uint64(p.ElemSize[0]), p.MaxUnitBytes*uint64(peel))
-				checkBalance(t, p, unit)
-				if p.Kind != KindDirect || !p.Simple {
-					t.Fatalf("contiguous copy: kind %v simple %v", p.Kind, p.Simple)
+					if err != nil {
+						t.Fatal(err)
+					}
+					D := len(engineList(dmas, g))
+					want := min(D, max(1, n/MinShareBytes))
+					// A prime count above 65535 cannot fold into elem_size nor factor into 16-bit
+					// levels: it is peeled, one more nest (dge.loop_count_split).
+					peel := 0
+					if n == 1000003 {
+						peel = 1
+					}
+					if p.Descriptors != want+peel || p.LowerBound != want || p.NumDMA != want || p.Peeled16 != peel {
+						t.Fatalf("%v n=%d dmas=%x: %d descriptors on %d engines (%d peeled), lower bound %d, want %d (+%d)", g, n, dmas, p.Descriptors, p.NumDMA, p.Peeled16, p.LowerBound, want, peel)
+					}
+					unit := max(uint64(p.ElemSize[0]), p.MaxUnitBytes*uint64(peel))
+					checkBalance(t, p, unit)
+					if p.Kind != KindDirect || !p.Simple {
+						t.Fatalf("contiguous copy: kind %v simple %v", p.Kind, p.Simple)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -102,29 +105,31 @@ func TestLowerBoundContiguous(t *testing.T) {
 func TestLowerBoundKeepInner(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	for i := 0; i < 300; i++ {
-		g := isa.Generations[rng.Intn(5)]
-		r := 2 + rng.Intn(3)
-		shape := make([]int, r)
-		for k := range shape {
-			shape[k] = 2 + rng.Intn(40)
-		}
-		perm := rng.Perm(r - 1)
-		perm = append(perm, r-1) // innermost stays
-		req := tensorReq(t, g, 0x1000, 0x40000000, shape, perm, isa.DTypeFP32)
-		p := mustPlan(t, req)
-		if p.Kind != KindDirect {
-			t.Fatalf("%v %v: kind %v", shape, perm, p.Kind)
-		}
-		if p.Groups == 1 && p.Descriptors != p.LowerBound {
-			t.Fatalf("%v %v: %d descriptors, lower bound %d", shape, perm, p.Descriptors, p.LowerBound)
-		}
-		if p.Descriptors > p.LowerBound+p.Groups-1 {
-			t.Fatalf("%v %v: %d descriptors > LB %d + G %d - 1", shape, perm, p.Descriptors, p.LowerBound, p.Groups)
-		}
-		// the innermost run is one element of the folded size: no per-element descriptors
-		if p.ElemSize[0] < uint32(4*shape[r-1]) && shape[r-1] > 1 {
-			t.Fatalf("%v %v: innermost axis of %d not folded (elem_size %d)", shape, perm, shape[r-1], p.ElemSize[0])
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			g := isa.Generations[rng.Intn(5)]
+			r := 2 + rng.Intn(3)
+			shape := make([]int, r)
+			for k := range shape {
+				shape[k] = 2 + rng.Intn(40)
+			}
+			perm := rng.Perm(r - 1)
+			perm = append(perm, r-1) // innermost stays
+			req := tensorReq(t, g, 0x1000, 0x40000000, shape, perm, isa.DTypeFP32)
+			p := mustPlan(t, req)
+			if p.Kind != KindDirect {
+				t.Fatalf("%v %v: kind %v", shape, perm, p.Kind)
+			}
+			if p.Groups == 1 && p.Descriptors != p.LowerBound {
+				t.Fatalf("%v %v: %d descriptors, lower bound %d", shape, perm, p.Descriptors, p.LowerBound)
+			}
+			if p.Descriptors > p.LowerBound+p.Groups-1 {
+				t.Fatalf("%v %v: %d descriptors > LB %d + G %d - 1", shape, perm, p.Descriptors, p.LowerBound, p.Groups)
+			}
+			// the innermost run is one element of the folded size: no per-element descriptors
+			if p.ElemSize[0] < uint32(4*shape[r-1]) && shape[r-1] > 1 {
+				t.Fatalf("%v %v: innermost axis of %d not folded (elem_size %d)", shape, perm, shape[r-1], p.ElemSize[0])
+			}
+		})
 	}
 }
 
@@ -144,65 +149,69 @@ func TestLowerBoundTranspose(t *testing.T) {
 		{[]int{32, 3, 5, 70}, []int{3, 1, 2, 0}, false}, // rows beyond a 2-D transpose are multiples of 16: 32-byte aligned dst rows
 	}
 	for _, c := range cases {
-		for _, g := range []isa.Generation{isa.CAYMAN, isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
-			ps := PermutedShape(c.shape, c.perm)
-			req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), c.shape, c.perm, isa.DTypeBFLOAT16)
-			p := mustPlan(t, req)
-			if p.Kind != KindXbarTranspose {
-				t.Fatalf("%v %v on %v: kind %v (dst %v)", c.shape, c.perm, g, p.Kind, ps)
-			}
-			if c.aligned && (p.Groups != 1 || p.Descriptors != p.LowerBound) {
-				t.Fatalf("%v %v on %v: %d descriptors, G %d, lower bound %d", c.shape, c.perm, g, p.Descriptors, p.Groups, p.LowerBound)
-			}
-			if p.Descriptors > p.LowerBound+p.Groups-1 {
-				t.Fatalf("%v %v on %v: %d descriptors > LB %d + G %d - 1", c.shape, c.perm, g, p.Descriptors, p.LowerBound, p.Groups)
-			}
-			if c.aligned && p.Groups == 1 {
-				unit := p.Bytes / uint64(p.Units)
-				checkBalance(t, p, unit)
-			}
-			for _, q := range p.Job.Queues {
-				for i := range q {
-					if err := q[i].Validate(); err != nil {
-						t.Fatal(err)
+		t.Run(fmt.Sprint(c.shape, c.perm), func(t *testing.T) {
+			for _, g := range []isa.Generation{isa.CAYMAN, isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
+				ps := PermutedShape(c.shape, c.perm)
+				req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), c.shape, c.perm, isa.DTypeBFLOAT16)
+				p := mustPlan(t, req)
+				if p.Kind != KindXbarTranspose {
+					t.Fatalf("%v %v on %v: kind %v (dst %v)", c.shape, c.perm, g, p.Kind, ps)
+				}
+				if c.aligned && (p.Groups != 1 || p.Descriptors != p.LowerBound) {
+					t.Fatalf("%v %v on %v: %d descriptors, G %d, lower bound %d", c.shape, c.perm, g, p.Descriptors, p.Groups, p.LowerBound)
+				}
+				if p.Descriptors > p.LowerBound+p.Groups-1 {
+					t.Fatalf("%v %v on %v: %d descriptors > LB %d + G %d - 1", c.shape, c.perm, g, p.Descriptors, p.LowerBound, p.Groups)
+				}
+				if c.aligned && p.Groups == 1 {
+					unit := p.Bytes / uint64(p.Units)
+					checkBalance(t, p, unit)
+				}
+				for _, q := range p.Job.Queues {
+					for i := range q {
+						if err := q[i].Validate(); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 }
 
 func TestGenerationFeatures(t *testing.T) {
 	for _, g := range isa.Generations {
-		req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), []int{256, 64}, []int{1, 0}, isa.DTypeBFLOAT16)
-		req.CarveoutCfg = 2 << 16
-		p := mustPlan(t, req)
-		log := strings.Join(p.Log, "\n")
-		hasRegwrite := strings.Contains(log, "S: push REGWRITE to DMA[")
-		if hasRegwrite != (g == isa.CAYMAN || g == isa.MARIANA) {
-			t.Errorf("%v: REGWRITE present = %v", g, hasRegwrite)
-		}
-		if got := strings.Contains(log, "DGE Reshape:"); got != (g != isa.SUNDA) {
-			t.Errorf("%v: DGE Reshape lines = %v", g, got)
-		}
-		if g == isa.SUNDA && (p.Kind != KindElementStrided || !strings.Contains(log, "SUNDA has no transpose descriptor")) {
-			t.Errorf("SUNDA transpose: kind %v\n%s", p.Kind, log)
-		}
-		if g == isa.MARIANA_PLUS && (!p.FastPath || p.Job.RingDepth != 2 || !strings.Contains(log, "wait_for_credit")) {
-			t.Errorf("MARIANA_PLUS: fast path %v ring %d\n%s", p.FastPath, p.Job.RingDepth, log)
-		}
-		if g != isa.MARIANA_PLUS && (p.FastPath || p.Job.RingDepth != 0) {
-			t.Errorf("%v: fast path %v ring %d", g, p.FastPath, p.Job.RingDepth)
-		}
-		if g == isa.MAVERICK && p.DMAAvail != 8 {
-			t.Errorf("MAVERICK: %d DMA engines", p.DMAAvail)
-		}
-		if g == isa.MARIANA_PLUS && strings.Contains(log, "gen_spray_info") {
-			t.Errorf("MARIANA_PLUS fast path inlines the spray")
-		}
-		if (g == isa.CAYMAN || g == isa.MARIANA || g == isa.MAVERICK) && !strings.Contains(log, "make_gather_pattern END: pattern=0x") {
-			t.Errorf("%v: no make_gather_pattern", g)
-		}
+		t.Run(g.String(), func(t *testing.T) {
+			req := tensorReq(t, g, 0x1000, sbufAddr(g, 0, 0), []int{256, 64}, []int{1, 0}, isa.DTypeBFLOAT16)
+			req.CarveoutCfg = 2 << 16
+			p := mustPlan(t, req)
+			log := strings.Join(p.Log, "\n")
+			hasRegwrite := strings.Contains(log, "S: push REGWRITE to DMA[")
+			if hasRegwrite != (g == isa.CAYMAN || g == isa.MARIANA) {
+				t.Errorf("%v: REGWRITE present = %v", g, hasRegwrite)
+			}
+			if got := strings.Contains(log, "DGE Reshape:"); got != (g != isa.SUNDA) {
+				t.Errorf("%v: DGE Reshape lines = %v", g, got)
+			}
+			if g == isa.SUNDA && (p.Kind != KindElementStrided || !strings.Contains(log, "SUNDA has no transpose descriptor")) {
+				t.Errorf("SUNDA transpose: kind %v\n%s", p.Kind, log)
+			}
+			if g == isa.MARIANA_PLUS && (!p.FastPath || p.Job.RingDepth != 2 || !strings.Contains(log, "wait_for_credit")) {
+				t.Errorf("MARIANA_PLUS: fast path %v ring %d\n%s", p.FastPath, p.Job.RingDepth, log)
+			}
+			if g != isa.MARIANA_PLUS && (p.FastPath || p.Job.RingDepth != 0) {
+				t.Errorf("%v: fast path %v ring %d", g, p.FastPath, p.Job.RingDepth)
+			}
+			if g == isa.MAVERICK && p.DMAAvail != 8 {
+				t.Errorf("MAVERICK: %d DMA engines", p.DMAAvail)
+			}
+			if g == isa.MARIANA_PLUS && strings.Contains(log, "gen_spray_info") {
+				t.Errorf("MARIANA_PLUS fast path inlines the spray")
+			}
+			if (g == isa.CAYMAN || g == isa.MARIANA || g == isa.MAVERICK) && !strings.Contains(log, "make_gather_pattern END: pattern=0x") {
+				t.Errorf("%v: no make_gather_pattern", g)
+			}
+		})
 	}
 	// SB2SB from MARIANA_PLUS on
 	for _, g := range []isa.Generation{isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
@@ -304,83 +313,94 @@ func TestAtomicBounds(t *testing.T) {
 	for i := 0; i < 4096; i++ {
 		m.WriteAt(src+uint64(i), []byte{byte(i)})
 	}
-	// 16 partitions x 256 KiB rows: passes SBUF's 224 KiB active area on every partition but the data lands first elsewhere
-	req := tensorReq(t, g, src, sbufAddr(g, 0, 0), []int{16, 229376 / 2}, nil, isa.DTypeBFLOAT16)
-	req.Dst.NumElem[0]++ // one element past the active area in each partition
-	req.Src.NumElem[0]++
-	if _, err := PlanRequest(req, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
-		t.Fatalf("a request whose rows pass the active area: want %s, got %v", RuleRowInPartition, err)
-	}
-	req.linear = true // as a DMA instruction's linear addresses: the dma bounds check refuses it
-	p := mustPlan(t, req)
-	before, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
-	_, err := dma.New(g).Run(m, &p.Job)
-	if !errors.Is(err, fault.ErrBounds) || !strings.Contains(err.Error(), "S: DGE: Failed bounds check.") {
-		t.Fatalf("want a bounds failure, got %v", err)
-	}
-	after, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
-	if string(before) != string(after) {
-		t.Fatal("a failed request changed memory")
-	}
-	// bound register: the dst may only touch its first 100 bytes
-	req2 := tensorReq(t, g, src, 0x50000, []int{64}, nil, isa.DTypeUINT8)
-	req2.DstBound = isa.BoundCheckReg(0x80 | 3)
-	p2 := mustPlan(t, req2)
-	e := dma.New(g)
-	e.Regs[3] = 100
-	_, err = e.Run(m, &p2.Job)
-	if err != nil {
-		t.Fatalf("64 bytes within a 100-byte bound: %v", err)
-	}
-	e.Regs[3] = 63
-	_, err = e.Run(m, &p2.Job)
-	var be *dma.BoundsError
-	if !errors.As(err, &be) || be.Reg != 3 {
-		t.Fatalf("want a bound-register failure, got %v", err)
-	}
+	t.Run("the active area", func(t *testing.T) {
+		// 16 partitions x 256 KiB rows: passes SBUF's 224 KiB active area on every partition but the data lands first elsewhere
+		req := tensorReq(t, g, src, sbufAddr(g, 0, 0), []int{16, 229376 / 2}, nil, isa.DTypeBFLOAT16)
+		req.Dst.NumElem[0]++ // one element past the active area in each partition
+		req.Src.NumElem[0]++
+		if _, err := PlanRequest(req, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
+			t.Fatalf("a request whose rows pass the active area: want %s, got %v", RuleRowInPartition, err)
+		}
+		req.linear = true // as a DMA instruction's linear addresses: the dma bounds check refuses it
+		p := mustPlan(t, req)
+		before, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
+		_, err := dma.New(g).Run(m, &p.Job)
+		if !errors.Is(err, fault.ErrBounds) || !strings.Contains(err.Error(), "S: DGE: Failed bounds check.") {
+			t.Fatalf("want a bounds failure, got %v", err)
+		}
+		after, _ := ReadView(m, View{Base: sbufAddr(g, 0, 0), ElemSize: 1, NumElem: [4]uint32{1024, 1, 1, 1}, StepElem: [4]int64{1, 1, 1, 1}})
+		if string(before) != string(after) {
+			t.Fatal("a failed request changed memory")
+		}
+	})
+	t.Run("a bound register", func(t *testing.T) {
+		// bound register: the dst may only touch its first 100 bytes
+		req2 := tensorReq(t, g, src, 0x50000, []int{64}, nil, isa.DTypeUINT8)
+		req2.DstBound = isa.BoundCheckReg(0x80 | 3)
+		p2 := mustPlan(t, req2)
+		e := dma.New(g)
+		e.Regs[3] = 100
+		_, err := e.Run(m, &p2.Job)
+		if err != nil {
+			t.Fatalf("64 bytes within a 100-byte bound: %v", err)
+		}
+		e.Regs[3] = 63
+		_, err = e.Run(m, &p2.Job)
+		var be *dma.BoundsError
+		if !errors.As(err, &be) || be.Reg != 3 {
+			t.Fatalf("want a bound-register failure, got %v", err)
+		}
+	})
 }
 
+// TestRequestErrors: each malformed request is refused as invalid, by its rule.
 func TestRequestErrors(t *testing.T) {
 	g := isa.CAYMAN
 	good := tensorReq(t, g, 0, 0x1000, []int{4, 4}, []int{1, 0}, isa.DTypeFP32)
-	bad := []func(r *Request){
-		func(r *Request) { r.Perm = []int{0, 0} },
-		func(r *Request) { r.Perm = []int{0, 1, 2, 3, 4} },
-		func(r *Request) { r.Src.NumElem[0] = 0 },
-		func(r *Request) { r.Dst.NumElem[0] = 3 },
-		func(r *Request) { r.Src.ElemSize = 0 },
-		func(r *Request) { r.In = 0 },
-		func(r *Request) { r.ComputeOp = 9 },
-		func(r *Request) { r.Gen = 0 },
+	for _, c := range []struct {
+		name string
+		bad  func(r *Request)
+		rule string
+		text string // a part of the message, when it matters
+	}{
+		{"an axis twice", func(r *Request) { r.Perm = []int{0, 0} }, RulePermValid, ""},
+		{"five axes", func(r *Request) { r.Perm = []int{0, 1, 2, 3, 4} }, RulePermValid, ""},
+		{"a zero count", func(r *Request) { r.Src.NumElem[0] = 0 }, RuleViewValid, ""},
+		{"counts differ", func(r *Request) { r.Dst.NumElem[0] = 3 }, RuleElementCounts, ""},
+		{"no element size", func(r *Request) { r.Src.ElemSize = 0 }, RuleViewValid, ""},
+		{"an out dtype alone", func(r *Request) { r.In = 0 }, RuleDtypes, ""},
+		{"compute_op 9", func(r *Request) { r.ComputeOp = 9 }, RuleComputeOp, ""},
+		{"no generation", func(r *Request) { r.Gen = 0 }, RuleGeneration, ""},
 		// 2^64 elements wrap Elements to 0: refused as too many, not planned as none.
-		func(r *Request) {
+		{"2^64 elements", func(r *Request) {
 			r.Src.NumElem, r.Src.StepElem = [4]uint32{65536, 65536, 65536, 65536}, [4]int64{}
 			r.Dst.NumElem, r.Dst.StepElem = r.Src.NumElem, [4]int64{1, 1, 1, 1}
 			r.Perm = nil
-		},
+		}, RuleViewValid, "more than 2^40 elements"},
 		// A shape over 2^40 elements whose steps are also past 2^40 (a CLI layout's steps are its
 		// products): named as too many elements, the step the user never wrote is not blamed.
-		func(r *Request) {
+		{"over 2^40 elements with steps past 2^40", func(r *Request) {
 			r.Src.NumElem, r.Src.StepElem = [4]uint32{65535, 65535, 65535, 65535}, [4]int64{1, 65535, 65535 * 65535, 65535 * 65535 * 65535}
 			r.Dst.NumElem, r.Dst.StepElem = r.Src.NumElem, r.Src.StepElem
 			r.Perm = nil
-		},
+		}, RuleViewValid, "more than 2^40 elements"},
 		// An HBM view running into the on-chip window (from near its top, or by a large step).
-		func(r *Request) { r.Src.Base = isa.DMALocalBase - 32 },
-		func(r *Request) { r.Dst.Base = isa.DMALocalBase - 4 },
-		func(r *Request) { r.Src.StepElem[0] = 1 << 40; r.Src.Base = isa.DMALocalBase - 1<<42 },
-	}
-	for i, f := range bad {
-		r := good
-		r.Perm = append([]int{}, good.Perm...)
-		f(&r)
-		if _, err := PlanRequest(r, Options{}); !errors.Is(err, ErrRequest) {
-			t.Errorf("case %d: want ErrRequest, got %v", i, err)
-		} else if i >= 8 && !strings.Contains(err.Error(), RuleViewValid) {
-			t.Errorf("case %d: want rule %s, got %v", i, RuleViewValid, err)
-		} else if i >= 8 && i <= 9 && !strings.Contains(err.Error(), "more than 2^40 elements") {
-			t.Errorf("case %d: want the element count named, got %v", i, err)
-		}
+		{"src into the on-chip window", func(r *Request) { r.Src.Base = isa.DMALocalBase - 32 }, RuleViewValid, ""},
+		{"dst into the on-chip window", func(r *Request) { r.Dst.Base = isa.DMALocalBase - 4 }, RuleViewValid, ""},
+		{"a step into the on-chip window", func(r *Request) { r.Src.StepElem[0] = 1 << 40; r.Src.Base = isa.DMALocalBase - 1<<42 }, RuleViewValid, ""},
+		// The CCE path moves whole values at aligned addresses (the ISA's is_valid_dma_cce).
+		{"a cast at an odd address", func(r *Request) { r.Out, r.Dst.ElemSize = isa.DTypeBFLOAT16, 2; r.Src.Base = 1 }, RuleCCEAligned, "CCE alignment"},
+		{"a compute_op at a misaligned dst", func(r *Request) { r.ComputeOp = isa.DGEComputeADD; r.Dst.Base = 0x1002 }, RuleCCEAligned, "CCE alignment"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := good
+			r.Perm = append([]int{}, good.Perm...)
+			c.bad(&r)
+			_, err := PlanRequest(r, Options{})
+			if !errors.Is(err, fault.ErrInvalid) || ruleOf(err) != c.rule || !strings.Contains(fmt.Sprint(err), c.text) {
+				t.Errorf("want rule %s (%q), got %v", c.rule, c.text, err)
+			}
+		})
 	}
 }
 
@@ -404,18 +424,20 @@ func TestAll24Permutations(t *testing.T) {
 		t.Fatal(len(perms))
 	}
 	for _, perm := range perms {
-		for _, g := range isa.Generations {
-			for _, d := range []isa.DType{isa.DTypeUINT8, isa.DTypeBFLOAT16, isa.DTypeFP32} {
-				shape := []int{3, 16, 5, 33}
-				dst := sbufAddr(g, 0, 0)
-				if PermutedShape(shape, perm)[0] > 128 {
-					dst = 0x40000000
+		t.Run(fmt.Sprint(perm), func(t *testing.T) {
+			for _, g := range isa.Generations {
+				for _, d := range []isa.DType{isa.DTypeUINT8, isa.DTypeBFLOAT16, isa.DTypeFP32} {
+					shape := []int{3, 16, 5, 33}
+					dst := sbufAddr(g, 0, 0)
+					if PermutedShape(shape, perm)[0] > 128 {
+						dst = 0x40000000
+					}
+					c := testCase{req: tensorReq(t, g, 0x1000, dst, shape, perm, d), shape: shape, perm: perm, in: d, out: d}
+					c.req.In, c.req.Out = d, d
+					checkCase(t, rng, c)
 				}
-				c := testCase{req: tensorReq(t, g, 0x1000, dst, shape, perm, d), shape: shape, perm: perm, in: d, out: d}
-				c.req.In, c.req.Out = d, d
-				checkCase(t, rng, c)
 			}
-		}
+		})
 	}
 }
 
@@ -468,18 +490,20 @@ func TestXbarPlacement(t *testing.T) {
 		{isa.MARIANA_PLUS, psumAddr(isa.MARIANA_PLUS, 0, 0), sbufAddr(isa.MARIANA_PLUS, 0, 0), []int{32, 128}, []int{1, 0}, KindElementStrided, "not PSUM"},
 		{isa.MARIANA_PLUS, sbufAddr(isa.MARIANA_PLUS, 0, 0), sbufAddr(isa.MARIANA_PLUS, 0, 0x1000), []int{32, 128}, []int{1, 0}, KindSB2SBTranspose, ""},
 	} {
-		req := tensorReq(t, c.g, c.src, c.dst, c.shape, c.perm, isa.DTypeFP16)
-		p := checkCase(t, rng, testCase{req: req, shape: c.shape, perm: c.perm, in: isa.DTypeFP16, out: isa.DTypeFP16})
-		if p.Kind != c.kind || !strings.Contains(strings.Join(p.Notes, "\n"), c.why) {
-			t.Errorf("%v %v -> 0x%x %v: kind %v, notes %q; want %v (%q)", c.g, c.shape, c.dst, c.perm, p.Kind, p.Notes, c.kind, c.why)
-		}
-		for e, q := range p.Job.Queues {
-			for i := range q {
-				if q[i].Kind == dma.KindXbar && q[i].Dst.Addr%dma.XbarDstAlign != 0 {
-					t.Errorf("%v: DMA[%d] #%d: xbar dst 0x%x", c.shape, e, i, q[i].Dst.Addr)
+		t.Run(fmt.Sprintf("%v %v->0x%x %v", c.g, c.shape, c.dst, c.kind), func(t *testing.T) {
+			req := tensorReq(t, c.g, c.src, c.dst, c.shape, c.perm, isa.DTypeFP16)
+			p := checkCase(t, rng, testCase{req: req, shape: c.shape, perm: c.perm, in: isa.DTypeFP16, out: isa.DTypeFP16})
+			if p.Kind != c.kind || !strings.Contains(strings.Join(p.Notes, "\n"), c.why) {
+				t.Errorf("%v %v -> 0x%x %v: kind %v, notes %q; want %v (%q)", c.g, c.shape, c.dst, c.perm, p.Kind, p.Notes, c.kind, c.why)
+			}
+			for e, q := range p.Job.Queues {
+				for i := range q {
+					if q[i].Kind == dma.KindXbar && q[i].Dst.Addr%dma.XbarDstAlign != 0 {
+						t.Errorf("%v: DMA[%d] #%d: xbar dst 0x%x", c.shape, e, i, q[i].Dst.Addr)
+					}
 				}
 			}
-		}
+		})
 	}
 	// A view pair whose destination rows are 48 bytes apart inside one partition.
 	g := isa.CAYMAN
@@ -514,13 +538,15 @@ func TestWideLevels(t *testing.T) {
 		{[4]uint32{65536, 65536, 2, 1}, [4]int64{2, 131072, 1 << 33, 1}, 0xFFFF},
 		{[4]uint32{1 << 20, 1 << 20, 1, 1}, [4]int64{1, 1 << 20, 1, 1}, 0x7},
 	} {
-		v := View{Base: 0, ElemSize: 1, NumElem: c.num, StepElem: c.step}
-		w := v
-		w.Base = 1 << 45
-		p := mustPlan(t, Request{Gen: isa.CAYMAN, Semaphore: -1, Src: v, Dst: w, DMACfg: c.dmas, CarveoutCfg: 0})
-		if p.Bytes != v.Elements() {
-			t.Errorf("%v: plan moves %d bytes, the request %d", c.num, p.Bytes, v.Elements())
-		}
+		t.Run(fmt.Sprint(c.num, c.step), func(t *testing.T) {
+			v := View{Base: 0, ElemSize: 1, NumElem: c.num, StepElem: c.step}
+			w := v
+			w.Base = 1 << 45
+			p := mustPlan(t, Request{Gen: isa.CAYMAN, Semaphore: -1, Src: v, Dst: w, DMACfg: c.dmas, CarveoutCfg: 0})
+			if p.Bytes != v.Elements() {
+				t.Errorf("%v: plan moves %d bytes, the request %d", c.num, p.Bytes, v.Elements())
+			}
+		})
 	}
 }
 
@@ -529,19 +555,18 @@ func TestWideLevels(t *testing.T) {
 // keep the firmware's rendering (%X of a negative step_target is its 32-bit two's complement).
 func TestLogWideValues(t *testing.T) {
 	v := View{ElemSize: 1, NumElem: [4]uint32{2, 2, 2, 2}, StepElem: [4]int64{1, 1 << 31, 1 << 32, -(1 << 33)}}
-	if got := stateLine(false, v, true); !strings.HasSuffix(got, "step_elem=[1,2147483648,4294967296,-8589934592]") {
-		t.Errorf("state line %q", got)
-	}
-	a := Analysis{NelemTarget: 1 << 34, StepTarget: -2}
-	if got := a.logLine(); !strings.Contains(got, "nelem_target = 17179869184, step_target = 0xFFFFFFFE (0P)") {
-		t.Errorf("analyzed line %q", got)
-	}
-	a.StepTarget = 1 << 33
-	if got := a.logLine(); !strings.Contains(got, "step_target = 0x200000000 (0P)") {
-		t.Errorf("analyzed line %q", got)
-	}
-	op := MicroOp{Op: OpDimpush, Num: [2]uint32{2, 2}, Step: [2]int64{1 << 32, -1}}
-	if got := op.String(); got != "S: push DIMPUSH to DMA[0]: [2,2][4294967296,-1]" {
-		t.Errorf("DIMPUSH line %q", got)
+	for _, c := range []struct {
+		name, line, want string
+	}{
+		{"a step past 32 bits", stateLine(false, v, true), "step_elem=[1,2147483648,4294967296,-8589934592]"},
+		{"a negative step_target", Analysis{NelemTarget: 1 << 34, StepTarget: -2}.logLine(), "nelem_target = 17179869184, step_target = 0xFFFFFFFE (0P)"},
+		{"a step_target past 32 bits", Analysis{StepTarget: 1 << 33}.logLine(), "step_target = 0x200000000 (0P)"},
+		{"a DIMPUSH step past 32 bits", MicroOp{Op: OpDimpush, Num: [2]uint32{2, 2}, Step: [2]int64{1 << 32, -1}}.String(), "S: push DIMPUSH to DMA[0]: [2,2][4294967296,-1]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(c.line, c.want) {
+				t.Errorf("%q lacks %q", c.line, c.want)
+			}
+		})
 	}
 }

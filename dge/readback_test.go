@@ -2,6 +2,7 @@ package dge
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -22,23 +23,25 @@ func TestReadBackMatchesWriteThenRead(t *testing.T) {
 		{Base: base, ElemSize: 2, NumElem: [4]uint32{4, 4, 1, 1}, StepElem: [4]int64{1, 4, 1, 1}},
 	}
 	for k, v := range views {
-		// Offsets may go below the base (negative steps): start the view well inside HBM.
-		v.Base += 4096
-		stream := make([]byte, v.Elements()*uint64(v.ElemSize))
-		rng.Read(stream)
-		m, err := mem.New(isa.CAYMAN, mem.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteView(m, v, stream); err != nil {
-			t.Fatal(err)
-		}
-		want, err := ReadView(m, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := ReadBack(v, stream); !bytes.Equal(got, want) {
-			t.Errorf("view %d: ReadBack differs from write-then-read", k)
-		}
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			// Offsets may go below the base (negative steps): start the view well inside HBM.
+			v.Base += 4096
+			stream := make([]byte, v.Elements()*uint64(v.ElemSize))
+			rng.Read(stream)
+			m, err := mem.New(isa.CAYMAN, mem.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteView(m, v, stream); err != nil {
+				t.Fatal(err)
+			}
+			want, err := ReadView(m, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ReadBack(v, stream); !bytes.Equal(got, want) {
+				t.Errorf("view %d: ReadBack differs from write-then-read", k)
+			}
+		})
 	}
 }

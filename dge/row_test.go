@@ -21,67 +21,69 @@ func ruleOf(err error) string {
 // spilled into the next partition on MARIANA / MARIANA_PLUS, where active == stride).
 func TestRowInPartition(t *testing.T) {
 	for _, g := range []isa.Generation{isa.SUNDA, isa.CAYMAN, isa.MARIANA, isa.MARIANA_PLUS, isa.MAVERICK} {
-		geo := g.Geometry()
-		active := int(geo.StateBufPartitionActive)
-		sb := sbufAddr(g, 0, 0)
-		// a row of active+8 bytes, int64
-		long := []int{17, active/8 + 1}
-		for _, c := range []struct {
-			name     string
-			src, dst uint64
-			shape    []int
-			perm     []int
-			d        isa.DType
-		}{
-			{"hbm->sbuf", 0, sb, long, nil, isa.DTypeINT64},
-			{"sbuf->hbm", sb, 0, long, nil, isa.DTypeINT64},
-			{"xpose dst row", 0, sb, []int{active/2/16 + 1, 17, 16}, []int{1, 2, 0}, isa.DTypeBFLOAT16},
-		} {
-			if !c.d.InGen(g) {
-				continue
+		t.Run(g.String(), func(t *testing.T) {
+			geo := g.Geometry()
+			active := int(geo.StateBufPartitionActive)
+			sb := sbufAddr(g, 0, 0)
+			// a row of active+8 bytes, int64
+			long := []int{17, active/8 + 1}
+			for _, c := range []struct {
+				name     string
+				src, dst uint64
+				shape    []int
+				perm     []int
+				d        isa.DType
+			}{
+				{"hbm->sbuf", 0, sb, long, nil, isa.DTypeINT64},
+				{"sbuf->hbm", sb, 0, long, nil, isa.DTypeINT64},
+				{"xpose dst row", 0, sb, []int{active/2/16 + 1, 17, 16}, []int{1, 2, 0}, isa.DTypeBFLOAT16},
+			} {
+				if !c.d.InGen(g) {
+					return
+				}
+				_, err := TensorRequest(g, c.src, c.dst, c.shape, c.perm, c.d)
+				if ruleOf(err) != RuleRowInPartition {
+					t.Errorf("%v %s: err %v, want rule %s", g, c.name, err, RuleRowInPartition)
+				}
 			}
-			_, err := TensorRequest(g, c.src, c.dst, c.shape, c.perm, c.d)
-			if ruleOf(err) != RuleRowInPartition {
-				t.Errorf("%v %s: err %v, want rule %s", g, c.name, err, RuleRowInPartition)
+			// a row that exactly fills the active area from offset 0 fits; at offset 8 it does not.
+			fit := []int{2, active / 4}
+			if _, err := TensorRequest(g, 0, sb, fit, nil, isa.DTypeUINT32); err != nil {
+				t.Errorf("%v: exact row: %v", g, err)
 			}
-		}
-		// a row that exactly fills the active area from offset 0 fits; at offset 8 it does not.
-		fit := []int{2, active / 4}
-		if _, err := TensorRequest(g, 0, sb, fit, nil, isa.DTypeUINT32); err != nil {
-			t.Errorf("%v: exact row: %v", g, err)
-		}
-		if _, err := TensorRequest(g, 0, sbufAddr(g, 0, 8), fit, nil, isa.DTypeUINT32); ruleOf(err) != RuleRowInPartition {
-			t.Errorf("%v: row at offset 8: err %v", g, err)
-		}
-		// a raw request view: the same long row as a 2-D view is refused by PlanRequest too.
-		es := uint32(8)
-		r := Request{Gen: g, Src: RowMajor(0, es, long), Dst: RowMajor(sb, es, long), Semaphore: -1}
-		r.Dst.StepElem[1] = int64(geo.StateBufPartitionSize) / int64(es)
-		r.Dst.StepElem[2], r.Dst.StepElem[3] = r.Dst.StepElem[1]*17, r.Dst.StepElem[1]*17
-		if _, err := PlanRequest(r, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
-			t.Errorf("%v: raw view: err %v", g, err)
-		}
-		// a negative row step that stays inside the row is legal; one that walks below offset 0 is not.
-		neg := Request{Gen: g, Src: RowMajor(0, 4, []int{4, 16}), Semaphore: -1,
-			Dst: View{Base: sbufAddr(g, 0, 60), ElemSize: 4, NumElem: [4]uint32{16, 4, 1, 1},
-				StepElem: [4]int64{-1, int64(geo.StateBufPartitionSize) / 4, 0, 0}}}
-		if _, err := PlanRequest(neg, Options{Quiet: true}); err != nil {
-			t.Errorf("%v: negative step inside the row: %v", g, err)
-		}
-		neg.Dst.Base = sbufAddr(g, 0, 56)
-		if _, err := PlanRequest(neg, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
-			t.Errorf("%v: negative step below offset 0: err %v", g, err)
-		}
-		// PSUM rows are bounded by the PSUM active size.
-		if geo.PSUMSize > 0 {
-			ps := isa.DMALocalBase + uint64(geo.PSUMOffset)
-			if _, err := TensorRequest(g, 0, ps, []int{2, int(geo.PSUMPartitionActive)/4 + 1}, nil, isa.DTypeUINT32); ruleOf(err) != RuleRowInPartition {
-				t.Errorf("%v: PSUM long row: err %v", g, err)
+			if _, err := TensorRequest(g, 0, sbufAddr(g, 0, 8), fit, nil, isa.DTypeUINT32); ruleOf(err) != RuleRowInPartition {
+				t.Errorf("%v: row at offset 8: err %v", g, err)
 			}
-			if _, err := TensorRequest(g, 0, ps, []int{2, int(geo.PSUMPartitionActive) / 4}, nil, isa.DTypeUINT32); err != nil {
-				t.Errorf("%v: PSUM exact row: %v", g, err)
+			// a raw request view: the same long row as a 2-D view is refused by PlanRequest too.
+			es := uint32(8)
+			r := Request{Gen: g, Src: RowMajor(0, es, long), Dst: RowMajor(sb, es, long), Semaphore: -1}
+			r.Dst.StepElem[1] = int64(geo.StateBufPartitionSize) / int64(es)
+			r.Dst.StepElem[2], r.Dst.StepElem[3] = r.Dst.StepElem[1]*17, r.Dst.StepElem[1]*17
+			if _, err := PlanRequest(r, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
+				t.Errorf("%v: raw view: err %v", g, err)
 			}
-		}
+			// a negative row step that stays inside the row is legal; one that walks below offset 0 is not.
+			neg := Request{Gen: g, Src: RowMajor(0, 4, []int{4, 16}), Semaphore: -1,
+				Dst: View{Base: sbufAddr(g, 0, 60), ElemSize: 4, NumElem: [4]uint32{16, 4, 1, 1},
+					StepElem: [4]int64{-1, int64(geo.StateBufPartitionSize) / 4, 0, 0}}}
+			if _, err := PlanRequest(neg, Options{Quiet: true}); err != nil {
+				t.Errorf("%v: negative step inside the row: %v", g, err)
+			}
+			neg.Dst.Base = sbufAddr(g, 0, 56)
+			if _, err := PlanRequest(neg, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
+				t.Errorf("%v: negative step below offset 0: err %v", g, err)
+			}
+			// PSUM rows are bounded by the PSUM active size.
+			if geo.PSUMSize > 0 {
+				ps := isa.DMALocalBase + uint64(geo.PSUMOffset)
+				if _, err := TensorRequest(g, 0, ps, []int{2, int(geo.PSUMPartitionActive)/4 + 1}, nil, isa.DTypeUINT32); ruleOf(err) != RuleRowInPartition {
+					t.Errorf("%v: PSUM long row: err %v", g, err)
+				}
+				if _, err := TensorRequest(g, 0, ps, []int{2, int(geo.PSUMPartitionActive) / 4}, nil, isa.DTypeUINT32); err != nil {
+					t.Errorf("%v: PSUM exact row: %v", g, err)
+				}
+			}
+		})
 	}
 }
 

@@ -192,13 +192,20 @@ func TestBoundsErrorWording(t *testing.T) {
 
 func TestBoundsErrorUnwrap(t *testing.T) {
 	cause := errors.New("memory's own sentinel")
-	var err error = &dma.BoundsError{Reg: -1, Err: fmt.Errorf("detail: %w", cause)}
-	if !errors.Is(err, fault.ErrBounds) || !errors.Is(err, cause) {
-		t.Errorf("errors.Is does not reach both ErrBounds and the memory's error: %v", err)
-	}
-	err = &dma.BoundsError{Reg: 3}
-	if !errors.Is(err, fault.ErrBounds) || errors.Is(err, cause) {
-		t.Errorf("bound-register error: %v", err)
+	for _, c := range []struct {
+		name      string
+		err       error
+		withCause bool
+	}{
+		{"the memory refused", &dma.BoundsError{Reg: -1, Err: fmt.Errorf("detail: %w", cause)}, true},
+		{"a bound register", &dma.BoundsError{Reg: 3}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !errors.Is(c.err, fault.ErrBounds) || errors.Is(c.err, cause) != c.withCause {
+				t.Errorf("%v: errors.Is(fault.ErrBounds) %v, errors.Is(the memory's error) %v, want true, %v",
+					c.err, errors.Is(c.err, fault.ErrBounds), errors.Is(c.err, cause), c.withCause)
+			}
+		})
 	}
 }
 
@@ -288,10 +295,12 @@ func TestValidateRejects(t *testing.T) {
 		t.Fatalf("aligned xbar descriptor: %v", err)
 	}
 	for i, f := range bad {
-		d := good
-		f(&d)
-		if err := d.Validate(); !errors.Is(err, fault.ErrInvalid) {
-			t.Errorf("case %d: want ErrDescriptor, got %v", i, err)
-		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			d := good
+			f(&d)
+			if err := d.Validate(); !errors.Is(err, fault.ErrInvalid) {
+				t.Errorf("case %d: want ErrDescriptor, got %v", i, err)
+			}
+		})
 	}
 }

@@ -45,17 +45,19 @@ func TestFootprint(t *testing.T) {
 		{"step 0 and overlapping rows", dma.Side{Addr: 100, ElemSize: 1, Step: [4]int64{1, 0, 3}}, [4]uint32{4, 5, 3, 1}, []dma.Run{{Lo: 100, Hi: 110}}},
 		{"crossbar tiles in partitions", dma.Side{Addr: 0, ElemSize: 2, Step: [4]int64{1, 1000, 16}}, [4]uint32{16, 3, 4, 1}, []dma.Run{{Lo: 0, Hi: 128}, {Lo: 2000, Hi: 2128}, {Lo: 4000, Hi: 4128}}},
 	} {
-		got, ok := dma.Footprint(c.s, c.n, 100)
-		if !ok || len(got) != len(c.want) {
-			t.Errorf("%s: Footprint = %v %v, want %v", c.name, got, ok, c.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != c.want[i] {
-				t.Errorf("%s: Footprint = %v, want %v", c.name, got, c.want)
-				break
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := dma.Footprint(c.s, c.n, 100)
+			if !ok || len(got) != len(c.want) {
+				t.Errorf("%s: Footprint = %v %v, want %v", c.name, got, ok, c.want)
+				return
 			}
-		}
+			for i := range got {
+				if got[i] != c.want[i] {
+					t.Errorf("%s: Footprint = %v, want %v", c.name, got, c.want)
+					break
+				}
+			}
+		})
 	}
 	if _, ok := dma.Footprint(dma.Side{ElemSize: 1, Step: [4]int64{2}}, [4]uint32{101, 1, 1, 1}, 100); ok {
 		t.Error("101 runs enumerated with a budget of 100")
@@ -103,9 +105,11 @@ func TestConflictsExact(t *testing.T) {
 		{"one descriptor", job(scatter), false},
 		{"more runs than MaxOverlapRuns", job(strided, rowsTo(0, 0x400000, 4, 1024)), true},
 	} {
-		if got := c.j.Conflicts(); got != c.want {
-			t.Errorf("%s: Conflicts() = %v, want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.j.Conflicts(); got != c.want {
+				t.Errorf("%s: Conflicts() = %v, want %v", c.name, got, c.want)
+			}
+		})
 	}
 	sameEngine.Queues[0][1].Dst.Addr = 0x11000
 	if sameEngine.Conflicts() {
@@ -157,28 +161,30 @@ func TestSerialSharedDstDeterministic(t *testing.T) {
 			return rowsTo(uint64(e)*256*1024, 1<<30+uint64(e)*256*1023, 256, 1023)
 		}, 16 * 256 * 1023, nil},
 	} {
-		var first []byte
-		for trial := 0; trial < 50; trial++ {
-			var j dma.Job
-			for e := 0; e < 16; e++ {
-				j.Queues = append(j.Queues, []dma.Descriptor{c.desc(e)})
+		t.Run(c.name, func(t *testing.T) {
+			var first []byte
+			for trial := 0; trial < 50; trial++ {
+				var j dma.Job
+				for e := 0; e < 16; e++ {
+					j.Queues = append(j.Queues, []dma.Descriptor{c.desc(e)})
+				}
+				res, m := runJob(t, g, src, &j, 2)
+				if res.Workers != 1 {
+					t.Fatalf("%s: ran on %d workers", c.name, res.Workers)
+				}
+				out := make([]byte, c.out)
+				if err := m.ReadAt(1<<30, out); err != nil {
+					t.Fatal(err)
+				}
+				if c.want != nil && !bytes.Equal(out, c.want) {
+					t.Fatalf("%s: run %d: the last row did not win", c.name, trial)
+				}
+				if first != nil && !bytes.Equal(out, first) {
+					t.Fatalf("%s: run %d differs from run 0", c.name, trial)
+				}
+				first = out
 			}
-			res, m := runJob(t, g, src, &j, 2)
-			if res.Workers != 1 {
-				t.Fatalf("%s: ran on %d workers", c.name, res.Workers)
-			}
-			out := make([]byte, c.out)
-			if err := m.ReadAt(1<<30, out); err != nil {
-				t.Fatal(err)
-			}
-			if c.want != nil && !bytes.Equal(out, c.want) {
-				t.Fatalf("%s: run %d: the last row did not win", c.name, trial)
-			}
-			if first != nil && !bytes.Equal(out, first) {
-				t.Fatalf("%s: run %d differs from run 0", c.name, trial)
-			}
-			first = out
-		}
+		})
 	}
 	// A copy whose destination is the next engine's source (a shift by 512 bytes) runs in job
 	// order: each engine reads its source before any later engine writes it, and after every

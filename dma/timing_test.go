@@ -1,6 +1,7 @@
 package dma
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -53,11 +54,13 @@ func TestCostCurve(t *testing.T) {
 			Dst: Side{Addr: isa.DMALocalBase, ElemSize: b, Step: [MaxLevels]int64{1, 65536, 0, 0}}}
 	}
 	for _, b := range []uint32{64, 256, 4096} {
-		d := row(b)
-		want := int64((float64(8*b)+8*tm.RowOverheadBytes)/tm.BytesPerNs + 0.5)
-		if got := tm.Cost(d); got != want {
-			t.Errorf("%d B rows: %d ns, want ~%d", b, got, want)
-		}
+		t.Run(fmt.Sprint(b), func(t *testing.T) {
+			d := row(b)
+			want := int64((float64(8*b)+8*tm.RowOverheadBytes)/tm.BytesPerNs + 0.5)
+			if got := tm.Cost(d); got != want {
+				t.Errorf("%d B rows: %d ns, want ~%d", b, got, want)
+			}
+		})
 	}
 	x := row(4096)
 	x.Kind = KindXbar

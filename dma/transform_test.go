@@ -47,31 +47,33 @@ func TestTransformMatchesElementwise(t *testing.T) {
 	}
 	cases := 0
 	for _, in := range kinds {
-		for _, out := range kinds {
-			for _, op := range ops {
-				for _, n := range []int{1, 255, 256, 257, 700} {
-					src := make([]byte, n*in.Size())
-					dst := make([]byte, n*out.Size()+8)
-					fill(src)
-					fill(dst)
-					want := append([]byte(nil), dst...)
-					transformElementwise(want[:n*out.Size()], out, src, in, op)
-					if err := transform(dst[:n*out.Size()], out, src, in, op); err != nil {
-						t.Fatalf("%v -> %v %v: %v", in, out, op, err)
-					}
-					if !bytes.Equal(dst, want) {
-						for j := 0; j < n; j++ {
-							a, b := dst[j*out.Size():(j+1)*out.Size()], want[j*out.Size():(j+1)*out.Size()]
-							if !bytes.Equal(a, b) {
-								t.Fatalf("%v -> %v %v, n %d, element %d: src % x, got % x, want % x", in, out, op, n, j, src[j*in.Size():(j+1)*in.Size()], a, b)
-							}
+		t.Run(in.String(), func(t *testing.T) {
+			for _, out := range kinds {
+				for _, op := range ops {
+					for _, n := range []int{1, 255, 256, 257, 700} {
+						src := make([]byte, n*in.Size())
+						dst := make([]byte, n*out.Size()+8)
+						fill(src)
+						fill(dst)
+						want := append([]byte(nil), dst...)
+						transformElementwise(want[:n*out.Size()], out, src, in, op)
+						if err := transform(dst[:n*out.Size()], out, src, in, op); err != nil {
+							t.Fatalf("%v -> %v %v: %v", in, out, op, err)
 						}
-						t.Fatalf("%v -> %v %v, n %d: bytes past the elements changed", in, out, op, n)
+						if !bytes.Equal(dst, want) {
+							for j := 0; j < n; j++ {
+								a, b := dst[j*out.Size():(j+1)*out.Size()], want[j*out.Size():(j+1)*out.Size()]
+								if !bytes.Equal(a, b) {
+									t.Fatalf("%v -> %v %v, n %d, element %d: src % x, got % x, want % x", in, out, op, n, j, src[j*in.Size():(j+1)*in.Size()], a, b)
+								}
+							}
+							t.Fatalf("%v -> %v %v, n %d: bytes past the elements changed", in, out, op, n)
+						}
+						cases++
 					}
-					cases++
 				}
 			}
-		}
+		})
 	}
 	t.Logf("%d cases", cases)
 }
