@@ -481,11 +481,32 @@ func swapLE(ws []float32) {
 	}
 }
 
-// computeF32 sets every y of ys to Compute(op, y, x), x the value of xs at the same place.
+// computeF32 sets every y of ys to Compute(op, y, x), x the value of xs at the same place. Each
+// op has its own loop calling Compute with a constant op, so the inlined Compute's switch folds
+// away and the loop body is the op alone; the semantics stay Compute's.
 func computeF32(ys, xs []float32, op isa.DGEComputeOp) {
 	xs = xs[:len(ys)]
-	for i, y := range ys {
-		ys[i] = Compute(op, y, xs[i])
+	switch op {
+	case isa.DGEComputeADD:
+		for i, y := range ys {
+			ys[i] = Compute(isa.DGEComputeADD, y, xs[i])
+		}
+	case isa.DGEComputeMULTIPLY:
+		for i, y := range ys {
+			ys[i] = Compute(isa.DGEComputeMULTIPLY, y, xs[i])
+		}
+	case isa.DGEComputeMAX:
+		for i, y := range ys {
+			ys[i] = Compute(isa.DGEComputeMAX, y, xs[i])
+		}
+	case isa.DGEComputeMIN:
+		for i, y := range ys {
+			ys[i] = Compute(isa.DGEComputeMIN, y, xs[i])
+		}
+	default:
+		for i, y := range ys {
+			ys[i] = Compute(op, y, xs[i])
+		}
 	}
 }
 
