@@ -18,6 +18,7 @@ import (
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dve"
+	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/kernel"
 	"github.com/tpbsim/tpbsim/mem"
@@ -31,7 +32,7 @@ import (
 // registry, then the behaviour entries of every package that models hardware.
 var sources = []func() []isa.Provenance{
 	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
-	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance, demo.Provenance,
+	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance, demo.Provenance, npy.Provenance,
 }
 
 // Registry returns every registry entry tpbsim has: the rules of the instruction layer and the

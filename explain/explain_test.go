@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/demo"
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/sim"
@@ -221,6 +223,18 @@ func TestRuntimeRuleLiteralsAreListed(t *testing.T) {
 						}
 					}
 				}
+			}
+		})
+	}
+}
+
+// The rule ids the library's own typed errors name outside the runtime lists are registered.
+func TestLibraryRuleIDsRegistered(t *testing.T) {
+	for _, id := range []string{timing.RuleGeneration, timing.RuleCalibration, sim.RuleExpectMet, sim.RuleDGEVerifyMatches,
+		demo.RuleResultsMatch, npy.RuleFormat} {
+		t.Run(id, func(t *testing.T) {
+			if p, ok := Lookup(id); !ok || p.Kind != "rule" {
+				t.Errorf("Lookup(%q) = %+v, %v", id, p, ok)
 			}
 		})
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/isa"
 )
 
 // FormatError is a malformed or unsupported .npy input. It unwraps to fault.ErrTruncated when
@@ -427,4 +428,12 @@ func (p *lit) tuple() ([]int, bool) {
 			return shape, true
 		}
 	}
+}
+
+// Provenance is the registry entry of the format rule (tpbsim explain npy.format).
+func Provenance() []isa.Provenance {
+	return []isa.Provenance{isa.Rule(RuleFormat,
+		"A .npy file tpbsim reads is format version 1.0, 2.0 or 3.0, C order, of a fixed-size numeric dtype (bool, uint8..uint64, int8..int64, float16/32/64), its header within 1 MiB and its data the whole shape (at most 4 GiB).",
+		"DESIGN.md §7 (.npy), the NumPy .npy format specification", isa.Invented, []string{"descr", "fortran_order", "shape"},
+		"the rule id is tpbsim's: the subset is what the machine's element types can hold, and the size bounds keep a crafted file from making the reader allocate much")}
 }
