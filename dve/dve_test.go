@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -264,34 +265,36 @@ func TestSingleSourceOpFold(t *testing.T) {
 		{isa.ALUReLU, [3]float32{-3, 0, 0}},
 	}
 	for _, c := range cases {
-		for n := 1; n <= 3; n++ {
-			m := newMem(t, g, mem.Options{})
-			p := m.Partition(mem.SBUF, 0)
-			for i, v := range vals {
-				binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(v))
-			}
-			red := s4(isa.OpTENSOR_REDUCE_ARITH_OP, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 64), 1), isa.DTypeFP32, isa.DTypeFP32, 1)
-			red.Op, red.OpDim = c.op, isa.SubdimX
-			scan := s4(isa.OpTENSOR_CUMULATIVE_ARITH_OP, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 128), n), isa.DTypeFP32, isa.DTypeFP32, 1)
-			scan.Op, scan.OpDim = c.op, isa.SubdimX
-			for _, in := range []*isa.S4D4TR{red, scan} {
-				if errs := isa.Validate(in, g); len(errs) > 0 {
-					t.Fatalf("%v %v: %v", in.Header.Opcode, c.op, errs)
+		t.Run(c.op.String(), func(t *testing.T) {
+			for n := 1; n <= 3; n++ {
+				m := newMem(t, g, mem.Options{})
+				p := m.Partition(mem.SBUF, 0)
+				for i, v := range vals {
+					binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(v))
 				}
-				var d DVE
-				if _, err := d.Execute(m, in, g); err != nil {
-					t.Fatal(err)
+				red := s4(isa.OpTENSOR_REDUCE_ARITH_OP, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 64), 1), isa.DTypeFP32, isa.DTypeFP32, 1)
+				red.Op, red.OpDim = c.op, isa.SubdimX
+				scan := s4(isa.OpTENSOR_CUMULATIVE_ARITH_OP, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 128), n), isa.DTypeFP32, isa.DTypeFP32, 1)
+				scan.Op, scan.OpDim = c.op, isa.SubdimX
+				for _, in := range []*isa.S4D4TR{red, scan} {
+					if errs := isa.Validate(in, g); len(errs) > 0 {
+						t.Fatalf("%v %v: %v", in.Header.Opcode, c.op, errs)
+					}
+					var d DVE
+					if _, err := d.Execute(m, in, g); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got := math.Float32frombits(binary.LittleEndian.Uint32(p[64:])); got != c.want[n-1] {
+					t.Errorf("reduce %v over %v = %v, want %v", c.op, vals[:n], got, c.want[n-1])
+				}
+				for i := 0; i < n; i++ {
+					if got := math.Float32frombits(binary.LittleEndian.Uint32(p[128+4*i:])); got != c.want[i] {
+						t.Errorf("scan %v over %v: element %d = %v, want %v", c.op, vals[:n], i, got, c.want[i])
+					}
 				}
 			}
-			if got := math.Float32frombits(binary.LittleEndian.Uint32(p[64:])); got != c.want[n-1] {
-				t.Errorf("reduce %v over %v = %v, want %v", c.op, vals[:n], got, c.want[n-1])
-			}
-			for i := 0; i < n; i++ {
-				if got := math.Float32frombits(binary.LittleEndian.Uint32(p[128+4*i:])); got != c.want[i] {
-					t.Errorf("scan %v over %v: element %d = %v, want %v", c.op, vals[:n], i, got, c.want[i])
-				}
-			}
-		}
+		})
 	}
 }
 
@@ -559,51 +562,53 @@ func TestUint64IntegerBand(t *testing.T) {
 	}
 	outs := []isa.DType{isa.DTypeUINT64, isa.DTypeINT64, isa.DTypeUINT32, isa.DTypeINT32, isa.DTypeUINT16, isa.DTypeUINT8, isa.DTypeINT8}
 	for _, c := range cases {
-		k, es, n := num.Kind(c.in), c.in.Size(), len(c.xs)
-		src := make([]byte, n*es)
-		for i, x := range c.xs {
-			num.StoreBits(k, src[i*es:], x)
-		}
-		for i := 1; i < n; i++ { // the expectations agree with the ALU itself
-			x := int64(c.xs[i])
-			if c.in != isa.DTypeUINT64 {
-				x = num.LoadInt(k, src[i*es:])
+		t.Run(fmt.Sprintf("%v/%v", c.op, c.in), func(t *testing.T) {
+			k, es, n := num.Kind(c.in), c.in.Size(), len(c.xs)
+			src := make([]byte, n*es)
+			for i, x := range c.xs {
+				num.StoreBits(k, src[i*es:], x)
 			}
-			if got := uint64(evalInt(c.op, int64(c.acc[i-1]), x)); got != c.acc[i] {
-				t.Fatalf("%v step %d: evalInt gives %#x, the case says %#x", c.op, i, got, c.acc[i])
-			}
-		}
-		for _, out := range outs {
-			ko, eo := num.Kind(out), out.Size()
-			word := func(w uint64) []byte { // w stored as out: saturated, read unsigned for a UINT64 input
-				b := make([]byte, eo)
-				if c.in == isa.DTypeUINT64 {
-					num.StoreUint(ko, b, w)
-				} else {
-					num.StoreInt(ko, b, int64(w))
+			for i := 1; i < n; i++ { // the expectations agree with the ALU itself
+				x := int64(c.xs[i])
+				if c.in != isa.DTypeUINT64 {
+					x = num.LoadInt(k, src[i*es:])
 				}
-				return b
+				if got := uint64(evalInt(c.op, int64(c.acc[i-1]), x)); got != c.acc[i] {
+					t.Fatalf("%v step %d: evalInt gives %#x, the case says %#x", c.op, i, got, c.acc[i])
+				}
 			}
-			for _, cumulative := range []bool{false, true} {
-				opcode, D := isa.OpTENSOR_REDUCE_ARITH_OP, 1
-				var want []byte
-				if cumulative {
-					opcode, D = isa.OpTENSOR_CUMULATIVE_ARITH_OP, n
-					for _, w := range c.acc {
-						want = append(want, word(w)...)
+			for _, out := range outs {
+				ko, eo := num.Kind(out), out.Size()
+				word := func(w uint64) []byte { // w stored as out: saturated, read unsigned for a UINT64 input
+					b := make([]byte, eo)
+					if c.in == isa.DTypeUINT64 {
+						num.StoreUint(ko, b, w)
+					} else {
+						num.StoreInt(ko, b, int64(w))
 					}
-				} else {
-					want = word(c.acc[n-1])
+					return b
 				}
-				inst := s4(opcode, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 8192), D), c.in, out, 1)
-				inst.Op, inst.OpDim = c.op, isa.SubdimX
-				for _, ref := range []bool{false, true} {
-					if got := runALUNaN(t, m, inst, src, D*eo, ref); !bytes.Equal(got, want) {
-						t.Errorf("%v %v %v over %#x -> %v (reference %v): got % x, want % x", opcode, c.op, c.in, c.xs, out, ref, got, want)
+				for _, cumulative := range []bool{false, true} {
+					opcode, D := isa.OpTENSOR_REDUCE_ARITH_OP, 1
+					var want []byte
+					if cumulative {
+						opcode, D = isa.OpTENSOR_CUMULATIVE_ARITH_OP, n
+						for _, w := range c.acc {
+							want = append(want, word(w)...)
+						}
+					} else {
+						want = word(c.acc[n-1])
+					}
+					inst := s4(opcode, lin(sbufAddr(g, 0, 0), n), lin(sbufAddr(g, 0, 8192), D), c.in, out, 1)
+					inst.Op, inst.OpDim = c.op, isa.SubdimX
+					for _, ref := range []bool{false, true} {
+						if got := runALUNaN(t, m, inst, src, D*eo, ref); !bytes.Equal(got, want) {
+							t.Errorf("%v %v %v over %#x -> %v (reference %v): got % x, want % x", opcode, c.op, c.in, c.xs, out, ref, got, want)
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 	// The headline case, written out: MAX_UINT of UINT64 2^63 + 5 into UINT32 is 0xFFFFFFFF.
 	inst := s4(isa.OpTENSOR_REDUCE_ARITH_OP, lin(sbufAddr(g, 0, 0), 2), lin(sbufAddr(g, 0, 8192), 1), isa.DTypeUINT64, isa.DTypeUINT32, 1)

@@ -3,6 +3,7 @@ package dve
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -40,15 +41,17 @@ func TestStreamBytesLimitRefusesHugeWalks(t *testing.T) {
 		s4(isa.OpSTREAM_TRANSPOSE, tbig, tdst, isa.DTypeFP32, isa.DTypeFP32, 128),
 	} {
 		for _, impl := range []TransposeImpl{TransposeFast, TransposeButterfly} {
-			d := DVE{Transpose: impl}
-			_, err := d.Execute(m, in, g)
-			var de *Error
-			if !errors.Is(err, fault.ErrLimit) || !errors.As(err, &de) || de.Rule != RuleMaxStreamBytes {
-				t.Fatalf("%v: want ErrLimit (rule %s), got %v", in.Header.Opcode, RuleMaxStreamBytes, err)
-			}
-			if !strings.Contains(err.Error(), "DVE.MaxStreamBytes") {
-				t.Errorf("%v: the message does not name the limit: %v", in.Header.Opcode, err)
-			}
+			t.Run(in.Header.Opcode.String()+"/"+impl.String(), func(t *testing.T) {
+				d := DVE{Transpose: impl}
+				_, err := d.Execute(m, in, g)
+				var de *Error
+				if !errors.Is(err, fault.ErrLimit) || !errors.As(err, &de) || de.Rule != RuleMaxStreamBytes {
+					t.Fatalf("want ErrLimit (rule %s), got %v", RuleMaxStreamBytes, err)
+				}
+				if !strings.Contains(err.Error(), "DVE.MaxStreamBytes") {
+					t.Errorf("the message does not name the limit: %v", err)
+				}
+			})
 		}
 	}
 	if snapshotSBUF(m) != before {
@@ -91,57 +94,59 @@ func TestDstSelfOverlapLastWriteWins(t *testing.T) {
 		t.Fatal("Provenance lacks dve.dst_self_overlap")
 	}
 	for _, track := range []bool{false, true} {
-		m := newMem(t, g, mem.Options{TrackUninit: track})
-		for c := 0; c < 32; c++ {
-			row := make([]byte, 4*32)
-			for e := 0; e < 32; e++ {
-				binary.LittleEndian.PutUint32(row[4*e:], uint32(c<<8|e))
-			}
-			if err := m.Write(mem.Loc{Region: mem.SBUF, Partition: c}, row); err != nil {
-				t.Fatal(err)
-			}
-		}
-		at := func(c, off int) uint32 { return binary.LittleEndian.Uint32(m.Partition(mem.SBUF, c)[off:]) }
-		var d DVE
-		cp := s4(isa.OpCOPY, lin(sbufAddr(g, 0, 0), 8), pat(sbufAddr(g, 0, 0x200), [4]int16{}, [4]uint16{8, 1, 1, 1}), isa.DTypeUINT32, isa.DTypeUINT32, 32)
-		if _, err := d.Execute(m, cp, g); err != nil {
-			t.Fatal(err)
-		}
-		// two dims over one byte range: [4@1, 2@0] writes elements 0..3 twice; the second pass wins
-		cp2 := s4(isa.OpCOPY, lin(sbufAddr(g, 0, 0), 8), pat(sbufAddr(g, 0, 0x300), [4]int16{1, 0, 1, 1}, [4]uint16{4, 2, 1, 1}), isa.DTypeUINT32, isa.DTypeUINT32, 32)
-		if _, err := d.Execute(m, cp2, g); err != nil {
-			t.Fatal(err)
-		}
-		cast := s4(isa.OpCAST, lin(sbufAddr(g, 0, 0), 8), pat(sbufAddr(g, 0, 0x400), [4]int16{}, [4]uint16{8, 1, 1, 1}), isa.DTypeUINT32, isa.DTypeFP32, 32)
-		if _, err := d.Execute(m, cast, g); err != nil {
-			t.Fatal(err)
-		}
-		for c := 0; c < 32; c++ {
-			if got := at(c, 0x200); got != uint32(c<<8|7) {
-				t.Errorf("track=%v COPY dst=[8@0] channel %d = 0x%x, want element 7 (0x%x)", track, c, got, c<<8|7)
-			}
-			for e := 0; e < 4; e++ {
-				if got := at(c, 0x300+4*e); got != uint32(c<<8|(4+e)) {
-					t.Errorf("track=%v COPY dst=[4@1,2@0] channel %d element %d = 0x%x, want 0x%x", track, c, e, got, c<<8|(4+e))
+		t.Run(fmt.Sprintf("track=%v", track), func(t *testing.T) {
+			m := newMem(t, g, mem.Options{TrackUninit: track})
+			for c := 0; c < 32; c++ {
+				row := make([]byte, 4*32)
+				for e := 0; e < 32; e++ {
+					binary.LittleEndian.PutUint32(row[4*e:], uint32(c<<8|e))
+				}
+				if err := m.Write(mem.Loc{Region: mem.SBUF, Partition: c}, row); err != nil {
+					t.Fatal(err)
 				}
 			}
-			if got := at(c, 0x400); got != math.Float32bits(float32(c<<8|7)) {
-				t.Errorf("track=%v CAST dst=[8@0] channel %d = 0x%x, want %v", track, c, got, float32(c<<8|7))
+			at := func(c, off int) uint32 { return binary.LittleEndian.Uint32(m.Partition(mem.SBUF, c)[off:]) }
+			var d DVE
+			cp := s4(isa.OpCOPY, lin(sbufAddr(g, 0, 0), 8), pat(sbufAddr(g, 0, 0x200), [4]int16{}, [4]uint16{8, 1, 1, 1}), isa.DTypeUINT32, isa.DTypeUINT32, 32)
+			if _, err := d.Execute(m, cp, g); err != nil {
+				t.Fatal(err)
 			}
-		}
-		for _, impl := range []TransposeImpl{TransposeFast, TransposeButterfly} {
-			d := DVE{Transpose: impl}
-			tr := s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 32), pat(sbufAddr(g, 0, 0x500), [4]int16{}, [4]uint16{32, 1, 1, 1}), isa.DTypeUINT32, isa.DTypeUINT32, 32)
-			if _, err := d.Execute(m, tr, g); err != nil {
+			// two dims over one byte range: [4@1, 2@0] writes elements 0..3 twice; the second pass wins
+			cp2 := s4(isa.OpCOPY, lin(sbufAddr(g, 0, 0), 8), pat(sbufAddr(g, 0, 0x300), [4]int16{1, 0, 1, 1}, [4]uint16{4, 2, 1, 1}), isa.DTypeUINT32, isa.DTypeUINT32, 32)
+			if _, err := d.Execute(m, cp2, g); err != nil {
+				t.Fatal(err)
+			}
+			cast := s4(isa.OpCAST, lin(sbufAddr(g, 0, 0), 8), pat(sbufAddr(g, 0, 0x400), [4]int16{}, [4]uint16{8, 1, 1, 1}), isa.DTypeUINT32, isa.DTypeFP32, 32)
+			if _, err := d.Execute(m, cast, g); err != nil {
 				t.Fatal(err)
 			}
 			for c := 0; c < 32; c++ {
-				// O[c][31] = S[31][c]
-				if got := at(c, 0x500); got != uint32(31<<8|c) {
-					t.Errorf("track=%v %v transpose dst=[32@0] channel %d = 0x%x, want 0x%x", track, impl, c, got, 31<<8|c)
+				if got := at(c, 0x200); got != uint32(c<<8|7) {
+					t.Errorf("track=%v COPY dst=[8@0] channel %d = 0x%x, want element 7 (0x%x)", track, c, got, c<<8|7)
+				}
+				for e := 0; e < 4; e++ {
+					if got := at(c, 0x300+4*e); got != uint32(c<<8|(4+e)) {
+						t.Errorf("track=%v COPY dst=[4@1,2@0] channel %d element %d = 0x%x, want 0x%x", track, c, e, got, c<<8|(4+e))
+					}
+				}
+				if got := at(c, 0x400); got != math.Float32bits(float32(c<<8|7)) {
+					t.Errorf("track=%v CAST dst=[8@0] channel %d = 0x%x, want %v", track, c, got, float32(c<<8|7))
 				}
 			}
-		}
+			for _, impl := range []TransposeImpl{TransposeFast, TransposeButterfly} {
+				d := DVE{Transpose: impl}
+				tr := s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 32), pat(sbufAddr(g, 0, 0x500), [4]int16{}, [4]uint16{32, 1, 1, 1}), isa.DTypeUINT32, isa.DTypeUINT32, 32)
+				if _, err := d.Execute(m, tr, g); err != nil {
+					t.Fatal(err)
+				}
+				for c := 0; c < 32; c++ {
+					// O[c][31] = S[31][c]
+					if got := at(c, 0x500); got != uint32(31<<8|c) {
+						t.Errorf("track=%v %v transpose dst=[32@0] channel %d = 0x%x, want 0x%x", track, impl, c, got, 31<<8|c)
+					}
+				}
+			}
+		})
 	}
 }
 

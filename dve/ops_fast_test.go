@@ -381,18 +381,20 @@ func TestFastMatchesReference(t *testing.T) {
 		sample = 8
 	}
 	for _, op := range fastOpcodes {
-		for _, alu := range diffALUOps(op) {
-			for in := isa.DType(0); in < 32; in++ {
-				for out := isa.DType(0); out < 32; out++ {
-					g, ok := diffGen(op, in, out)
-					if !ok || h.rng.Intn(sample) != 0 {
-						continue
+		t.Run(op.String(), func(t *testing.T) {
+			for _, alu := range diffALUOps(op) {
+				for in := isa.DType(0); in < 32; in++ {
+					for out := isa.DType(0); out < 32; out++ {
+						g, ok := diffGen(op, in, out)
+						if !ok || h.rng.Intn(sample) != 0 {
+							continue
+						}
+						s := h.pickShape(op, true)
+						h.run(h.diffCase(op, alu, in, out, g, s, h.pickNac(op, s.G*s.R, true)), g)
 					}
-					s := h.pickShape(op, true)
-					h.run(h.diffCase(op, alu, in, out, g, s, h.pickNac(op, s.G*s.R, true)), g)
 				}
 			}
-		}
+		})
 	}
 	t.Logf("%d cases; executed without error per opcode: %v", h.cases, h.perClass)
 }
@@ -558,14 +560,16 @@ func TestFastMatchesReferenceParallel(t *testing.T) {
 		benches = benches[:3]
 	}
 	for _, ob := range benches {
-		for _, strided := range []bool{false, true} {
-			in := opInst(ob, 4<<20)
-			if strided { // every other element: gathered
-				for d := range in.SrcMemPattern.StepElem {
-					in.SrcMemPattern.StepElem[d] *= 2
+		t.Run(ob.name, func(t *testing.T) {
+			for _, strided := range []bool{false, true} {
+				in := opInst(ob, 4<<20)
+				if strided { // every other element: gathered
+					for d := range in.SrcMemPattern.StepElem {
+						in.SrcMemPattern.StepElem[d] *= 2
+					}
 				}
+				h.run(in, isa.CAYMAN)
 			}
-			h.run(in, isa.CAYMAN)
-		}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package dve
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -57,9 +58,11 @@ func TestTileAsmRefuses(t *testing.T) {
 	dst[7] = dst[7][:384]
 	src[30] = src[30][:256]
 	for _, r := range [][3]int{{4, 0, 4}, {4, 1, 3}, {4, 2, 2}, {4, 3, 1}, {4, -1, 1}, {2, 0, 8}, {2, 4, 5}, {1, 0, 32}, {1, 8, 9}, {3, 0, 1}, {8, 0, 1}} {
-		if tileAsm(&dst, &src, r[0], r[1], r[2], false) {
-			t.Errorf("es %d tiles [%d,%d): tileAsm ran", r[0], r[1], r[2])
-		}
+		t.Run(fmt.Sprint(r), func(t *testing.T) {
+			if tileAsm(&dst, &src, r[0], r[1], r[2], false) {
+				t.Errorf("es %d tiles [%d,%d): tileAsm ran", r[0], r[1], r[2])
+			}
+		})
 	}
 	for i := range dst {
 		if !bytes.Equal(dst[i], make([]byte, len(dst[i]))) {
@@ -74,20 +77,22 @@ func TestTileAsmRefuses(t *testing.T) {
 func TestCopyOut(t *testing.T) {
 	rng := rand.New(rand.NewSource(37))
 	for _, n := range []int{0, 1, 63, 64, 65, 127, 128, 1000, 4096, 8192 + 17} {
-		for _, shift := range []int{0, 4, 8} {
-			for _, nt := range []bool{false, true} {
-				src := make([]byte, n+rng.Intn(3))
-				rng.Read(src)
-				back := make([]byte, shift+n+32)
-				rng.Read(back)
-				want := bytes.Clone(back)
-				copy(want[shift:shift+n], src)
-				copyOut(back[shift:shift+n], src, nt)
-				if !bytes.Equal(back, want) {
-					t.Fatalf("n %d shift %d nt %v: differs from copy()", n, shift, nt)
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			for _, shift := range []int{0, 4, 8} {
+				for _, nt := range []bool{false, true} {
+					src := make([]byte, n+rng.Intn(3))
+					rng.Read(src)
+					back := make([]byte, shift+n+32)
+					rng.Read(back)
+					want := bytes.Clone(back)
+					copy(want[shift:shift+n], src)
+					copyOut(back[shift:shift+n], src, nt)
+					if !bytes.Equal(back, want) {
+						t.Fatalf("n %d shift %d nt %v: differs from copy()", n, shift, nt)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -102,8 +107,10 @@ func TestTileAsmDoesNotAllocate(t *testing.T) {
 		src[i], dst[i] = make([]byte, 1024), make([]byte, 1024)
 	}
 	for _, es := range []int{1, 2, 4} {
-		if n := testing.AllocsPerRun(20, func() { tileAsm(&dst, &src, es, 0, 1024/(32*es), false) }); n != 0 {
-			t.Errorf("es %d: %v allocations per call", es, n)
-		}
+		t.Run(fmt.Sprintf("%dB", es), func(t *testing.T) {
+			if n := testing.AllocsPerRun(20, func() { tileAsm(&dst, &src, es, 0, 1024/(32*es), false) }); n != 0 {
+				t.Errorf("es %d: %v allocations per call", es, n)
+			}
+		})
 	}
 }

@@ -83,45 +83,47 @@ func TestStreamTransposeImplementationsAgree(t *testing.T) {
 	dtypes := map[int]isa.DType{1: isa.DTypeUINT8, 2: isa.DTypeBFLOAT16, 4: isa.DTypeFP32}
 	cases := 0
 	for _, es := range []int{1, 2, 4} {
-		for _, nac := range []int{32, 64, 96, 128} {
-			for _, T := range []int{1, 2, 3, 5, 8} {
-				E := 32 * T
-				for _, lc := range transposeLayouts(g, rng, E, es, true) {
-					for _, part := range []int{0, 128 - nac} {
-						name := fmt.Sprintf("es%d/nac%d/T%d/%s/p%d", es, nac, T, lc.name, part)
-						src, dst := lc.src, lc.dst
-						src.StartAddr += isa.Addr4(uint32(part) * g.Geometry().StateBufPartitionSize)
-						if dst.StartAddr.ByteAddr() >= psumBase {
-							dst.StartAddr += isa.Addr4(uint32(part) * 32 * 1024)
-						} else {
-							dst.StartAddr += isa.Addr4(uint32(part) * g.Geometry().StateBufPartitionSize)
+		t.Run(fmt.Sprintf("%dB", es), func(t *testing.T) {
+			for _, nac := range []int{32, 64, 96, 128} {
+				for _, T := range []int{1, 2, 3, 5, 8} {
+					E := 32 * T
+					for _, lc := range transposeLayouts(g, rng, E, es, true) {
+						for _, part := range []int{0, 128 - nac} {
+							name := fmt.Sprintf("es%d/nac%d/T%d/%s/p%d", es, nac, T, lc.name, part)
+							src, dst := lc.src, lc.dst
+							src.StartAddr += isa.Addr4(uint32(part) * g.Geometry().StateBufPartitionSize)
+							if dst.StartAddr.ByteAddr() >= psumBase {
+								dst.StartAddr += isa.Addr4(uint32(part) * 32 * 1024)
+							} else {
+								dst.StartAddr += isa.Addr4(uint32(part) * g.Geometry().StateBufPartitionSize)
+							}
+							if src.StartAddr.ByteAddr() >= psumBase {
+								src.StartAddr = src.StartAddr - isa.Addr4(uint32(part)*g.Geometry().StateBufPartitionSize) + isa.Addr4(uint32(part)*32*1024)
+							}
+							in := s4(isa.OpSTREAM_TRANSPOSE, src, dst, dtypes[es], dtypes[es], nac)
+							spans := instSpans(fast, in)
+							fillSpans(rng, spans, fast, bfly, ref)
+							df := DVE{Transpose: TransposeFast}
+							db := DVE{Transpose: TransposeButterfly}
+							if _, err := df.Execute(fast, in, g); err != nil {
+								t.Fatalf("%s: fast: %v", name, err)
+							}
+							if _, err := db.Execute(bfly, in, g); err != nil {
+								t.Fatalf("%s: butterfly: %v", name, err)
+							}
+							naiveTranspose(t, ref, in)
+							if d := diffSpans(spans, fast, ref); d != "" {
+								t.Fatalf("%s: fast vs naive: %s", name, d)
+							}
+							if d := diffSpans(spans, bfly, ref); d != "" {
+								t.Fatalf("%s: butterfly vs naive: %s", name, d)
+							}
+							cases++
 						}
-						if src.StartAddr.ByteAddr() >= psumBase {
-							src.StartAddr = src.StartAddr - isa.Addr4(uint32(part)*g.Geometry().StateBufPartitionSize) + isa.Addr4(uint32(part)*32*1024)
-						}
-						in := s4(isa.OpSTREAM_TRANSPOSE, src, dst, dtypes[es], dtypes[es], nac)
-						spans := instSpans(fast, in)
-						fillSpans(rng, spans, fast, bfly, ref)
-						df := DVE{Transpose: TransposeFast}
-						db := DVE{Transpose: TransposeButterfly}
-						if _, err := df.Execute(fast, in, g); err != nil {
-							t.Fatalf("%s: fast: %v", name, err)
-						}
-						if _, err := db.Execute(bfly, in, g); err != nil {
-							t.Fatalf("%s: butterfly: %v", name, err)
-						}
-						naiveTranspose(t, ref, in)
-						if d := diffSpans(spans, fast, ref); d != "" {
-							t.Fatalf("%s: fast vs naive: %s", name, d)
-						}
-						if d := diffSpans(spans, bfly, ref); d != "" {
-							t.Fatalf("%s: butterfly vs naive: %s", name, d)
-						}
-						cases++
 					}
 				}
 			}
-		}
+		})
 	}
 	t.Logf("%d transpose cases agree", cases)
 }
@@ -131,32 +133,34 @@ func TestStreamTransposeParallel(t *testing.T) {
 	g := isa.CAYMAN
 	rng := rand.New(rand.NewSource(3))
 	for _, es := range []int{1, 2, 4} {
-		E := (5 << 20) / (128 * es) // 5 MiB per side: above parallelThreshold
-		a, b := newMem(t, g, mem.Options{}), newMem(t, g, mem.Options{})
-		fillBig := func() {
-			buf := make([]byte, 2*E*es+64)
+		t.Run(fmt.Sprintf("%dB", es), func(t *testing.T) {
+			E := (5 << 20) / (128 * es) // 5 MiB per side: above parallelThreshold
+			a, b := newMem(t, g, mem.Options{}), newMem(t, g, mem.Options{})
+			fillBig := func() {
+				buf := make([]byte, 2*E*es+64)
+				for p := 0; p < 128; p++ {
+					rng.Read(buf)
+					copy(a.Partition(mem.SBUF, p), buf)
+					copy(b.Partition(mem.SBUF, p), buf)
+				}
+			}
+			fillBig()
+			dt := map[int]isa.DType{1: isa.DTypeINT8, 2: isa.DTypeFP16, 4: isa.DTypeINT32}[es]
+			in := s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), E), lin(sbufAddr(g, 0, E*es), E-5), dt, dt, 128)
+			d1 := DVE{MaxProcs: 1}
+			d4 := DVE{MaxProcs: 4}
+			if _, err := d1.Execute(a, in, g); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d4.Execute(b, in, g); err != nil {
+				t.Fatal(err)
+			}
 			for p := 0; p < 128; p++ {
-				rng.Read(buf)
-				copy(a.Partition(mem.SBUF, p), buf)
-				copy(b.Partition(mem.SBUF, p), buf)
+				if !bytes.Equal(a.Partition(mem.SBUF, p)[:2*E*es+64], b.Partition(mem.SBUF, p)[:2*E*es+64]) {
+					t.Fatalf("es %d: partition %d differs between 1 and 4 procs", es, p)
+				}
 			}
-		}
-		fillBig()
-		dt := map[int]isa.DType{1: isa.DTypeINT8, 2: isa.DTypeFP16, 4: isa.DTypeINT32}[es]
-		in := s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), E), lin(sbufAddr(g, 0, E*es), E-5), dt, dt, 128)
-		d1 := DVE{MaxProcs: 1}
-		d4 := DVE{MaxProcs: 4}
-		if _, err := d1.Execute(a, in, g); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := d4.Execute(b, in, g); err != nil {
-			t.Fatal(err)
-		}
-		for p := 0; p < 128; p++ {
-			if !bytes.Equal(a.Partition(mem.SBUF, p)[:2*E*es+64], b.Partition(mem.SBUF, p)[:2*E*es+64]) {
-				t.Fatalf("es %d: partition %d differs between 1 and 4 procs", es, p)
-			}
-		}
+		})
 	}
 }
 
@@ -190,14 +194,16 @@ func TestStreamTransposeErrorsAreAtomic(t *testing.T) {
 			"addr4_immediate", mem.ErrUnsupported},
 	}
 	for _, c := range cases {
-		_, err := d.Execute(m, c.in, g)
-		var e *Error
-		if !errors.As(err, &e) || e.Rule != c.rule || !errors.Is(err, c.is) {
-			t.Errorf("want rule %s (%v), got %v", c.rule, c.is, err)
-		}
-		if diff := diffMem(m, snap); diff != "" {
-			t.Fatalf("rule %s: memory changed: %s", c.rule, diff)
-		}
+		t.Run(c.rule, func(t *testing.T) {
+			_, err := d.Execute(m, c.in, g)
+			var e *Error
+			if !errors.As(err, &e) || e.Rule != c.rule || !errors.Is(err, c.is) {
+				t.Errorf("want rule %s (%v), got %v", c.rule, c.is, err)
+			}
+			if diff := diffMem(m, snap); diff != "" {
+				t.Fatalf("rule %s: memory changed: %s", c.rule, diff)
+			}
+		})
 	}
 }
 

@@ -45,12 +45,14 @@ func TestWideTableConcurrentFirstUse(t *testing.T) {
 // must be left alone.
 func TestConvertSliceMatchesGeneric(t *testing.T) {
 	for _, sk := range Kinds() {
-		src, n := diffSource(sk)
-		for _, dk := range Kinds() {
-			for _, m := range diffLengths(n) {
-				checkAgainstGeneric(t, dk, src, sk, m)
+		t.Run(sk.String(), func(t *testing.T) {
+			src, n := diffSource(sk)
+			for _, dk := range Kinds() {
+				for _, m := range diffLengths(n) {
+					checkAgainstGeneric(t, dk, src, sk, m)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -206,21 +208,23 @@ func TestConvertSliceTableAndChunkAgree(t *testing.T) {
 		src[i] = uint8(i * 37)
 	}
 	for _, sk := range Kinds() {
-		if sk.SizeBits() != 8 {
-			continue
-		}
-		for _, dk := range Kinds() {
-			if dk == sk || dk == FP32 {
-				continue
+		t.Run(sk.String(), func(t *testing.T) {
+			if sk.SizeBits() != 8 {
+				return
 			}
-			n := len(src)
-			a, b := make([]byte, dk.BytesFor(n)), make([]byte, dk.BytesFor(n))
-			convertByTable(a, dk, src, sk, n)
-			convertChunked(b, dk, src, sk, n)
-			if !bytes.Equal(a, b) {
-				t.Errorf("%v -> %v: table and chunked loops differ", sk, dk)
+			for _, dk := range Kinds() {
+				if dk == sk || dk == FP32 {
+					continue
+				}
+				n := len(src)
+				a, b := make([]byte, dk.BytesFor(n)), make([]byte, dk.BytesFor(n))
+				convertByTable(a, dk, src, sk, n)
+				convertChunked(b, dk, src, sk, n)
+				if !bytes.Equal(a, b) {
+					t.Errorf("%v -> %v: table and chunked loops differ", sk, dk)
+				}
 			}
-		}
+		})
 	}
 }
 

@@ -118,11 +118,13 @@ func TestStoreF32Integers(t *testing.T) {
 		{INT4, 7.9, 7}, {INT4, 8, 7}, {INT4, -8.5, -8}, {INT4, -3.2, -3},
 	}
 	for _, tc := range tests {
-		b := make([]byte, 8)
-		StoreF32(tc.k, b, tc.v)
-		if got := LoadInt(tc.k, b); got != tc.want {
-			t.Errorf("StoreF32(%v, %g): LoadInt = %d, want %d", tc.k, tc.v, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%v/%g", tc.k, tc.v), func(t *testing.T) {
+			b := make([]byte, 8)
+			StoreF32(tc.k, b, tc.v)
+			if got := LoadInt(tc.k, b); got != tc.want {
+				t.Errorf("StoreF32(%v, %g): LoadInt = %d, want %d", tc.k, tc.v, got, tc.want)
+			}
+		})
 	}
 	b := make([]byte, 8)
 	StoreF32(UINT64, b, 1.8446744e19)
@@ -141,10 +143,12 @@ func TestIntegerExactPaths(t *testing.T) {
 		k Kind
 		v int64
 	}{{INT32, 16777217}, {INT32, math.MinInt32}, {UINT32, math.MaxUint32}, {INT64, math.MaxInt64 - 1}, {INT64, math.MinInt64 + 3}} {
-		StoreInt(tc.k, b, tc.v)
-		if got := LoadInt(tc.k, b); got != tc.v {
-			t.Errorf("%v: StoreInt/LoadInt %d -> %d", tc.k, tc.v, got)
-		}
+		t.Run(fmt.Sprintf("%v/%d", tc.k, tc.v), func(t *testing.T) {
+			StoreInt(tc.k, b, tc.v)
+			if got := LoadInt(tc.k, b); got != tc.v {
+				t.Errorf("%v: StoreInt/LoadInt %d -> %d", tc.k, tc.v, got)
+			}
+		})
 	}
 	StoreUint(UINT64, b, math.MaxUint64-5)
 	if LoadUint(UINT64, b) != math.MaxUint64-5 || LoadInt(UINT64, b) != math.MaxInt64 {
@@ -251,40 +255,42 @@ func TestConvertSliceAllPairs(t *testing.T) {
 	const n = 257
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0x3f800000, 0x477ff000, 0x4f000000, 0xcf000000, 0x5f800000}
 	for _, sk := range Kinds() {
-		src := make([]byte, sk.BytesFor(n))
-		for i := range src {
-			src[i] = uint8(rng.Uint32())
-		}
-		if sk == FP32 {
-			for i, x := range specials {
-				StoreBits(FP32, src[4*i:], uint64(x))
+		t.Run(sk.String(), func(t *testing.T) {
+			src := make([]byte, sk.BytesFor(n))
+			for i := range src {
+				src[i] = uint8(rng.Uint32())
 			}
-		}
-		for _, dk := range Kinds() {
-			want := make([]byte, dk.BytesFor(n))
-			got := make([]byte, dk.BytesFor(n))
-			for i := range want {
-				want[i] = uint8(i * 7)
-				got[i] = uint8(i * 7)
-			}
-			oneByOne(want, dk, src, sk, n)
-			if err := ConvertSlice(got, dk, src, sk, n); err != nil {
-				t.Fatalf("%v -> %v: %v", sk, dk, err)
-			}
-			if !bytes.Equal(got, want) {
-				i := 0
-				for got[i] == want[i] {
-					i++
-				}
-				t.Errorf("%v -> %v: first difference at byte %d: got %#x want %#x", sk, dk, i, got[i], want[i])
-			}
-			for i := 0; i < n && dk.SizeBits() >= 8 && sk.SizeBits() >= 8; i += 37 {
-				raw := LoadBits(sk, src[i*sk.Size():])
-				if c := Cast(dk, sk, raw); c != LoadBits(dk, want[i*dk.Size():]) {
-					t.Errorf("Cast(%v <- %v, %#x) = %#x", dk, sk, raw, c)
+			if sk == FP32 {
+				for i, x := range specials {
+					StoreBits(FP32, src[4*i:], uint64(x))
 				}
 			}
-		}
+			for _, dk := range Kinds() {
+				want := make([]byte, dk.BytesFor(n))
+				got := make([]byte, dk.BytesFor(n))
+				for i := range want {
+					want[i] = uint8(i * 7)
+					got[i] = uint8(i * 7)
+				}
+				oneByOne(want, dk, src, sk, n)
+				if err := ConvertSlice(got, dk, src, sk, n); err != nil {
+					t.Fatalf("%v -> %v: %v", sk, dk, err)
+				}
+				if !bytes.Equal(got, want) {
+					i := 0
+					for got[i] == want[i] {
+						i++
+					}
+					t.Errorf("%v -> %v: first difference at byte %d: got %#x want %#x", sk, dk, i, got[i], want[i])
+				}
+				for i := 0; i < n && dk.SizeBits() >= 8 && sk.SizeBits() >= 8; i += 37 {
+					raw := LoadBits(sk, src[i*sk.Size():])
+					if c := Cast(dk, sk, raw); c != LoadBits(dk, want[i*dk.Size():]) {
+						t.Errorf("Cast(%v <- %v, %#x) = %#x", dk, sk, raw, c)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -326,23 +332,25 @@ func TestConvertSliceErrors(t *testing.T) {
 func TestNonNumericIsTotal(t *testing.T) {
 	b := []byte{1, 2, 3, 4, 5, 6, 7, 8}
 	for _, k := range []Kind{INVALID, CPTC1, Kind(0x17), Kind(0xee)} {
-		if v := LoadF32(k, b); v == v {
-			t.Errorf("LoadF32(%v) = %v, want NaN", k, v)
-		}
-		StoreF32(k, b, 1)
-		StoreInt(k, b, 1)
-		StoreUint(k, b, 1)
-		StoreF64(k, b, 1)
-		StoreBits(k, b, 0)
-		if !bytes.Equal(b, []byte{1, 2, 3, 4, 5, 6, 7, 8}) {
-			t.Errorf("store to %v changed memory", k)
-		}
-		if LoadInt(k, b) != 0 || LoadUint(k, b) != 0 || LoadBits(k, b) != 0 || Cast(FP32, k, 1) != 0 {
-			t.Errorf("%v loads non-zero", k)
-		}
-		if FP8ToF32(k, 1) != 0x7fc00000 || F32ToFP8(k, 0x3f800000) != 0 || k.MaxFinite() != 0 {
-			t.Errorf("%v small-float helpers", k)
-		}
+		t.Run(fmt.Sprint(uint8(k)), func(t *testing.T) {
+			if v := LoadF32(k, b); v == v {
+				t.Errorf("LoadF32(%v) = %v, want NaN", k, v)
+			}
+			StoreF32(k, b, 1)
+			StoreInt(k, b, 1)
+			StoreUint(k, b, 1)
+			StoreF64(k, b, 1)
+			StoreBits(k, b, 0)
+			if !bytes.Equal(b, []byte{1, 2, 3, 4, 5, 6, 7, 8}) {
+				t.Errorf("store to %v changed memory", k)
+			}
+			if LoadInt(k, b) != 0 || LoadUint(k, b) != 0 || LoadBits(k, b) != 0 || Cast(FP32, k, 1) != 0 {
+				t.Errorf("%v loads non-zero", k)
+			}
+			if FP8ToF32(k, 1) != 0x7fc00000 || F32ToFP8(k, 0x3f800000) != 0 || k.MaxFinite() != 0 {
+				t.Errorf("%v small-float helpers", k)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package num
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -194,9 +195,11 @@ func TestNaNConventions(t *testing.T) {
 		{"fp32r NaN quiet", RoundFP32R(0x7f800001 | 0x400), 0x7fc00400},
 	}
 	for _, tc := range tests {
-		if tc.got != tc.want {
-			t.Errorf("%s: got %#x, want %#x", tc.name, tc.got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s: got %#x, want %#x", tc.name, tc.got, tc.want)
+			}
+		})
 	}
 }
 
@@ -220,13 +223,15 @@ func TestKnownValues(t *testing.T) {
 		{SFP8_E7, 0x7e, 1}, {SFP8_E7, 0x7f, 1.5}, {SFP8_E5, 0x78, 1}, {SFP8_E6, 0x7c, 1},
 	}
 	for _, tc := range tests {
-		got := float64(math.Float32frombits(decodeF32(tc.k, uint64(tc.code))))
-		if got != tc.v {
-			t.Errorf("%v %#x decodes to %g, want %g", tc.k, tc.code, got, tc.v)
-		}
-		if back := encodeF32(tc.k, f32(tc.v)); back != uint64(tc.code) {
-			t.Errorf("%v %g encodes to %#x, want %#x", tc.k, tc.v, back, tc.code)
-		}
+		t.Run(fmt.Sprintf("%v/%#x", tc.k, tc.code), func(t *testing.T) {
+			got := float64(math.Float32frombits(decodeF32(tc.k, uint64(tc.code))))
+			if got != tc.v {
+				t.Errorf("%v %#x decodes to %g, want %g", tc.k, tc.code, got, tc.v)
+			}
+			if back := encodeF32(tc.k, f32(tc.v)); back != uint64(tc.code) {
+				t.Errorf("%v %g encodes to %#x, want %#x", tc.k, tc.v, back, tc.code)
+			}
+		})
 	}
 	for _, k := range []Kind{FP8_EXP4, FP8_EXP5, FP8_EXP3, FP8_EXP2, FP4_EXP2, BFLOAT16, FP16, SFP8_E8} {
 		if got := k.MaxFinite(); got != map[Kind]float64{FP8_EXP4: 240, FP8_EXP5: 57344, FP8_EXP3: 15.5,
@@ -281,9 +286,11 @@ func TestRNETies(t *testing.T) {
 		{"fp32r max -> inf", encodeF32(FP32R, 0x7f7fffff), 0x7f800000},
 	}
 	for _, tc := range tests {
-		if tc.got != tc.want {
-			t.Errorf("%s: got %#x, want %#x", tc.name, tc.got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s: got %#x, want %#x", tc.name, tc.got, tc.want)
+			}
+		})
 	}
 }
 
