@@ -377,107 +377,60 @@ func tile16d(dst *[32][]byte, sb *[32 * stRS]byte, lo, n int) {
 }
 
 // pair32 writes dst rows i, i+1 (d0, d1) of a 4-byte tile, 128 bytes each, from src column
-// cells i, i+1: sixteen 2x2 blocks of 32-bit cells, each swapped inside two uint64 words.
+// cells i, i+1: sixteen 2x2 blocks of 32-bit cells, each swapped inside two uint64 words
+// (the one swap stage written as the two words it makes).
 // sv holds the cells of src row j at sv[j*stRS].
 func pair32(d0, d1 *[128]byte, sv *[31*stRS + 8]byte) {
 	le := binary.LittleEndian
-	var w0, w1, t uint64
+	var w0, w1 uint64
 	w0, w1 = le.Uint64(sv[0*stRS:]), le.Uint64(sv[1*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[0:], w0)
-	le.PutUint64(d1[0:], w1)
+	le.PutUint64(d0[0:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[0:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[2*stRS:]), le.Uint64(sv[3*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[8:], w0)
-	le.PutUint64(d1[8:], w1)
+	le.PutUint64(d0[8:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[8:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[4*stRS:]), le.Uint64(sv[5*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[16:], w0)
-	le.PutUint64(d1[16:], w1)
+	le.PutUint64(d0[16:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[16:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[6*stRS:]), le.Uint64(sv[7*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[24:], w0)
-	le.PutUint64(d1[24:], w1)
+	le.PutUint64(d0[24:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[24:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[8*stRS:]), le.Uint64(sv[9*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[32:], w0)
-	le.PutUint64(d1[32:], w1)
+	le.PutUint64(d0[32:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[32:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[10*stRS:]), le.Uint64(sv[11*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[40:], w0)
-	le.PutUint64(d1[40:], w1)
+	le.PutUint64(d0[40:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[40:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[12*stRS:]), le.Uint64(sv[13*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[48:], w0)
-	le.PutUint64(d1[48:], w1)
+	le.PutUint64(d0[48:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[48:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[14*stRS:]), le.Uint64(sv[15*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[56:], w0)
-	le.PutUint64(d1[56:], w1)
+	le.PutUint64(d0[56:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[56:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[16*stRS:]), le.Uint64(sv[17*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[64:], w0)
-	le.PutUint64(d1[64:], w1)
+	le.PutUint64(d0[64:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[64:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[18*stRS:]), le.Uint64(sv[19*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[72:], w0)
-	le.PutUint64(d1[72:], w1)
+	le.PutUint64(d0[72:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[72:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[20*stRS:]), le.Uint64(sv[21*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[80:], w0)
-	le.PutUint64(d1[80:], w1)
+	le.PutUint64(d0[80:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[80:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[22*stRS:]), le.Uint64(sv[23*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[88:], w0)
-	le.PutUint64(d1[88:], w1)
+	le.PutUint64(d0[88:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[88:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[24*stRS:]), le.Uint64(sv[25*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[96:], w0)
-	le.PutUint64(d1[96:], w1)
+	le.PutUint64(d0[96:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[96:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[26*stRS:]), le.Uint64(sv[27*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[104:], w0)
-	le.PutUint64(d1[104:], w1)
+	le.PutUint64(d0[104:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[104:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[28*stRS:]), le.Uint64(sv[29*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[112:], w0)
-	le.PutUint64(d1[112:], w1)
+	le.PutUint64(d0[112:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[112:], w0>>32|w1&^0x00000000FFFFFFFF)
 	w0, w1 = le.Uint64(sv[30*stRS:]), le.Uint64(sv[31*stRS:])
-	t = (w0>>32 ^ w1) & 0x00000000FFFFFFFF
-	w1 ^= t
-	w0 ^= t << 32
-	le.PutUint64(d0[120:], w0)
-	le.PutUint64(d1[120:], w1)
+	le.PutUint64(d0[120:], uint64(uint32(w0))|w1<<32)
+	le.PutUint64(d1[120:], w0>>32|w1&^0x00000000FFFFFFFF)
 }
 
 // tile32d transposes the n bytes (whole 4-byte tiles) staged in sb straight into the dst rows

@@ -97,7 +97,8 @@ var swarKernels = []swarKernel{
 			"// transposed inside four uint64 words in two swap stages (32-bit halves, then 16-bit quarters)."},
 	{"pair32", "tile32d", 4, 2, []swarStage{{1, "0x00000000FFFFFFFF"}},
 		"pair32 writes dst rows i, i+1 (d0, d1) of a 4-byte tile, 128 bytes each, from src column\n" +
-			"// cells i, i+1: sixteen 2x2 blocks of 32-bit cells, each swapped inside two uint64 words."},
+			"// cells i, i+1: sixteen 2x2 blocks of 32-bit cells, each swapped inside two uint64 words\n" +
+			"// (the one swap stage written as the two words it makes)."},
 }
 
 func transposeFile(b *bytes.Buffer) {
@@ -108,15 +109,23 @@ func transposeFile(b *bytes.Buffer) {
 		for j := 0; j < k.rows; j++ {
 			ds, ws = append(ds, fmt.Sprintf("d%d", j)), append(ws, fmt.Sprintf("w%d", j))
 		}
+		vars := ws
+		if k.rows > 2 {
+			vars = append(vars, "t") // the swap stages' temporary
+		}
 		fmt.Fprintf(b, "\n// %s\n// sv holds the cells of src row j at sv[j*stRS].\n", k.doc)
-		fmt.Fprintf(b, "func %s(%s *[%d]byte, sv *[31*stRS + 8]byte) {\nle := binary.LittleEndian\nvar %s, t uint64\n",
-			k.name, strings.Join(ds, ", "), row, strings.Join(ws, ", "))
+		fmt.Fprintf(b, "func %s(%s *[%d]byte, sv *[31*stRS + 8]byte) {\nle := binary.LittleEndian\nvar %s uint64\n",
+			k.name, strings.Join(ds, ", "), row, strings.Join(vars, ", "))
 		for blk := 0; blk < 32/k.rows; blk++ {
 			var loads []string
 			for j := range ws {
 				loads = append(loads, fmt.Sprintf("le.Uint64(sv[%d*stRS:])", blk*k.rows+j))
 			}
 			fmt.Fprintf(b, "%s = %s\n", strings.Join(ws, ", "), strings.Join(loads, ", "))
+			if k.rows == 2 { // the one swap of 32-bit halves is two combines: two operations fewer a block
+				fmt.Fprintf(b, "le.PutUint64(d0[%d:], uint64(uint32(w0))|w1<<32)\nle.PutUint64(d1[%d:], w0>>32|w1&^%s)\n", 8*blk, 8*blk, k.stages[0].mask)
+				continue
+			}
 			for _, s := range k.stages {
 				for i := 0; i < k.rows; i++ {
 					if i&s.d != 0 {
