@@ -235,3 +235,31 @@ func FuzzAsm(f *testing.F) {
 		}
 	})
 }
+
+// TestDTypeNames: a dtype is written by its wire name, by number, or by any other name num
+// gives the element type (bf16, float32, ...); nothing else.
+func TestDTypeNames(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want isa.DType
+		err  bool
+	}{
+		{"BFLOAT16", isa.DTypeBFLOAT16, false}, {"BF16", isa.DTypeBFLOAT16, false}, {"bfloat16", isa.DTypeBFLOAT16, false},
+		{"F32", isa.DTypeFP32, false}, {"float32", isa.DTypeFP32, false}, {"F16", isa.DTypeFP16, false},
+		{"float8_e4m3", isa.DTypeFP8_EXP4, false}, {"0x3f", 0x3f, false}, {"CPTC1", isa.DTypeCPTC1, false},
+		{"float8_e4m3fn", 0, true}, {"FP99", 0, true},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			w, err := ParseLine("COPY in_dtype="+c.in, isa.CAYMAN)
+			if c.err {
+				if err == nil || !strings.Contains(err.Error(), "unknown dtype") {
+					t.Errorf("%v, want unknown dtype", err)
+				}
+				return
+			}
+			if err != nil || isa.DType(w[32]) != c.want {
+				t.Errorf("in_dtype byte %#x %v, want %v", w[32], err, c.want)
+			}
+		})
+	}
+}

@@ -33,6 +33,7 @@ import (
 	"sync"
 
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/num"
 )
 
 // aliases are the short keys the assembler accepts.
@@ -81,15 +82,10 @@ func enumValue(k isa.ValueKind, s string, bitsMax uint64) (uint64, error) {
 	if c, ok := enumCodes(k)[u]; ok && c <= bitsMax {
 		return c, nil
 	}
-	// a few friendly spellings
+	// the element types' other names (bf16, float32, ...) are num's, declared there once
 	if k == isa.KDType {
-		switch u {
-		case "BF16":
-			return uint64(isa.DTypeBFLOAT16), nil
-		case "F32":
-			return uint64(isa.DTypeFP32), nil
-		case "F16":
-			return uint64(isa.DTypeFP16), nil
+		if kind, err := num.ParseKind(t); err == nil && kind.Known() {
+			return uint64(kind), nil
 		}
 	}
 	return 0, fmt.Errorf("unknown %s %q", k, s)
