@@ -41,7 +41,20 @@ func TestErrorVocabulary(t *testing.T) {
 		{"syntax error", func() error { _, err := Parse([]byte("{\n\"format\" \"x\"}")); return err },
 			fault.ErrInvalid, true, "kernel.form.json", "", "line 2 (byte 12): invalid character"},
 		{"key twice", func() error { _, err := Parse([]byte(`{"name":"a","name":"b"}`)); return err },
-			fault.ErrInvalid, true, "kernel.form.duplicate_key", "", `key "name" given twice`},
+			fault.ErrInvalid, true, "kernel.form.key", "name", `line 1 (byte 12): key "name" given twice`},
+		{"unknown key", func() error {
+			_, err := Parse([]byte("{\"tensors\": [{\"name\": \"a\",\n \"shapes\": [1]}]}"))
+			return err
+		},
+			fault.ErrInvalid, true, "kernel.form.key", "tensors[0].shapes", `line 2 (byte 28): unknown key "shapes" (legal: arg, buffer, dtype, encoding, file, kind, loc, name, shape, writeback)`},
+		{"key in another case", func() error { _, err := Parse([]byte(`{"Format": "tpbsim.kernel"}`)); return err },
+			fault.ErrInvalid, true, "kernel.form.key", "Format", `key "Format"; the form's key is "format"`},
+		{"memset value", func() error {
+			_, err := Parse([]byte("{\"calls\": [{\"op\": \"memset\",\n\"value\": \"zero\"}]}"))
+			return err
+		}, fault.ErrInvalid, true, "kernel.form.json", "calls[0].value", `line 2 (byte 37): value zero: want a number`},
+		{"data after the object", func() error { _, err := Parse([]byte("{}\n\n {}")); return err },
+			fault.ErrInvalid, true, "kernel.form.json", "", "line 3 (byte 5): data after the kernel object"},
 		{"view past the tensors", copyKernel(func(b *kb) { b.k.Calls[1].Src.Tensor = 9 }),
 			fault.ErrInvalid, true, "kernel.form.view", "calls[1].src.tensor", "9; legal 0..3"},
 		{"invalid generation", func() error { _, err := Lower(&newKB().k, Options{}); return err },
@@ -58,6 +71,18 @@ func TestErrorVocabulary(t *testing.T) {
 		}), fault.ErrCapacity, false, "kernel.capacity", "tensor x", "capacity exceeded: rule kernel.capacity"},
 		{"not modelled", copyKernel(func(b *kb) { b.k.Tensors[2].DType = "tfloat32" }),
 			fault.ErrUnsupported, false, "kernel.dtype", "t.py:1: tensor x", "not modelled by tpbsim"},
+		{"DMA views overlap", copyKernel(func(b *kb) {
+			b.k.Calls[1] = Call{Op: OpDMACopy, Call: "nisa.dma_copy", Loc: "t.py:11", Dst: &View{Tensor: 0, Offset: 32, Pattern: [][2]int64{{32, 16}, {1, 32}}},
+				Src: &View{Tensor: 0, Pattern: [][2]int64{{32, 16}, {1, 32}}}}
+		}), fault.ErrInvalid, false, "dge_src_dst_disjoint", "t.py:11: nisa.dma_copy: dst", "dst and src share bytes: src bytes [0x0, 0x800) and dst bytes [0x80, 0x880) share byte 0x80"},
+		{"DMA into PSUM in 2-byte words", func() error {
+			b, _, _ := loadComputeStore(32, 3, 32, 3, "bfloat16", "bfloat16", func(b *kb, x, y int) {
+				b.call(Call{Op: OpDMACopy, Call: "nisa.dma_copy", Loc: "t.py:11", Dst: full(y, []int{32, 3}), Src: full(x, []int{32, 3})})
+			})
+			b.k.Tensors[3].Buffer = BufPSUM
+			_, err := Lower(&b.k, Options{Gen: isa.CAYMAN})
+			return err
+		}, fault.ErrInvalid, false, "psum_write_4byte", "t.py:11: nisa.dma_copy: dst", "writes 2-byte elements into \"y\""},
 		{"lowered word refused", func() error {
 			// A STREAM_TRANSPOSE on the SP queue: no lowering emits it, so the check pipeline's
 			// refusal of it stands for a lowering defect.

@@ -13,6 +13,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -186,10 +189,11 @@ func (c *Call) name() string {
 	return c.Op
 }
 
-// Parse reads a kernel form. Unknown keys, a key given twice in one object, trailing data and a
-// wrong format or version are refused (a malformed *Error) with where they are.
+// Parse reads a kernel form. Unknown keys (and keys that match only when case is ignored), a
+// key given twice in one object, trailing data and a wrong format or version are refused (a
+// malformed *Error) with where they are: the JSON errors name their line and byte.
 func Parse(data []byte) (*Kernel, error) {
-	if err := checkDuplicateKeys(data); err != nil {
+	if err := checkKeys(data, reflect.TypeOf(Kernel{})); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -198,8 +202,9 @@ func Parse(data []byte) (*Kernel, error) {
 	if err := dec.Decode(&k); err != nil {
 		return nil, formErr("", "kernel.form.json", "%s", jsonErrText(data, err))
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, formErr("", "kernel.form.json", "trailing data after the kernel object")
+	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) > 0 {
+		off += int64(len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n")))
+		return nil, formErr("", "kernel.form.json", "%s: data after the kernel object", lineByte(data, off))
 	}
 	if k.Format != FormatName {
 		return nil, formErr("format", "kernel.form.format", "%q; want %q", k.Format, FormatName)
@@ -211,6 +216,13 @@ func Parse(data []byte) (*Kernel, error) {
 		return nil, err
 	}
 	return &k, nil
+}
+
+// lineByte names byte offset off of data as "line N (byte off)" (off counts the bytes before it,
+// as encoding/json's offsets do).
+func lineByte(data []byte, off int64) string {
+	off = max(0, min(off, int64(len(data))))
+	return fmt.Sprintf("line %d (byte %d)", 1+bytes.Count(data[:off], []byte{'\n'}), off)
 }
 
 // jsonErrText names the line and byte of a JSON decoding error. An input that ends inside the
@@ -233,62 +245,116 @@ func jsonErrText(data []byte, err error) string {
 	if off < 0 || off > int64(len(data)) {
 		return msg
 	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	return fmt.Sprintf("line %d (byte %d): %s", line, off, msg)
+	return lineByte(data, off) + ": " + msg
 }
 
-// checkDuplicateKeys refuses an object that names a key twice (encoding/json keeps the last).
-func checkDuplicateKeys(data []byte) error {
+// checkKeys reads the JSON value in data token by token beside the Go type t it decodes into, and
+// refuses, naming the key's path, line and byte, what encoding/json would read silently or
+// without a line: a key given twice in one object (it keeps the last), a key that matches a field
+// only when case is ignored (it takes it), a key the type does not have, and a memset value that
+// is neither a number nor "nan", "inf", "-inf". A text that is not JSON is left to the decoder,
+// which names the line of its syntax error.
+func checkKeys(data []byte, t reflect.Type) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	type frame struct {
-		obj  bool
-		keys map[string]bool
-		next bool // the next string token is a key
-	}
-	var st []*frame
-	for {
+	numberType := reflect.TypeOf(Number(0))
+	var walk func(t reflect.Type, path string) (error, bool)
+	// walk reads one value; false: the text is not JSON (the decoder reports it).
+	walk = func(t reflect.Type, path string) (error, bool) {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		start := tokenStart(data, dec.InputOffset())
 		tok, err := dec.Token()
-		if err == io.EOF {
-			return nil
-		}
 		if err != nil {
-			return nil // the decoder proper reports syntax errors with their line
+			return nil, false
 		}
-		var top *frame
-		if len(st) > 0 {
-			top = st[len(st)-1]
+		if t == numberType {
+			s, isStr := tok.(string)
+			if _, isNum := tok.(float64); !isNum && tok != nil && (!isStr || s != "nan" && s != "inf" && s != "-inf") {
+				return formErr(strings.TrimSuffix(path, "."), "kernel.form.json", "%s: value %v: want a number or \"nan\", \"inf\", \"-inf\"",
+					lineByte(data, start), tok), true
+			}
+			return nil, true
 		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				if top != nil && top.obj {
-					top.next = true
+		switch tok {
+		case json.Delim('{'):
+			fields := jsonFields(t)
+			seen := map[string]bool{}
+			for dec.More() {
+				at := lineByte(data, tokenStart(data, dec.InputOffset()))
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, false
 				}
-				st = append(st, &frame{obj: t == '{', keys: map[string]bool{}, next: t == '{'})
-			default:
-				st = st[:len(st)-1]
-				if len(st) > 0 && st[len(st)-1].obj {
-					st[len(st)-1].next = true
+				k, _ := kt.(string)
+				if seen[k] {
+					return formErr(path+k, "kernel.form.key", "%s: key %q given twice in one object", at, k), true
+				}
+				seen[k] = true
+				ft, ok := fields[k]
+				if fields != nil && !ok {
+					names := make([]string, 0, len(fields))
+					for n := range fields {
+						if strings.EqualFold(n, k) {
+							return formErr(path+k, "kernel.form.key", "%s: key %q; the form's key is %q (keys are case-sensitive)", at, k, n), true
+						}
+						names = append(names, n)
+					}
+					sort.Strings(names)
+					return formErr(path+k, "kernel.form.key", "%s: unknown key %q (legal: %s)", at, k, strings.Join(names, ", ")), true
+				}
+				if err, ok := walk(ft, path+k+"."); err != nil || !ok {
+					return err, ok
 				}
 			}
-			continue
-		case string:
-			if top != nil && top.obj && top.next {
-				if top.keys[t] {
-					off := dec.InputOffset()
-					line := 1 + bytes.Count(data[:off], []byte{'\n'})
-					return formErr("", "kernel.form.duplicate_key", "line %d: key %q given twice in one object", line, t)
-				}
-				top.keys[t] = true
-				top.next = false
-				continue
+			_, err := dec.Token()
+			return nil, err == nil
+		case json.Delim('['):
+			var et reflect.Type
+			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+				et = t.Elem()
 			}
+			for i := 0; dec.More(); i++ {
+				if err, ok := walk(et, strings.TrimSuffix(path, ".")+"["+strconv.Itoa(i)+"]."); err != nil || !ok {
+					return err, ok
+				}
+			}
+			_, err := dec.Token()
+			return nil, err == nil
 		}
-		if top != nil && top.obj {
-			top.next = true
-		}
+		return nil, true
 	}
+	err, _ := walk(t, "")
+	return err
+}
+
+// tokenStart is where the next token starts from decoder offset off: past white space and the
+// ':' or ',' before it.
+func tokenStart(data []byte, off int64) int64 {
+	for off < int64(len(data)) && strings.IndexByte(" \t\r\n:,", data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// jsonFields maps the JSON keys of struct type t onto their types; nil when t is not a struct.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
 }
 
 // checkStructure checks what the form itself requires: ids in range, shapes and patterns well

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tpbsim/tpbsim/asm"
+	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
@@ -204,14 +205,22 @@ func Lower(k *Kernel, opt Options) (*Lowered, error) {
 }
 
 // selfCheck runs the machine's check pipeline (sim.CheckProgram, what Run refuses before it
-// executes anything) on the lowered program; the first word it refuses is a *LoweringError.
+// executes anything) on the lowered program. A DMA word whose source and destination share bytes
+// (dge_src_dst_disjoint) comes from a call whose src and dst views overlap (tensors that live at
+// the same time never share bytes), so it is that call's error; any other refused word is a
+// *LoweringError.
 func (lw *Lowered) selfCheck() error {
-	rep, err := sim.CheckProgram(lw.Program(), sim.Config{Gen: lw.Gen})
+	p := lw.Program()
+	rep, err := sim.CheckProgram(p, sim.Config{Gen: lw.Gen})
 	if err != nil {
 		return err
 	}
 	if rep.OK() {
 		return nil
+	}
+	byQueue := map[isa.Engine][]*Inst{}
+	for _, in := range lw.Insts {
+		byQueue[in.Engine] = append(byQueue[in.Engine], in)
 	}
 	for i := range rep.Insts {
 		r := &rep.Insts[i]
@@ -219,6 +228,11 @@ func (lw *Lowered) selfCheck() error {
 			continue
 		}
 		ie := r.Err(lw.Kernel.Source)
+		if q := byQueue[r.Engine]; ie.Rule == dge.RuleSrcDstDisjoint && r.Index >= 0 && r.Index < len(q) && q[r.Index].Call >= 0 {
+			c := &lw.Kernel.Calls[q[r.Index].Call]
+			return callErr(c, fault.ErrInvalid, "dst", dge.RuleSrcDstDisjoint, "a dst that shares no byte with src (or the very same view, a no-op)",
+				"dst and src share bytes: %s", r.Violations[0].Msg)
+		}
 		return &LoweringError{Origin: r.Origin, Engine: r.Engine, Index: r.Index, Opcode: r.Opcode, Rule: ie.Rule, Err: ie}
 	}
 	return rep.Err()

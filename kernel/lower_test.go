@@ -60,10 +60,15 @@ func TestTensorReduce(t *testing.T) {
 		neg  bool
 		f    func(acc, x float64) float64
 		init float64
+		in   func(i int) float32 // nil: seq
 	}{
-		{"add", "add", false, func(a, x float64) float64 { return a + x }, 0},
-		{"max", "maximum", false, math.Max, math.Inf(-1)},
-		{"negated add", "add", true, func(a, x float64) float64 { return a + x }, 0},
+		{"add", "add", false, func(a, x float64) float64 { return a + x }, 0, nil},
+		{"max", "maximum", false, math.Max, math.Inf(-1), nil},
+		{"negated add", "add", true, func(a, x float64) float64 { return a + x }, 0, nil},
+		// the logical ops are ALU arith ops (FACTS §A.2): a reduce of them folds to 0 or 1
+		{"logical or", "logical_or", false, func(a, x float64) float64 { return b2f(a != 0 || x != 0) }, 0, func(i int) float32 { return float32(i % 3 * (i / 7 % 2)) }},
+		{"logical and", "logical_and", false, func(a, x float64) float64 { return b2f(a != 0 && x != 0) }, 1, func(i int) float32 { return float32((i + i/16) % 17) }},
+		{"logical xor", "logical_xor", false, func(a, x float64) float64 { return b2f((a != 0) != (x != 0)) }, 0, func(i int) float32 { return float32(i % 3) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			P, A, B := 64, 4, 16
@@ -77,6 +82,11 @@ func TestTensorReduce(t *testing.T) {
 			b.call(Call{Op: OpDMACopy, Call: "nl.store", Dst: full(o, []int{P, A}), Src: full(y, []int{P, A})})
 			b.k.Outputs = []int{o}
 			in := seq(P * A * B)
+			if tc.in != nil {
+				for i := range in {
+					in[i] = tc.in(i)
+				}
+			}
 			_, res := runKernel(t, &b.k, map[int][]byte{a: f32bytes(in)})
 			got := bytesF32(res.Outputs[0].Data)
 			for p := 0; p < P; p++ {
@@ -95,6 +105,13 @@ func TestTensorReduce(t *testing.T) {
 			}
 		})
 	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func TestShuffleBroadcast(t *testing.T) {

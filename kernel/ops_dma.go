@@ -4,11 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
-
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
+	"github.com/tpbsim/tpbsim/sim"
 )
 
 // DMA calls: nl.load / nl.store / nisa.dma_copy become DMAMEMCPY (DIRECT2D) words, one per
@@ -148,6 +148,13 @@ func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 			}
 		}
 	}
+	steps := make([]int64, len(ds))
+	for i, d := range ds {
+		steps[i] = d.sb
+	}
+	if err := psumWords(c, dst, unitOut, steps...); err != nil {
+		return err
+	}
 	ds, ok = splitBig(ds)
 	if !ok {
 		return callErr(c, fault.ErrInvalid, "src", "kernel.dma_level_size", "levels of at most 65535 positions or a product of such",
@@ -208,6 +215,25 @@ func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 		}
 	}
 	return nil
+}
+
+// psumWords refuses a DMA whose writes into PSUM would not be whole 4-byte words (the machine's
+// rule psum_write_4byte, Provenance mem.psum_write_4byte): every unit-byte element it writes
+// there must start 4-byte aligned, so the destination's start, its steps and the unit are
+// multiples of 4 bytes.
+func psumWords(c *Call, dst *side, unit int64, steps ...int64) error {
+	if dst.pl.Space != isa.SpacePSUM {
+		return nil
+	}
+	bad := dst.base%4 != 0 || unit%4 != 0
+	for _, s := range steps {
+		bad = bad || s%4 != 0
+	}
+	if !bad {
+		return nil
+	}
+	return callErr(c, fault.ErrInvalid, "dst", mem.RulePSUMWrite4Byte, "a DMA into PSUM writes whole 4-byte words (4-byte aligned elements of a multiple of 4 bytes)",
+		"the DMA writes %d-byte elements into %q (%s) at %s with steps %v bytes", unit, dst.t.Name, dst.t.DType, dst.where(), steps)
 }
 
 // dmaQueue is the queue that issues a DMA call: the engine the call names, else SP for the
@@ -318,7 +344,7 @@ func (l *lowerer) dmaTranspose(c *Call) error {
 	if err != nil {
 		return err
 	}
-	if words, accs := l.xbarWords(src, dst); words != nil {
+	if words, accs := l.xbarWords(eng, src, dst); words != nil {
 		for i, w := range words {
 			l.emit(eng, w, accs[i], "crossbar transpose")
 		}
@@ -329,10 +355,11 @@ func (l *lowerer) dmaTranspose(c *Call) error {
 
 // xbarWords lowers a transpose by the rank's fixed permutation onto DMA_TRANSPOSE (0xBD) words,
 // one per 16-row x (128 / 64)-column crossbar tile of each 2-D slice [rows, cols] -> [cols,
-// rows] (the middle axes stay in place in (2,1,0) and (3,1,2,0)), when the dtype, the generation
-// and the placement let the crossbar run them: every word is planned by the DGE first, and nil
-// means "use the element-strided walk" (Provenance kernel.dma_transpose_lowering).
-func (l *lowerer) xbarWords(src, dst *side) ([]isa.Inst, [][]access) {
+// rows] (the middle axes stay in place in (2,1,0) and (3,1,2,0)), issued by queue eng, when the
+// dtype, the generation and the placement let the crossbar run them: every word goes through
+// the machine's check pipeline first (the instruction rules, the DGE's plan), and nil means "use
+// the element-strided walk" (Provenance kernel.dma_transpose_lowering).
+func (l *lowerer) xbarWords(eng isa.Engine, src, dst *side) ([]isa.Inst, [][]access) {
 	es := int64(src.es)
 	cols := dma.XbarColsFor(src.es)
 	rank := len(src.dims)
@@ -379,7 +406,7 @@ func (l *lowerer) xbarWords(src, dst *side) ([]isa.Inst, [][]access) {
 					InDtype: src.dtype, OutDtype: dst.dtype, TileSrcRowStep: int32(rs), TileSrcRows: uint8(nr), TileSrcCols: uint8(nc)}
 				binary.LittleEndian.PutUint64(w.Raw[xposeSrcOff:], sa)
 				binary.LittleEndian.PutUint64(w.Raw[xposeDstOff:], da)
-				if _, err := dge.PlanInst(l.g, w, dge.Config{}, dge.Options{Quiet: true}); err != nil {
+				if r, err := sim.CheckInst(sim.Config{Gen: l.g}, eng, w); err != nil || !r.Executable() {
 					return nil, nil
 				}
 				words = append(words, w)

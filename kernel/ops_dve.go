@@ -279,8 +279,9 @@ func (l *lowerer) emitMemset(c *Call, dst *side, ds []dim, value uint32) error {
 	return nil
 }
 
-// reduceOps maps NKI reduce op names onto the DVE's ALU ops: arithmetic ones fold in FP32
-// (TENSOR_REDUCE_ARITH_OP), bitwise / logical ones on integers (TENSOR_REDUCE_BITVEC_OP).
+// reduceOps maps NKI reduce op names onto the DVE's ALU ops: arithmetic and logical ones (the
+// logical ops are arith ops of the ALU, FACTS §A.2: 0 or 1) fold in FP32
+// (TENSOR_REDUCE_ARITH_OP), bitwise ones on integers (TENSOR_REDUCE_BITVEC_OP).
 var reduceOps = map[string]struct {
 	op     isa.ALUOp
 	bitvec bool
@@ -288,7 +289,7 @@ var reduceOps = map[string]struct {
 	"add": {isa.ALUAdd, false}, "subtract": {isa.ALUSubtract, false}, "multiply": {isa.ALUMult, false},
 	"maximum": {isa.ALUMax, false}, "minimum": {isa.ALUMin, false}, "max": {isa.ALUMax, false}, "min": {isa.ALUMin, false},
 	"bitwise_and": {isa.ALUBitwiseAnd, true}, "bitwise_or": {isa.ALUBitwiseOr, true}, "bitwise_xor": {isa.ALUBitwiseXor, true},
-	"logical_and": {isa.ALULogicalAnd, true}, "logical_or": {isa.ALULogicalOr, true}, "logical_xor": {isa.ALULogicalXor, true},
+	"logical_and": {isa.ALULogicalAnd, false}, "logical_or": {isa.ALULogicalOr, false}, "logical_xor": {isa.ALULogicalXor, false},
 }
 
 const reduceOpsLegal = "add, subtract, multiply, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, logical_and, logical_or, logical_xor"
@@ -307,7 +308,7 @@ func (l *lowerer) tensorReduce(c *Call) error {
 	}
 	if ro.bitvec {
 		if num.Kind(src.dtype).IsFloat() || num.Kind(dst.dtype).IsFloat() {
-			return callErr(c, fault.ErrInvalid, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise or logical reduce", "%v -> %v", src.dtype, dst.dtype)
+			return callErr(c, fault.ErrInvalid, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise reduce", "%v -> %v", src.dtype, dst.dtype)
 		}
 		if src.dtype != dst.dtype {
 			return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String()+" (a bitvec reduce does not cast)", "dst %v", dst.dtype)

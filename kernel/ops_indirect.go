@@ -144,6 +144,13 @@ func (l *lowerer) dmaIndirect(c *Call, dst, src *side, compute isa.DGEComputeOp)
 	if len(js) > 0 && js[len(js)-1].n == n && (len(js) == 2 || F == 1) {
 		orow = js[len(js)-1].sb
 	}
+	wstep := orow // the step of the written rows
+	if !gather {
+		wstep = istep
+	}
+	if err := psumWords(c, dst, rowBytes, wstep); err != nil {
+		return err
+	}
 	eng, err := l.dmaQueue(c, true)
 	if err != nil {
 		return err
@@ -330,7 +337,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 	if !sameInts(squeeze(dd.shape), squeeze(ps.shape)) {
 		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", ps.shape), "dst %v", dd.shape)
 	}
-	if words, accs := l.xbarWords(ts, dd); words != nil {
+	if words, accs := l.xbarWords(isa.EnginePOOL, ts, dd); words != nil {
 		for i, w := range words {
 			l.emit(isa.EnginePOOL, w, accs[i], "crossbar transpose of the gathered rows")
 		}

@@ -207,20 +207,10 @@ func (l *lowerer) streamShuffle(c *Call) error {
 			s.StartAddr = st.StartAddr // a source of one quadrant feeds every destination quadrant
 		}
 		in := s4(isa.OpSTREAM_SHUFFLE, src.dtype, src.dtype, p.n, s, d)
-		acc := []access{{b: l.t4dBox(s, src.es, p.n)}}
-		written := 0
-		for i := 0; i < min(p.n, 32); i++ {
-			if p.mask[i] != 255 {
-				written = i + 1
-			}
-		}
-		wn := p.n
-		if p.n == 32 {
-			wn = written
-		}
-		if wn > 0 {
-			acc = append(acc, access{b: l.t4dBox(d, dst.es, wn), write: true})
-		}
+		// The write is the whole destination walk of the active channels, 255 entries too:
+		// those write nothing, but the machine's race detector counts the instruction's
+		// destination walk, so the waits must order it (Provenance kernel.shuffle_lowering).
+		acc := []access{{b: l.t4dBox(s, src.es, p.n)}, {b: l.t4dBox(d, dst.es, p.n), write: true}}
 		l.emit(isa.EngineDVE, in, acc, "")
 	}
 	return nil

@@ -29,8 +29,8 @@ func Provenance() []isa.Provenance {
 			"(up to 64 KiB, no cast), levels over 65535 split; each DMAMEMCPY (DIRECT2D) word takes two levels, outer levels become several words (at most 16384 per call). A cast or dst_rmw_op add keeps the dtype size as the element (the CCE path).",
 			"FACTS §C.2 (DIRECT2D: 2 levels, 16-bit counts, elem_size up to 64 KiB)", isa.Invented, "the fewest DIRECT2D words for the walk; the DGE then fans each over the DMA engines"),
 		b("kernel.dma_transpose_lowering", "dma_transpose / load_transpose2d (the rank's fixed permutation: (1,0), (2,1,0), (3,1,2,0)) into SBUF becomes DMA_TRANSPOSE (0xBD) words, one per 16-row x 128-column "+
-			"(64 for 4-byte dtypes) crossbar tile of each 2-D [rows, cols] slice (the middle axes of (2,1,0) and (3,1,2,0) stay in place), when the generation has the crossbar (not SUNDA) and the DGE plans every word "+
-			"(32-byte aligned destinations); otherwise, and for other placements, an element-strided DIRECT2D walk of the permuted source. The gather transpose's second step takes the same route.",
+			"(64 for 4-byte dtypes) crossbar tile of each 2-D [rows, cols] slice (the middle axes of (2,1,0) and (3,1,2,0) stay in place), when the generation has the crossbar (not SUNDA) and the machine's check pipeline "+
+			"accepts every word (the instruction rules, e.g. tile_src_rows == 16, so rows a multiple of 16; the DGE's plan, 32-byte aligned destinations); otherwise, and for other placements, an element-strided DIRECT2D walk of the permuted source. The gather transpose's second step takes the same route.",
 			"NKI.md §2, §3; FACTS §C.5 (DIRECT2D_XPOSE layout partial); dge.direct2d_xpose_layout", isa.Invented, "the crossbar is what the hardware DGE transposes with (TIMING.md's ~90% / ~50%); DMA_TRANSPOSE's layout is partial, so a word the DGE would not plan falls back to the strided walk, which moves the same bytes"),
 		b("kernel.dma_transpose_default_path", "The direct dma_transpose shape and dtype rules of NKI 2.27 on (src.shape[0], src.shape[-1], 2-byte dtype) are checked when dge_mode is hwdge; with dge_mode unknown (the default) they are not, "+
 			"and a transpose the crossbar cannot run takes the element-strided walk.",
@@ -46,7 +46,7 @@ func Provenance() []isa.Provenance {
 		b("kernel.shuffle_lowering", "nc_stream_shuffle is LOAD_MASK_SELECT (only when the mask register holds another mask) + STREAM_SHUFFLE with num_active = ceil(max(src, dst partitions)/32)*32; mask entries of channels past the destination are 255, "+
 			"and a partial last quadrant of a destination over 32 partitions is a second word with its own mask. A source of a partial quadrant (e.g. 1 partition) is first copied into a zeroed staging tile of whole quadrants, "+
 			"since the instruction reads num_active channels from its start; a source of at most 32 partitions feeds every destination quadrant.",
-			"NKI.md §2 (shuffle semantics, start partitions)", isa.Invented, "the executor writes every channel whose mask entry is not 255 and reads all num_active source channels"),
+			"NKI.md §2 (shuffle semantics, start partitions)", isa.Invented, "the executor writes every channel whose mask entry is not 255 and reads all num_active source channels; the sync orders the whole destination walk of the active channels, as the machine's race detector counts it"),
 		b("kernel.dtype_e4m3fn", "float8_e4m3fn (TRN3's no-Inf E4M3, max 448) shares FP8_EXP4's code; tpbsim converts it as the IEEE-like E4M3 of FP8_EXP4 (max 240, with Inf), so values above 240 differ from TRN3.",
 			"NKI.md §5", isa.LowInferred, "one ISA code, two NKI names; tpbsim's num package has the IEEE-like format only"),
 		r("nki.start_partition", "Every engine's access starts at a partition the start-partition rule allows: P > 64 at 0; 32 < P <= 64 at 0 or 64; P <= 32 at 0, 32, 64 or 96.", "NKI.md §4"),
