@@ -263,8 +263,8 @@ type hbmRun struct {
 // New builds the memory of generation g. SBUF and PSUM are allocated whole (active bytes only);
 // HBM pages are allocated on first write.
 func New(g isa.Generation, opts Options) (*Memory, error) {
-	if !g.Valid() {
-		return nil, fmt.Errorf("mem: invalid generation %v", g)
+	if err := g.Check(); err != nil { // an *isa.GenerationError (fault.ErrInvalid), never a default
+		return nil, fmt.Errorf("mem: %w", err)
 	}
 	if opts.HBMCapBytes == 0 {
 		opts.HBMCapBytes = DefaultHBMCapBytes

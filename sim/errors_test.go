@@ -153,3 +153,31 @@ func TestInvalidGeneration(t *testing.T) {
 		})
 	}
 }
+
+// The UNORDERED wait (0xFE) is in the ISA of MAVERICK only (isa.Features.RegOffsetWaits), where
+// the machine executes it as no wait; elsewhere the instruction layer refuses it.
+func TestUnorderedWaitByGeneration(t *testing.T) {
+	for _, g := range isa.Generations {
+		t.Run(g.String(), func(t *testing.T) {
+			f, err := g.Features()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x100), 32, isa.Events{WaitMode: isa.WaitUnordered})
+			r, err := CheckInst(Config{Gen: g}, isa.EngineDVE, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Executable() != f.RegOffsetWaits {
+				t.Errorf("executable %v, want %v: %v", r.Executable(), f.RegOffsetWaits, r.Err(""))
+			}
+		})
+	}
+}
+
+// mem.New refuses an invalid generation as the machine does.
+func TestMemoryInvalidGeneration(t *testing.T) {
+	if _, err := mem.New(isa.GenInvalid, mem.Options{}); !errors.Is(err, fault.ErrInvalid) || fault.Rule(err) != isa.RuleGeneration {
+		t.Errorf("mem.New(GenInvalid): %v", err)
+	}
+}

@@ -79,6 +79,12 @@ func Provenance() []isa.Provenance {
 				"an update fires when the reads are done (mode bit 0x10 clear) or on completion (set). Their value at the start of a " +
 				"run is sim.semaphore_initial; the arithmetic past 0 and 2^32-1 and the signedness of the compares are sim.semaphore_unsigned.",
 			Source: "FACTS §B.2", Confidence: isa.HighObserved},
+		{ID: "sim.unordered_wait", Kind: "behaviour",
+			Text: "The UNORDERED wait mode (0xFE), in the ISA of MAVERICK only (isa.Features.RegOffsetWaits), executes as no wait: the " +
+				"instruction issues when its queue reaches it, whatever the semaphore holds. Elsewhere the instruction layer refuses it " +
+				"(has_valid_neuron_events).",
+			Source: "FACTS §B.2, §G.4 (WAIT_MODE 0xFE UNORDERED on MAVERICK; no semantics given)", Confidence: isa.LowInferred,
+			Reason: "the name says the instruction is not ordered by a semaphore; any wait would invent a condition the sources do not give"},
 		{ID: "sim.semaphore_initial", Kind: "behaviour",
 			Text: "Every semaphore is 0 when a machine is made (sim.New) or reset (Machine.Reset); Machine.SetSemaphore sets another value " +
 				"before a run. A second Run on the same machine starts from the semaphores the first left.",

@@ -143,19 +143,19 @@ type checker struct {
 	cfg     Config // limits applied
 	gen     isa.Generation
 	geo     isa.Geometry
-	feat    genFeatures
-	derived bool // cfg.MaxStreamBytes was derived from cfg.MaxElements
+	feat    isa.Features // the generation's row of the instruction layer's feature table
+	derived bool         // cfg.MaxStreamBytes was derived from cfg.MaxElements
 	dge     dge.Config
 }
 
 func newChecker(cfg Config) (checker, error) {
-	feat, err := featuresOf(cfg.Gen)
+	feat, err := cfg.Gen.Features() // an invalid generation is an *isa.GenerationError, never a default
 	if err != nil {
-		return checker{}, err
+		return checker{}, fmt.Errorf("sim: %w", err)
 	}
 	derived := cfg.MaxStreamBytes == 0
 	cfg.MaxElements, cfg.MaxStreamBytes = cfg.Limits()
-	return checker{cfg: cfg, gen: cfg.Gen, geo: cfg.Gen.Geometry(), feat: feat, derived: derived}, nil
+	return checker{cfg: cfg, gen: cfg.Gen, geo: feat.Geometry, feat: feat, derived: derived}, nil
 }
 
 // CheckProgram runs the check pipeline of a machine configured by cfg on p, without building
@@ -378,7 +378,7 @@ func immediateAddrs(x *isa.S4D4TR) fault.Violation {
 }
 
 // events accepts the EVENTS forms the machine executes: no wait or an immediate semaphore
-// compare (and UNORDERED where the generation has it), and no update or an immediate semaphore
+// compare (and UNORDERED where the generation has it, isa.Features.RegOffsetWaits), and no update or an immediate semaphore
 // update. Register and event forms are named by the ISA but need registers tpbsim does not
 // model: unsupported. invalid reports a value the ISA does not list (isa.Validate refuses it
 // first; this keeps the executors from ever seeing one).
@@ -386,7 +386,7 @@ func (c *checker) events(op isa.Opcode, ev isa.Events) (v fault.Violation, inval
 	w := ev.WaitMode
 	wat, uat := fieldOffset(op, "events.wait_mode"), fieldOffset(op, "events.update_mode")
 	switch {
-	case w == isa.WaitNone, w.IsSemImm(), w == isa.WaitUnordered && c.feat.waitUnordered:
+	case w == isa.WaitNone, w.IsSemImm(), w == isa.WaitUnordered && c.feat.RegOffsetWaits: // UNORDERED executes as no wait
 	case w.Known() && w != isa.WaitInvalid:
 		return fault.Violation{Rule: RuleExecutableWaitMode, Path: "events.wait_mode", Value: w.String(), Offset: wat,
 			Legal: "NONE or WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_IMM", Msg: "register and event wait forms are not modelled"}, false
