@@ -64,11 +64,10 @@ type Options struct {
 	// HugePages asks the host for 2 MiB pages behind SBUF and PSUM (Linux transparent huge
 	// pages in "madvise" mode; a no-op elsewhere). Large transposes and DMA walks touch 32-128
 	// partition rows at once, 224 KiB or more apart, and with 4 KiB pages each step of each row
-	// is a TLB miss: a full-size StreamTranspose measured 25-35% faster with them. Off by
-	// default: a program that touches a few bytes here and there then holds whole 2 MiB pages
-	// (up to all of SBUF resident instead of a few 4 KiB pages), and on a host with fragmented
-	// memory a huge page fault may wait for the kernel to compact memory. `tpbsim run` turns it
-	// on (one memory per process); the test suite measured the same time either way.
+	// is a TLB miss (BENCHMARKS.md has the figures). Off by default: a program that touches a
+	// few bytes here and there then holds whole 2 MiB pages (up to all of SBUF resident
+	// instead of a few 4 KiB pages), and on a host with fragmented memory a huge page fault may
+	// wait for the kernel to compact memory. `tpbsim run` turns it on (one memory per process).
 	HugePages bool
 }
 

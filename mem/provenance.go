@@ -34,7 +34,7 @@ func Provenance() []isa.Provenance {
 			"DESIGN.md §1", isa.Invented, "The model must allow any 47-bit address (a test may use 1 TiB) without allocating it."),
 		b("mem.hbm_cap", "HBM allocation is capped (Options.HBMCapBytes, default 4 GiB); a write needing pages past the cap fails with ErrHBMCap and writes nothing. "+
 			"The cap counts whole 64 KiB pages: a cap that is not a multiple of the page size allows only the whole pages below it.",
-			"issue 3 item 2", isa.Invented, "A crafted program must not exhaust the host's memory; 4 GiB holds any realistic test tensor set."),
+			"DESIGN.md §1 (HBM: a sparse 64-bit byte space, pages allocated on first touch)", isa.Invented, "A crafted program must not exhaust the host's memory; 4 GiB holds any realistic test tensor set."),
 		b("mem.dma_address_map", "DMA device addresses below isa.DMALocalBase are HBM; DMALocalBase + an on-chip byte address is SBUF/PSUM. An on-chip DMA "+
 			"access may cross into the next partition only where the active area fills the stride; where SBUF's does (MARIANA, MARIANA_PLUS), the on-chip "+
 			"space is contiguous from the last SBUF partition into PSUM partition 0 at 0x2000000, and one access may span both (PSUM's 4-byte write rule "+
@@ -42,7 +42,7 @@ func Provenance() []isa.Provenance {
 			"The real ADDR8 address map is not in the sources; bytes past the active area do not exist, so an access through them fails, while "+
 				"addresses that exist are treated as one linear space, as a DMA engine walking byte addresses would see them."),
 		b("mem.uninit_tracking", "With Options.TrackUninit one bit per byte records writes; a read of a never-written byte fails with fault.ErrUninit and its "+
-			"address (on-chip address, or DMA address for ReadAt). Off by default.", "issue 3 item 2; NKI.md (sentinel fills)", isa.Invented,
+			"address (on-chip address, or DMA address for ReadAt). Off by default.", "DESIGN.md §1; NKI.md (sentinel fills)", isa.Invented,
 			"The official simulator exposes uninitialised reads only through sentinel fills; an error naming the address is more useful and costs nothing when off."),
 		b("mem.unresolved_addr4", "Register, shape-register and indirect ADDR4 forms fail with fault.ErrUnsupported: their values come from hardware registers tpbsim does not model.",
 			"FACTS §B.3", isa.Invented, "Guessing a register value would silently produce wrong results."),
@@ -73,7 +73,7 @@ func Provenance() []isa.Provenance {
 			"FACTS §B.3", isa.HighObserved, nil, ""),
 		r(RuleReadInitialised, "With uninitialised-read checking on (--check-uninit, Options.TrackUninit), every byte an instruction or DMA reads was written "+
 			"before (by a program, --load or an earlier instruction); the error gives the first never-written address.",
-			"tpbsim (issue 3 item 2; see mem.uninit_tracking)", isa.Invented, []string{"src_mem_pattern", "src_start_addr"},
+			"tpbsim (DESIGN.md §1; see mem.uninit_tracking)", isa.Invented, []string{"src_mem_pattern", "src_start_addr"},
 			"hardware reads whatever the bytes hold; naming the first never-written address is what a user debugging a program needs"),
 		r(RuleDMAAddrInRange, "An on-chip DMA range [addr, addr+n) stays inside the 29-bit on-chip window above isa.DMALocalBase.",
 			"isa.Addr8 (INVENTED address map); FACTS §B.3", isa.Invented, []string{"src_start_addr", "dst_start_addr"},
@@ -82,6 +82,6 @@ func Provenance() []isa.Provenance {
 			"isa.Addr8 (INVENTED address map)", isa.Invented, []string{"src_start_addr", "dst_start_addr"},
 			"the real ADDR8 address map is not in the sources (mem.dma_address_map)"),
 		r(RuleHBMCap, "A write may not allocate HBM pages past the model's cap (Options.HBMCapBytes, default 4 GiB); a DMA job is checked whole (see mem.hbm_cap).",
-			"tpbsim (issue 3 item 2)", isa.Invented, []string{"dst_start_addr"}, "a crafted program must not exhaust the host's memory"),
+			"tpbsim (DESIGN.md §1)", isa.Invented, []string{"dst_start_addr"}, "a crafted program must not exhaust the host's memory"),
 	}
 }

@@ -113,7 +113,7 @@ func TestCheckMatchesRunOnCorpus(t *testing.T) {
 // ways, a dge.Request and its DMAMEMCPY word. Either both are refused, under the same rule, or
 // both accepted.
 //
-// The cast at src 0x1 / dst 0x3 of issue 14: FACTS §C.2 has is_valid_dma_cce require "aligned
+// The cast at src 0x1 / dst 0x3 (moved clear of its source here): FACTS §C.2 has is_valid_dma_cce require "aligned
 // start addresses and steps", so the instruction rule (start addresses aligned to the dtype
 // sizes) is the one with a source, and the DGE, which plans and executes the request, is the
 // side that disagrees. A known disagreement is pinned as one (the test fails when it is fixed:
@@ -128,7 +128,7 @@ func TestDGERequestAgreesWithCheck(t *testing.T) {
 		known    string // a known disagreement: who fixes it
 	}{
 		{"aligned cast", 0x0, 0x1000, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
-		{"cast at src 0x1 (issue 14: dst 0x3, here clear of the source)", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
+		{"cast at src 0x1 / dst 0x1003", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
 		{"cast at src 0x4 / dst 0x1003", 0x4, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
 		{"widening cast aligned", 0x2, 0x1004, isa.DTypeBFLOAT16, isa.DTypeFP32, ""},
 		{"plain copy at odd addresses", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeFP32, ""},

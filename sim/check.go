@@ -50,7 +50,7 @@ const raiseHint = "raise it with tpbsim run --max-elements N, or sim.Config.MaxE
 // on raising the element limit, or on raising the derived byte limit; rule is "" when w passes.
 func workLimit(w work, cfg Config, derived bool, hint, bytesHint string) (rule, msg string) {
 	if w.elems > cfg.MaxElements {
-		return RuleMaxElements, fmt.Sprintf("streams %d elements%s; tpbsim's limit is %d (%s)", w.elems, w.per, cfg.MaxElements, hint)
+		return RuleMaxElements, fmt.Sprintf("streams %d elements%s; tpbsim's limit is %d (%s)", w.elems, w.per(), cfg.MaxElements, hint)
 	}
 	if w.bytes > cfg.MaxStreamBytes {
 		lim := fmt.Sprintf("%d bytes (sim.Config.MaxStreamBytes)", cfg.MaxStreamBytes)
@@ -59,7 +59,7 @@ func workLimit(w work, cfg Config, derived bool, hint, bytesHint string) (rule, 
 			lim = fmt.Sprintf("%d bytes, %d per element of the element limit %d", cfg.MaxStreamBytes, StreamBytesPerElement, cfg.MaxElements)
 			hint = bytesHint
 		}
-		return RuleMaxStreamBytes, fmt.Sprintf("streams %d bytes: %s; tpbsim's limit is %s (%s)", w.bytes, w.how, lim, hint)
+		return RuleMaxStreamBytes, fmt.Sprintf("streams %d bytes: %s; tpbsim's limit is %s (%s)", w.bytes, w.how(), lim, hint)
 	}
 	return "", ""
 }

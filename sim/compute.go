@@ -23,12 +23,6 @@ func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
 		return Effect{}, err
 	}
 	out := Effect{BytesRead: int64(eff.BytesRead), BytesWritten: int64(eff.BytesWritten), reads: eff.Reads, writes: eff.Writes}
-	if len(eff.Reads) > 0 && !eff.Reads[0].Empty() {
-		out.Src = eff.Reads[0].String()
-	}
-	if len(eff.Writes) > 0 && !eff.Writes[0].Empty() {
-		out.Dst = eff.Writes[0].String()
-	}
 	if eff.Transpose != "" {
 		out.Notes = map[string]any{"transpose_impl": eff.Transpose}
 	}

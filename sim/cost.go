@@ -27,8 +27,32 @@ func streamElems(in isa.Inst) uint64 {
 type work struct {
 	elems uint64 // elements per channel (DVE family), or moved by all descriptors (DMA)
 	bytes uint64 // bytes read plus written, over all channels or descriptors
-	per   string // what elems counts, for the message
-	how   string // how bytes is made up, for the message
+	// what the counts are made of, for the message (formatted only for a broken limit)
+	descriptors int    // a DMA's descriptors (-1: not a DMA)
+	nac         uint8  // a DVE-family instruction's channels (0: not one)
+	srcB, dstB  uint64 // its source and destination bytes per channel
+}
+
+// per says what elems counts.
+func (w work) per() string {
+	switch {
+	case w.descriptors >= 0:
+		return fmt.Sprintf(" in its %d DMA descriptor(s)", w.descriptors)
+	case w.nac > 0:
+		return " per channel"
+	}
+	return ""
+}
+
+// how says how bytes is made up.
+func (w work) how() string {
+	switch {
+	case w.descriptors >= 0:
+		return "source plus destination bytes of its descriptors"
+	case w.nac > 0:
+		return fmt.Sprintf("%d channels x (%d source + %d destination bytes), which the DVE executor holds in host memory", w.nac, w.srcB, w.dstB)
+	}
+	return ""
 }
 
 // workOf is the work of an S4D4_TR instruction, or of a DMA instruction lowered to plan (the
@@ -36,7 +60,7 @@ type work struct {
 // elements, step-0 walks not).
 func workOf(in isa.Inst, plan *dge.Plan) work {
 	if plan != nil {
-		var w work
+		w := work{descriptors: 0}
 		n := 0
 		for _, q := range plan.Job.Queues {
 			for i := range q {
@@ -47,18 +71,17 @@ func workOf(in isa.Inst, plan *dge.Plan) work {
 				n++
 			}
 		}
-		w.per = fmt.Sprintf(" in its %d DMA descriptor(s)", n)
-		w.how = "source plus destination bytes of its descriptors"
+		w.descriptors = n
 		return w
 	}
 	switch x := in.(type) {
 	case *isa.S4D4TR:
 		src, dst := x.SrcMemPattern.ElementCount(), x.DstMemPattern.ElementCount()
 		sb, db := satMul(src, uint64(x.InDtype.Size())), satMul(dst, uint64(x.OutDtype.Size()))
-		return work{elems: max(src, dst), bytes: dve.StreamBytes(int(x.NumActiveChannels), sb, db), per: " per channel",
-			how: fmt.Sprintf("%d channels x (%d source + %d destination bytes), which the DVE executor holds in host memory", x.NumActiveChannels, sb, db)}
+		return work{elems: max(src, dst), bytes: dve.StreamBytes(int(x.NumActiveChannels), sb, db), descriptors: -1,
+			nac: x.NumActiveChannels, srcB: sb, dstB: db}
 	}
-	return work{elems: streamElems(in)}
+	return work{elems: streamElems(in), descriptors: -1}
 }
 
 func satAdd(a, b uint64) uint64 {

@@ -12,7 +12,7 @@ import (
 	"github.com/tpbsim/tpbsim/timing"
 )
 
-// DMA in the machine (issue 4 item 5): a DMA instruction on the SP, ACT or POOL queue is lowered
+// DMA in the machine: a DMA instruction on the SP, ACT or POOL queue is lowered
 // by the DGE (dge.PlanInst) to per-DMA-engine descriptor queues, which the DMA engines
 // (dma.Engines) check whole and then execute. The issuing queue is busy for the timing table's
 // dge.issue_ns; the descriptors start after that, FIFO on each engine, contending with earlier
@@ -133,7 +133,7 @@ func (r *run) issueDMA(e *engine, in Instr, issuePS int64, self int) (*dmaIssue,
 	if order == nil {
 		order = dma.RoundRobin(job.Queues)
 	}
-	if len(order) > 0 {
+	if len(order) > 0 && r.tr != nil {
 		d := &job.Queues[order[0].Engine][order[0].Index]
 		out.eff.Src, out.eff.Dst = m.devAddr(d.Src.Addr), m.devAddr(d.Dst.Addr)
 	}

@@ -49,8 +49,8 @@ func limitErr(t *testing.T, m *Machine, p *Program, rule string) *InstError {
 }
 
 // A valid DVE instruction within the element limit whose walks would need tens of GiB of host
-// buffers is refused before anything runs (it used to kill the process out of memory), naming
-// the instruction, the limit and how to raise it.
+// buffers is refused before anything runs (the host would run out of memory), naming the
+// instruction, the limit and how to raise it.
 func TestStreamBytesLimitDVE(t *testing.T) {
 	g := isa.CAYMAN
 	for _, op := range []isa.Opcode{isa.OpCOPY, isa.OpTENSOR_REDUCE_ARITH_OP} {
@@ -129,7 +129,7 @@ func dmaBases(g isa.Generation) map[string]isa.Inst {
 }
 
 // Every DMA opcode the machine executes counts against the element and byte limits before the
-// run, on the descriptors the DGE makes of it (DMA instructions used to be exempt).
+// run, on the descriptors the DGE makes of it.
 func TestWorkLimitsCountDMA(t *testing.T) {
 	g := isa.CAYMAN
 	for name, in := range dmaBases(g) {
@@ -208,7 +208,7 @@ func TestCheckPlan(t *testing.T) {
 }
 
 // Register, shape-register and indirect ADDR4 forms are refused by the check before the run
-// (they used to fail only when reached), naming the instruction, the field and the rule.
+// (not when reached), naming the instruction, the field and the rule.
 func TestRegisterAddressRefusedBeforeRun(t *testing.T) {
 	for _, c := range []struct {
 		g isa.Generation
@@ -269,8 +269,8 @@ func hasProvenance(id string) bool {
 
 // A DMA whose destination names bytes more than once across DMA engines (a job large enough
 // for parallel workers) gives the same result on every run, also under -race: the job runs in
-// job order and the walk's last element wins (Provenance sim.dma_dst_overlap). It used to race
-// between workers.
+// job order and the walk's last element wins (Provenance sim.dma_dst_overlap), never as the
+// host workers happen to finish.
 func TestDMADstSelfOverlapDeterministic(t *testing.T) {
 	g := isa.CAYMAN
 	src := make([]byte, 4<<20)
@@ -348,7 +348,7 @@ func TestDMADstSelfOverlapDeterministic(t *testing.T) {
 // A DGE 16x128 crossbar transpose (a bf16 DMAMEMCPY from HBM whose source columns land in
 // SBUF partitions) spreads its row tiles over the engines; every engine writes every partition,
 // so the engines' byte ranges interleave without sharing a byte, and the job runs on parallel
-// workers (the bounding-range overlap test used to serialise it).
+// workers (a test of bounding ranges alone would serialise it).
 func TestDMACrossbarTransposeRunsParallel(t *testing.T) {
 	g := isa.CAYMAN
 	const rows, cols = 8192, 128 // 2 MiB of bf16

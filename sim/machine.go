@@ -1,4 +1,4 @@
-// Package sim is the NeuronCore machine of tpbsim (DESIGN.md §1, issue 3 items 4-6): memory,
+// Package sim is the NeuronCore machine of tpbsim (DESIGN.md §1): memory,
 // 256 semaphores, the engine queues DVE, POOL, ACT and SP, and the DMA engines, run
 // concurrently by a deterministic discrete-event scheduler. Engines synchronise through the
 // EVENTS band of each instruction (FACTS §B.2): wait before issue, update after the reads or on
@@ -39,7 +39,7 @@ const StreamBytesPerElement = 16
 // DefaultMaxStreamBytes is the stream-bytes limit with the default element limit (1 GiB).
 const DefaultMaxStreamBytes = StreamBytesPerElement * DefaultMaxElements
 
-// Annotation is what a microcode table set says about a DVE opcode (issue 5 item 8): its
+// Annotation is what a microcode table set says about a DVE opcode: its
 // control rows, datapath block class and pipeline depth. Fields are free-form key/values so the
 // ucode package's vocabulary reaches the trace unchanged.
 type Annotation map[string]any
@@ -89,9 +89,41 @@ type Config struct {
 // Effect is what one instruction did to memory, for the trace and the summary.
 type Effect struct {
 	BytesRead, BytesWritten int64
-	Src, Dst                string         // what was read and written, e.g. "sbuf[p0..31][0x0..0x80)"
+	Src, Dst                string         // what was read and written, e.g. "sbuf[p0..31][0x0..0x80)" (a DMA's, traced runs only; else see src, dst)
 	Notes                   map[string]any // extra trace args
 	reads, writes           []mem.Span     // bounding boxes of the bytes read and written (race detection)
+}
+
+// src is what the instruction read, for the trace: Src, or its first read box.
+func (e *Effect) src() string {
+	if e.Src == "" && len(e.reads) > 0 && !e.reads[0].Empty() {
+		return e.reads[0].String()
+	}
+	return e.Src
+}
+
+// dst is what it wrote: Dst, or its first write box.
+func (e *Effect) dst() string {
+	if e.Dst == "" && len(e.writes) > 0 && !e.writes[0].Empty() {
+		return e.writes[0].String()
+	}
+	return e.Dst
+}
+
+// dmaEngineNames are the DMA engines' names in statistics and the trace.
+var dmaEngineNames = func() (n [32]string) {
+	for i := range n {
+		n[i] = fmt.Sprintf("DMA%d", i)
+	}
+	return n
+}()
+
+// dmaEngineName names DMA engine i.
+func dmaEngineName(i int) string {
+	if i >= 0 && i < len(dmaEngineNames) {
+		return dmaEngineNames[i]
+	}
+	return fmt.Sprintf("DMA%d", i)
 }
 
 // unit executes the compute instructions of one engine queue.
@@ -369,7 +401,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	}
 	r.dmaSt = make([]EngineStats, m.geo.DMAEngineCount)
 	for i := range r.dmaSt {
-		r.dmaSt[i].Engine = fmt.Sprintf("DMA%d", i)
+		r.dmaSt[i].Engine = dmaEngineName(i)
 	}
 	if r.tr != nil {
 		for _, q := range p.Queues {
@@ -657,11 +689,11 @@ func (r *run) issue(e *engine, slot int) error {
 		}
 		args["bytes_read"] = eff.BytesRead
 		args["bytes_written"] = eff.BytesWritten
-		if eff.Src != "" {
-			args["src"] = eff.Src
+		if src := eff.src(); src != "" {
+			args["src"] = src
 		}
-		if eff.Dst != "" {
-			args["dst"] = eff.Dst
+		if dst := eff.dst(); dst != "" {
+			args["dst"] = dst
 		}
 		if ev.WaitMode != isa.WaitNone {
 			args["wait"] = fmt.Sprintf("sem[%d] %v %d", ev.WaitIdx, ev.WaitMode, ev.SemaphoreValue)

@@ -11,7 +11,7 @@ import (
 	"github.com/tpbsim/tpbsim/mem"
 )
 
-// Data races (issue 12 item 1; Provenance sim.race_model, sim.race_semaphore_counts). Every run
+// Data races (Provenance sim.race_model, sim.race_semaphore_counts). Every run
 // tracks happens-before between the memory accesses of its instructions and DMA descriptors:
 //
 //   - program order per queue: a compute instruction's accesses happen before everything its
@@ -916,7 +916,7 @@ func raceProvenance() []isa.Provenance {
 				"the instruction's reads only, also on a DMA; one on completion its reads and writes. DMA ordering: sim.race_dma_order. " +
 				"Two accesses to a common byte, at least one a write, by different instructions, unordered either way, are a race. The " +
 				"descriptors of one DMA instruction are one instruction: the DMA model runs those that overlap in order (sim.dma_dst_overlap).",
-			Source: "issue 12; FACTS §B.2 (wait before issue, update after the reads or on completion)", Confidence: isa.Invented,
+			Source: "DESIGN.md §9 (races); FACTS §B.2 (wait before issue, update after the reads or on completion)", Confidence: isa.Invented,
 			Reason: "the orders the hardware guarantees whatever the timing; tpbsim's own timing (sim.cost_model) is invented, so a " +
 				"result that depends on more than these orders is not a result"},
 		{ID: "sim.race_semaphore_counts", Kind: "behaviour",
@@ -926,7 +926,7 @@ func raceProvenance() []isa.Provenance {
 				"LT/LE wait after the update that last made its compare true and those before it; decrements count against the prefix " +
 				"(after +1, +1, -1 a wait for >= 1 held from the first increment on: it is ordered after that one only); a value set before the run " +
 				"(Machine.SetSemaphore) that satisfies the wait orders nothing. Updates after that prefix are not ordered before the wait.",
-			Source: "issue 12 (counts respected)", Confidence: isa.Invented,
+			Source: "DESIGN.md §9 (semaphore updates, with counts)", Confidence: isa.Invented,
 			Reason: "a counting wait could have been released by the first updates alone, whichever ran first; ordering it after " +
 				"every update so far would hide races that another timing shows"},
 		{ID: "sim.race_dma_order", Kind: "behaviour",
@@ -934,7 +934,7 @@ func raceProvenance() []isa.Provenance {
 				"own semaphore increments (dma.sem_increment) order the descriptors of the engine that made each; a job with more " +
 				"engines than its sem_increment gets one increment when all have finished, which orders them all. Descriptors of " +
 				"different DMA instructions are not ordered by their DMA engine's queue order, even on one engine.",
-			Source: "issue 12; dma.sem_increment", Confidence: isa.Invented,
+			Source: "DESIGN.md §9; dma.sem_increment", Confidence: isa.Invented,
 			Reason: "a waiter can rely only on the completions it counted; an engine's queue order is tpbsim's model (several " +
 				"hardware queues share an engine), not a promise a program may lean on"},
 		{ID: "sim.race_report", Kind: "behaviour",
@@ -945,7 +945,7 @@ func raceProvenance() []isa.Provenance {
 				"order the latest is named. An instruction's walk is split into byte runs per partition up to 1024 runs (a DMA " +
 				"descriptor's up to dma.MaxOverlapRuns), else taken as its bounding range (reported approximate). The index table " +
 				"an indirect DMA reads is not tracked.",
-			Source: "issue 12", Confidence: isa.Invented,
+			Source: "DESIGN.md §9 (races: reported with both sides and the bytes)", Confidence: isa.Invented,
 			Reason: "one line per pair is what a user fixes; byte intervals keep the cost within 2x of a run (BENCHMARKS.md)"},
 	}
 }

@@ -6,7 +6,7 @@ import "sort"
 // segments of partition offsets (HBM: of addresses, one partition), each holding cells of
 // partition ranges with the same history: the last writer and the readers since. An access is a
 // box (partitions x one byte run), so an instruction over 128 partitions is one segment update,
-// not 128 per-byte or per-partition ones (issue 12 item 3: byte intervals, not bytes).
+// not 128 per-byte or per-partition ones.
 
 // box is partitions [p0, p1) x bytes [lo, hi) of one region.
 type box struct {

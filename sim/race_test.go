@@ -360,7 +360,7 @@ func raceSnapshot(t testing.TB, m *Machine) []byte {
 	return b.Bytes()
 }
 
-// TestRaceFreeIndependentOfTiming (issue 12 item 2): random race-free programs give the same
+// TestRaceFreeIndependentOfTiming: random race-free programs give the same
 // bytes under randomly perturbed costs, and are reported race-free every time; the same programs
 // with one barrier wait removed are racy, and the detector says so whatever the timing.
 func TestRaceFreeIndependentOfTiming(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/tpbsim/tpbsim/isa"
 )
 
-// The trace's account of synchronisation (issue 12 item 4): a wait slice on the blocked engine
+// The trace's account of synchronisation: a wait slice on the blocked engine
 // from its attempt to issue to its release, naming the semaphore and the value; a flow from each
 // semaphore update to the wait it released and from each DMA instruction to its descriptors; a
 // marker and the failing instruction's slice with its error; each blocked engine's wait up to a

@@ -7,7 +7,7 @@ import (
 	"github.com/tpbsim/tpbsim/fault"
 )
 
-// Engine statuses of EngineState.Status (issue 12 item 5).
+// Engine statuses of EngineState.Status.
 const (
 	// StatusFinished: every instruction of the queue was issued (an empty queue too).
 	StatusFinished = "finished"
