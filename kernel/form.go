@@ -365,7 +365,7 @@ func (k *Kernel) checkStructure() error {
 	}
 	for i := range k.Tensors {
 		t := &k.Tensors[i]
-		p := fmt.Sprintf("tensors[%d]", i)
+		p := "tensors[" + strconv.Itoa(i) + "]"
 		if len(t.Shape) == 0 {
 			return formErr(p+".shape", "kernel.form.tensor", "empty (tensor %q)", t.Name)
 		}
@@ -412,7 +412,7 @@ func (k *Kernel) checkStructure() error {
 	}
 	for i := range k.Calls {
 		c := &k.Calls[i]
-		p := fmt.Sprintf("calls[%d]", i)
+		p := "calls[" + strconv.Itoa(i) + "]"
 		need := map[string]bool{}
 		switch c.Op {
 		case OpDMACopy, OpDMATranspose, OpLoadTranspose2D, OpStreamShuffle, OpTensorCopy:
