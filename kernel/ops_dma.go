@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
@@ -363,7 +364,10 @@ func (l *lowerer) xbarWords(eng isa.Engine, src, dst *side) ([]isa.Inst, [][]acc
 	es := int64(src.es)
 	cols := dma.XbarColsFor(src.es)
 	rank := len(src.dims)
-	if cols == 0 || l.g == isa.SUNDA || src.dtype != dst.dtype || dst.pl.Space != isa.SpaceSBUF || rank < 2 || len(dst.dims) != rank {
+	if f, err := dge.FeaturesOf(l.g); err != nil || !f.DMATranspose {
+		return nil, nil // the generation has no DMA_TRANSPOSE (SUNDA)
+	}
+	if cols == 0 || src.dtype != dst.dtype || dst.pl.Space != isa.SpaceSBUF || rank < 2 || len(dst.dims) != rank {
 		return nil, nil
 	}
 	if src.dims[rank-1].step != es && src.dims[rank-1].n > 1 || dst.dims[rank-1].step != es && dst.dims[rank-1].n > 1 {
