@@ -9,8 +9,9 @@
 # Each package's test binary is built once, instrumented for fuzzing (go test -c -fuzz), and run
 # as `go test -fuzz` runs it (in the package's folder, with Go's fuzz cache), so the time
 # measured is fuzzing, not compiling or linking. The table gives executions per second of wall
-# time and per second of CPU time (coordinator and worker, from /usr/bin/time when present): on a
-# loaded host the second is what one core does.
+# time (execs/s), the same after the baseline phase in which Go first runs the whole cached
+# corpus (steady/s: what a long campaign gets), and per second of CPU time (coordinator and
+# worker, from /usr/bin/time when present; on a loaded host this is what one core does).
 #
 # Usage: scripts/fuzz.sh DURATION [PKG...]      e.g. scripts/fuzz.sh 15s ./kernel/ ./sim/
 #   DURATION is -fuzztime's: 15s, 10m, or 100000x (a number of executions).
@@ -64,16 +65,22 @@ for pkg in "${pkgs[@]}"; do
 		last=$(grep -E '^fuzz: elapsed: [0-9]+s, execs: [0-9]+' "$log" | tail -n 1 || true)
 		secs=$(sed -E 's/^fuzz: elapsed: ([0-9]+)s.*/\1/' <<<"$last")
 		execs=$(sed -E 's/^.*execs: ([0-9]+).*/\1/' <<<"$last")
-		rate="-"
+		rate="-" steady="-"
 		if [ -n "$last" ] && [ "${secs:-0}" -gt 0 ]; then
 			rate=$((execs / secs))
+		fi
+		# Fuzzing starts once the cached corpus has been run for its baseline coverage
+		# ("now fuzzing"); the steady rate leaves that phase out, as a long campaign would.
+		start=$(sed -nE 's/^fuzz: elapsed: ([0-9]+)s, gathering baseline coverage: .*now fuzzing.*/\1/p' "$log" | tail -n 1)
+		if [ -n "$last" ] && [ -n "$start" ] && [ "$secs" -gt "$start" ]; then
+			steady=$((execs / (secs - start)))
 		fi
 		cpus="-" cpurate="-"
 		if [ -s "$cpu" ] && [ -n "$last" ]; then
 			cpus=$(tail -n 1 "$cpu" | awk '{printf "%.1f", $1 + $2}')
 			cpurate=$(awk -v e="$execs" -v c="$cpus" 'BEGIN { if (c > 0) printf "%d", e / c; else print "-" }')
 		fi
-		table+=("$(printf '%-40s %-22s %12s %8s %10s %8s %12s' "$pkg" "$t" "${execs:--}" "${secs:--}s" "$rate" "${cpus}s" "$cpurate")")
+		table+=("$(printf '%-32s %-20s %10s %6s %9s %9s %7s %11s' "${pkg#github.com/tpbsim/tpbsim/}" "$t" "${execs:--}" "${secs:--}s" "$rate" "$steady" "${cpus}s" "$cpurate")")
 		if [ "$status" -ne 0 ] && grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
 			# Go's coordinator sometimes reports its own -fuzztime deadline as a failure when it
 			# passes while a worker is busy (seen on a loaded host); no input failed.
@@ -97,6 +104,6 @@ for pkg in "${pkgs[@]}"; do
 	done
 done
 
-printf '%-40s %-22s %12s %8s %10s %8s %12s\n' package target execs time 'execs/s' cpu 'execs/cpu-s'
+printf '%-32s %-20s %10s %6s %9s %9s %7s %11s\n' package target execs time 'execs/s' 'steady/s' cpu 'execs/cpu-s'
 printf '%s\n' "${table[@]}"
 echo "fuzz.sh: $total targets, no failing input (logs in $logs)" >&2
