@@ -110,6 +110,11 @@ func TestCheckAgreesWithRun(t *testing.T) {
 			"COPY: unsupported: rule sim.executable_update_mode: events.update_mode = SEM_WR_REG_COMPLETE"},
 		{"register ADDR4", "DVE", "COPY in=FP32 out=FP32 nac=32 src=reg:3[32@1] dst=sbuf:0:0x100[32@1]", false, "addr4_immediate",
 			"COPY: unsupported: rule addr4_immediate: src_mem_pattern.start_addr = 0x80000003 (marker 0x80)"},
+		{"register ADDR8", "SP", "DMAMEMCPY src_start_addr=reg:3 src_step_elem=[1,64] src_num_elem=[64,2] src_elem_size=2 dst_start_addr=sbuf:0:0x0 " +
+			"dst_step_elem=[1,64] dst_num_elem=[64,2] dst_elem_size=2 in_dtype=BFLOAT16 out_dtype=BFLOAT16", false, "dge_addr_immediate",
+			"DMAMEMCPY: unsupported: rule dge_addr_immediate: src_start_addr"},
+		{"an opcode tpbsim only names, on its engine", "DVE", ".word 4110" + strings.Repeat("0", 124), false, "opcode_executable",
+			"TENSOR_TENSOR_ARITH_OP: unsupported: rule opcode_executable: opcode = TENSOR_TENSOR_ARITH_OP (0x41)"},
 		{"AMAX_INT on POOL", "POOL", "TENSOR_REDUCE_ARITH_OP src_mem_pattern=sbuf:0:0x200[32@1] in_dtype=INT32 out_dtype=UINT32 num_active_channels=32 op=AMAX_INT op_dim=X dst_mem_pattern=sbuf:0:0x1300[1@1]",
 			false, "dve_alu_op_modelled", "TENSOR_REDUCE_ARITH_OP: unsupported: rule dve_alu_op_modelled: op = AMAX_INT"},
 		{"COPY on SP", "SP", copyOp, true, "opcode_legal_on_engine",
