@@ -8,16 +8,6 @@ import (
 	"github.com/tpbsim/tpbsim/fault"
 )
 
-// ErrRequest is the category of a malformed request: fault.ErrInvalid.
-//
-// Deprecated: use fault.ErrInvalid.
-var ErrRequest = fault.ErrInvalid
-
-// ErrUnsupported is the category of a request the model cannot lower: fault.ErrUnsupported.
-//
-// Deprecated: use fault.ErrUnsupported.
-var ErrUnsupported = fault.ErrUnsupported
-
 // Error is the error of a request or DMA instruction the DGE refuses: the rule it breaks (one of
 // RuleIDs, or an ISA rule the DGE re-checks), its category (fault.ErrInvalid for a request or
 // instruction that breaks a rule, fault.ErrUnsupported for one the model cannot lower), where in

@@ -97,7 +97,7 @@ func TestErrorText(t *testing.T) {
 	}{
 		{reqErr(RulePermValid, "perm", "perm %v", []int{0, 0}), "dge: invalid request: rule dge_perm_valid: perm [0 0]"},
 		{unsupErr(RulePlanNests, "num_elem", "too many"), "dge: unsupported on this generation: rule dge_plan_nests: too many"},
-		{&Error{Rule: RuleViewValid, Err: ErrRequest, Msg: "m"}, "dge: invalid request: rule dge_view_valid: m"},
+		{&Error{Rule: RuleViewValid, Err: fault.ErrInvalid, Msg: "m"}, "dge: invalid request: rule dge_view_valid: m"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			if c.err.Error() != c.want {

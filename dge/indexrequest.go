@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -126,14 +127,14 @@ func (r *IndexRequest) Inst() (isa.Inst, error) {
 }
 
 // Plan validates the request's instruction with the instruction layer's rules (the first
-// violation is an *Error of ErrRequest under its rule) and plans it as the DGE would.
+// violation is an *Error of fault.ErrInvalid under its rule) and plans it as the DGE would.
 func (r *IndexRequest) Plan(opt Options) (*Plan, error) {
 	inst, err := r.Inst()
 	if err != nil {
 		return nil, err
 	}
 	if vs := isa.Validate(inst, r.Gen); len(vs) > 0 {
-		return nil, &Error{Rule: vs[0].Rule, Err: ErrRequest, Msg: fmt.Sprintf("the %s instruction: %v", r.Kind, vs[0])}
+		return nil, &Error{Rule: vs[0].Rule, Err: fault.ErrInvalid, Msg: fmt.Sprintf("the %s instruction: %v", r.Kind, vs[0])}
 	}
 	return PlanInst(r.Gen, inst, r.Config, opt)
 }

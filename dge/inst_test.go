@@ -10,6 +10,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dma/dmatest"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -267,7 +268,7 @@ func TestGatherXposeNKI(t *testing.T) {
 	// SUNDA has no gather transpose
 	in := &isa.DMAGatherXpose{IdxNumActiveChannels: 128, SrcNumElem: [2]uint16{8, 16}, DstNumElem: [2]uint16{16, 8}, ElemSize: 16,
 		Dtype: isa.MakeDTypePair(isa.DTypeFP16, isa.DTypeFP16), Flags: 1}
-	if _, err := PlanInst(isa.SUNDA, in, Config{}, Options{}); !errors.Is(err, ErrUnsupported) {
+	if _, err := PlanInst(isa.SUNDA, in, Config{}, Options{}); !errors.Is(err, fault.ErrUnsupported) {
 		t.Fatalf("SUNDA gather transpose: %v", err)
 	}
 }
@@ -324,7 +325,7 @@ func TestDirect2DXposePlacement(t *testing.T) {
 			if c.ok && (err != nil || p.Kind != KindXbarTranspose) {
 				t.Errorf("src 0x%x dst 0x%x: %v", c.src, c.dst, err)
 			}
-			if !c.ok && (!errors.Is(err, ErrRequest) || ruleOf(err) != RuleXposePlacement) {
+			if !c.ok && (!errors.Is(err, fault.ErrInvalid) || ruleOf(err) != RuleXposePlacement) {
 				t.Errorf("src 0x%x dst 0x%x: want rule %s, got %v", c.src, c.dst, RuleXposePlacement, err)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -54,7 +55,7 @@ func TestSrcDstDisjoint(t *testing.T) {
 			switch {
 			case c.ok && err != nil:
 				t.Errorf("%s: %v", c.name, err)
-			case !c.ok && (!errors.As(err, &e) || e.Rule != RuleSrcDstDisjoint || !errors.Is(err, ErrRequest)):
+			case !c.ok && (!errors.As(err, &e) || e.Rule != RuleSrcDstDisjoint || !errors.Is(err, fault.ErrInvalid)):
 				t.Errorf("%s: want rule %s, got %v", c.name, RuleSrcDstDisjoint, err)
 			}
 		})

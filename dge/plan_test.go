@@ -453,7 +453,7 @@ func TestPlanNestsLimit(t *testing.T) {
 	t0 := time.Now()
 	_, err := PlanRequest(r, Options{})
 	var de *Error
-	if !errors.Is(err, ErrUnsupported) || !errors.As(err, &de) || de.Rule != RulePlanNests || !strings.Contains(err.Error(), "needs 110592 descriptor nests") {
+	if !errors.Is(err, fault.ErrUnsupported) || !errors.As(err, &de) || de.Rule != RulePlanNests || !strings.Contains(err.Error(), "needs 110592 descriptor nests") {
 		t.Fatalf("err = %v", err)
 	}
 	if d := time.Since(t0); d > 2*time.Second {

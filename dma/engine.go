@@ -35,10 +35,10 @@ func TimingOf(t *timing.Table) Timing {
 // DefaultTiming returns the cost model of generation g's default timing table; the zero Timing
 // for an invalid generation (whose engines run nothing: checkGen).
 func DefaultTiming(g isa.Generation) Timing {
-	if !g.Valid() {
+	t, err := timing.For(g)
+	if err != nil {
 		return Timing{}
 	}
-	t := timing.Default(g)
 	return TimingOf(&t)
 }
 

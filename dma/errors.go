@@ -8,18 +8,6 @@ import (
 	"github.com/tpbsim/tpbsim/fault"
 )
 
-// The old sentinels, now fault's categories: a failed bounds check and an out-of-bound index are
-// both fault.ErrBounds (tell them apart with errors.As: *BoundsError, *IndexError), a malformed
-// descriptor or job fault.ErrInvalid.
-var (
-	// Deprecated: use fault.ErrBounds.
-	ErrBounds = fault.ErrBounds
-	// Deprecated: use fault.ErrBounds (and errors.As with *IndexError).
-	ErrIndex = fault.ErrBounds
-	// Deprecated: use fault.ErrInvalid.
-	ErrDescriptor = fault.ErrInvalid
-)
-
 // Rule ids of the DMA engines' errors (RuleID methods). A memory refusal keeps the memory's
 // rule (mem.RuleIDs). Each is registered in Provenance.
 const (

@@ -13,7 +13,7 @@ func (d *DVE) copyOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 		return err
 	}
 	if in.InDtype != in.OutDtype {
-		return o.refuse("s4d4_tr_same_src_dst_type", "out_dtype", "in %v, out %v", in.InDtype, in.OutDtype)
+		return o.refuse(isa.RuleS4D4TRSameSrcDstType, "out_dtype", "in %v, out %v", in.InDtype, in.OutDtype)
 	}
 	// Contiguous rows that do not overlap (and no never-written tracking, which the gather
 	// does): one copy per channel, row to row, as the transposes read and write in place,
@@ -46,7 +46,7 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 		}
 		// Kinds are checked (n = 0 converts nothing) before a row may be written in place.
 		if err := num.ConvertSlice(nil, ok, nil, ik, 0); err != nil {
-			return o.refuse("is_valid_dtype", "in_dtype", "%v", err)
+			return o.refuse(isa.RuleIsValidDtype, "in_dtype", "%v", err)
 		}
 		orows, dstInPlace := d.dstRows(m, o, srcInPlace)
 		d.runRows(o, rowJob{kind: jobCast, rows: rows, orows: orows, esIn: o.esIn, in: ik, out: ok})
@@ -60,7 +60,7 @@ func (d *DVE) castOp(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	n := o.nac * o.src.Elements()
 	obuf := make([]byte, n*o.esOut)
 	if err := num.ConvertSlice(obuf, ok, sbuf, ik, n); err != nil {
-		return o.refuse("is_valid_dtype", "in_dtype", "%v", err)
+		return o.refuse(isa.RuleIsValidDtype, "in_dtype", "%v", err)
 	}
 	scatterAll(m, o, obuf)
 	return nil

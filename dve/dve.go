@@ -145,7 +145,7 @@ func (d *DVE) Execute(m *mem.Memory, inst isa.Inst, g isa.Generation) (Effect, e
 		return eff, fail(op, fault.ErrInvalid, RuleGenerationMatches, "", "memory is %v, instruction runs as %v", m.Gen(), g)
 	}
 	if !op.InGen(g) {
-		return eff, refuse(inst, g, "opcode_on_generation", "opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
+		return eff, refuse(inst, g, isa.RuleOpcodeOnGeneration, "opcode", "opcode 0x%02x is not in the %v ISA", uint8(op), g)
 	}
 	switch in := inst.(type) {
 	case *isa.LoadMaskSelect:
@@ -182,14 +182,14 @@ func (d *DVE) execS4D4TR(m *mem.Memory, in *isa.S4D4TR, g isa.Generation, eff Ef
 	op := in.Header.Opcode
 	esIn, esOut := in.InDtype.Size(), in.OutDtype.Size()
 	if esIn == 0 || !in.InDtype.InGen(g) || in.InDtype.Bits()%8 != 0 || in.InDtype.IsCPTC() {
-		return eff, refuse(in, g, "is_valid_dtype", "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
+		return eff, refuse(in, g, isa.RuleIsValidDtype, "in_dtype", "%v has no byte-sized element encoding on %v", in.InDtype, g)
 	}
 	if esOut == 0 || !in.OutDtype.InGen(g) || in.OutDtype.Bits()%8 != 0 || in.OutDtype.IsCPTC() {
-		return eff, refuse(in, g, "is_valid_dtype", "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
+		return eff, refuse(in, g, isa.RuleIsValidDtype, "out_dtype", "%v has no byte-sized element encoding on %v", in.OutDtype, g)
 	}
 	nac := int(in.NumActiveChannels)
 	if nac < 1 || nac > g.Geometry().DVENumChannels {
-		return eff, refuse(in, g, "has_valid_active_channel_range", "num_active_channels", "%d channels of %d", nac, g.Geometry().DVENumChannels)
+		return eff, refuse(in, g, isa.RuleHasValidActiveChannelRange, "num_active_channels", "%d channels of %d", nac, g.Geometry().DVENumChannels)
 	}
 	src, err := m.Pattern(in.SrcMemPattern, esIn, nac, false)
 	if err != nil {
@@ -258,7 +258,7 @@ func errOrNil(e error) error {
 // requireSameCount is the executor's need of s4d4_tr_same_src_dst_count.
 func requireSameCount(o *operands) error {
 	if o.src.Elements() != o.dst.Elements() {
-		return o.refuse("s4d4_tr_same_src_dst_count", "dst_mem_pattern.num_elem", "dst walks %d elements, src %d", o.dst.Elements(), o.src.Elements())
+		return o.refuse(isa.RuleS4D4TRSameSrcDstCount, "dst_mem_pattern.num_elem", "dst walks %d elements, src %d", o.dst.Elements(), o.src.Elements())
 	}
 	return nil
 }

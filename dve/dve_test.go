@@ -118,7 +118,7 @@ func TestUninitTracking(t *testing.T) {
 	in := s4(isa.OpCOPY, lin(sbufAddr(g, 0, 0), 65), lin(sbufAddr(g, 0, 512), 65), isa.DTypeUINT8, isa.DTypeUINT8, 1)
 	_, err := d.Execute(m, in, g)
 	var me *mem.Error
-	if !errors.Is(err, mem.ErrUninit) || !errors.As(err, &me) || me.Addr != 64 {
+	if !errors.Is(err, fault.ErrUninit) || !errors.As(err, &me) || me.Addr != 64 {
 		t.Fatalf("uninit copy: %v", err)
 	}
 	in.SrcMemPattern.NumElem[0], in.DstMemPattern.NumElem[0] = 64, 64
@@ -129,7 +129,7 @@ func TestUninitTracking(t *testing.T) {
 		t.Errorf("copy did not mark its writes: %v", err)
 	}
 	tr := s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 32), lin(sbufAddr(g, 0, 1024), 32), isa.DTypeUINT8, isa.DTypeUINT8, 32)
-	if _, err := d.Execute(m, tr, g); !errors.Is(err, mem.ErrUninit) {
+	if _, err := d.Execute(m, tr, g); !errors.Is(err, fault.ErrUninit) {
 		t.Errorf("transpose reading unwritten partitions: %v", err)
 	}
 }

@@ -9,17 +9,6 @@ import (
 	"github.com/tpbsim/tpbsim/mem"
 )
 
-// The category sentinels live in package fault; these names stay for the packages that still
-// match them.
-var (
-	// Deprecated: use fault.ErrInvalid.
-	ErrInvalid = fault.ErrInvalid
-	// Deprecated: use fault.ErrUnsupported.
-	ErrUnsupported = fault.ErrUnsupported
-	// Deprecated: use fault.ErrLimit.
-	ErrLimit = fault.ErrLimit
-)
-
 // Error is the error of a failed instruction: the opcode, the rule broken, the field path and
 // what is wrong, wrapping its category (a fault sentinel) or the memory's *mem.Error. It
 // implements fault.Ruled and fault.Pathed.
@@ -92,20 +81,11 @@ func memFail(op isa.Opcode, field string, err error) *Error {
 	return &Error{Opcode: op, Rule: RuleMemoryAccess, Field: field, Detail: err.Error(), Err: err, cat: memCategory(err)}
 }
 
-// memCategory is the fault category of a memory error whose chain does not already reach one.
+// memCategory is fault.ErrInvalid for an access error whose chain names no category (every
+// *mem.Error names one; another error from the memory's callers may not), else nil.
 func memCategory(err error) error {
 	if fault.Category(err) != nil {
 		return nil
-	}
-	switch {
-	case errors.Is(err, mem.ErrBounds), errors.Is(err, mem.ErrPSUMWrite):
-		return fault.ErrBounds
-	case errors.Is(err, mem.ErrUninit):
-		return fault.ErrUninit
-	case errors.Is(err, mem.ErrHBMCap):
-		return fault.ErrCapacity
-	case errors.Is(err, mem.ErrUnsupported):
-		return fault.ErrUnsupported
 	}
 	return fault.ErrInvalid
 }

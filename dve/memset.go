@@ -14,11 +14,11 @@ func (d *DVE) memset(m *mem.Memory, in *isa.Memset, g isa.Generation, eff Effect
 	op := in.Header.Opcode
 	es := in.Dtype.Size()
 	if es == 0 || es > 4 || !in.Dtype.InGen(g) || in.Dtype.Bits()%8 != 0 || in.Dtype.IsCPTC() {
-		return eff, refuse(in, g, "is_valid_dtype", "dtype", "%v has no 1-, 2- or 4-byte element encoding on %v", in.Dtype, g)
+		return eff, refuse(in, g, isa.RuleIsValidDtype, "dtype", "%v has no 1-, 2- or 4-byte element encoding on %v", in.Dtype, g)
 	}
 	nac := int(in.NumActiveChannels)
 	if nac < 1 || nac > g.Geometry().DVENumChannels {
-		return eff, refuse(in, g, "has_valid_active_channel_range", "num_active_channels", "%d channels of %d", nac, g.Geometry().DVENumChannels)
+		return eff, refuse(in, g, isa.RuleHasValidActiveChannelRange, "num_active_channels", "%d channels of %d", nac, g.Geometry().DVENumChannels)
 	}
 	dst, err := m.Pattern(in.DstMemPattern, es, nac, true)
 	if err != nil {

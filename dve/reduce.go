@@ -18,7 +18,7 @@ func groupSize(o *operands, in *isa.S4D4TR, field string) (int, error) {
 		k = max(k, 1)
 	}
 	if k == 0 {
-		return 0, o.refuse("is_valid_subdim", "op_dim", "op_dim %v", in.OpDim)
+		return 0, o.refuse(isa.RuleIsValidSubdim, "op_dim", "op_dim %v", in.OpDim)
 	}
 	g := 1
 	for d := 0; d < k; d++ {
@@ -43,7 +43,7 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 		R = E / G
 	}
 	if o.dst.Elements() != R {
-		return o.refuse("tensor_reduce_dst_count", "dst_mem_pattern.num_elem",
+		return o.refuse(isa.RuleTensorReduceDstCount, "dst_mem_pattern.num_elem",
 			"reducing %d elements in groups of %d (op_dim %v) gives %d results per channel; dst walks %d", E, G, in.OpDim, R, o.dst.Elements())
 	}
 	negate := arith && in.Negated != 0
@@ -98,11 +98,11 @@ func (d *DVE) tensorReduce(m *mem.Memory, in *isa.S4D4TR, o *operands, pre []byt
 
 func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error {
 	if o.nac%32 != 0 {
-		return o.refuse("has_multiple_32_channels", "num_active_channels", "%d channels", o.nac)
+		return o.refuse(isa.RuleHasMultiple32Channels, "num_active_channels", "%d channels", o.nac)
 	}
 	E := o.src.Elements()
 	if E%32 != 0 {
-		return o.refuse("has_transpose_src_element_count_t4d", "src_mem_pattern.num_elem", "src walks %d elements", E)
+		return o.refuse(isa.RuleHasTransposeSrcElementCountT4D, "src_mem_pattern.num_elem", "src walks %d elements", E)
 	}
 	es := o.esIn
 	if es != 1 && es != 2 && es != 4 {

@@ -15,7 +15,7 @@ import (
 func (d *DVE) loadMask(in *isa.LoadMaskSelect, g isa.Generation, eff Effect) (Effect, error) {
 	for i, v := range in.Immediate {
 		if v >= 64 && v != 0xFF {
-			return eff, refuse(in, g, "load_mask_select_valid_mask", fmt.Sprintf("immediate[%d]", i), "mask entry %d", v)
+			return eff, refuse(in, g, isa.RuleLoadMaskSelectValidMask, fmt.Sprintf("immediate[%d]", i), "mask entry %d", v)
 		}
 	}
 	d.mask, d.maskSet = in.Immediate, true
@@ -28,13 +28,13 @@ func (d *DVE) loadMask(in *isa.LoadMaskSelect, g isa.Generation, eff Effect) (Ef
 // (Provenance dve.shuffle_mask_high). It returns the number of output channels written.
 func (d *DVE) streamShuffle(m *mem.Memory, in *isa.S4D4TR, o *operands) (int, error) {
 	if o.nac%32 != 0 {
-		return 0, o.refuse("has_multiple_32_channels", "num_active_channels", "%d channels", o.nac)
+		return 0, o.refuse(isa.RuleHasMultiple32Channels, "num_active_channels", "%d channels", o.nac)
 	}
 	if err := requireSameCount(o); err != nil {
 		return 0, err
 	}
 	if in.InDtype != in.OutDtype {
-		return 0, o.refuse("s4d4_tr_same_src_dst_type", "out_dtype", "in %v, out %v", in.InDtype, in.OutDtype)
+		return 0, o.refuse(isa.RuleS4D4TRSameSrcDstType, "out_dtype", "in %v, out %v", in.InDtype, in.OutDtype)
 	}
 	if !d.maskSet {
 		return 0, fail(o.op, fault.ErrInvalid, RuleStreamShuffleMaskLoaded, "", "no LOAD_MASK_SELECT has run on this DVE")

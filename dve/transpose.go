@@ -20,13 +20,13 @@ import (
 // checkTranspose enforces the StreamTranspose geometry rules the executor relies on.
 func checkTranspose(o *operands, in *isa.S4D4TR) error {
 	if o.nac%32 != 0 {
-		return o.refuse("has_multiple_32_channels", "num_active_channels", "%d channels", o.nac)
+		return o.refuse(isa.RuleHasMultiple32Channels, "num_active_channels", "%d channels", o.nac)
 	}
 	if o.src.Elements()%32 != 0 {
-		return o.refuse("has_transpose_src_element_count_t4d", "src_mem_pattern.num_elem", "src walks %d elements", o.src.Elements())
+		return o.refuse(isa.RuleHasTransposeSrcElementCountT4D, "src_mem_pattern.num_elem", "src walks %d elements", o.src.Elements())
 	}
 	if o.esIn != o.esOut || (o.esIn != 1 && o.esIn != 2 && o.esIn != 4) {
-		return o.refuse("s4d4_tr_same_src_dst_type", "out_dtype", "transpose cells of in %v, out %v", in.InDtype, in.OutDtype)
+		return o.refuse(isa.RuleS4D4TRSameSrcDstType, "out_dtype", "transpose cells of in %v, out %v", in.InDtype, in.OutDtype)
 	}
 	return nil
 }
@@ -37,7 +37,7 @@ func (d *DVE) streamTranspose(m *mem.Memory, in *isa.S4D4TR, o *operands) error 
 	}
 	E, D := o.src.Elements(), o.dst.Elements()
 	if D > E {
-		return o.refuse("s4d4_tr_transpose_src_dst_count", "dst_mem_pattern.num_elem", "dst walks %d elements, src %d", D, E)
+		return o.refuse(isa.RuleS4D4TRTransposeSrcDstCount, "dst_mem_pattern.num_elem", "dst walks %d elements, src %d", D, E)
 	}
 	if E == 0 || D == 0 {
 		return nil

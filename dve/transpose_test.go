@@ -191,7 +191,7 @@ func TestStreamTransposeErrorsAreAtomic(t *testing.T) {
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(psumAddr(0, 0), 64), isa.DTypeBFLOAT16, isa.DTypeBFLOAT16, 32),
 			"psum_write_4byte_dtype", mem.ErrPSUMWrite},
 		{s4(isa.OpSTREAM_TRANSPOSE, lin(sbufAddr(g, 0, 0), 64), lin(isa.Addr4(0x80000001), 64), isa.DTypeUINT8, isa.DTypeUINT8, 32),
-			"addr4_immediate", mem.ErrUnsupported},
+			"addr4_immediate", fault.ErrUnsupported},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {

@@ -11,6 +11,7 @@ package explain
 import (
 	"errors"
 	"fmt"
+	"github.com/tpbsim/tpbsim/asm"
 	"io"
 	"strings"
 
@@ -31,7 +32,7 @@ import (
 // sources are the registries Registry gathers, in the order the lists print them: the isa rule
 // registry, then the behaviour entries of every package that models hardware.
 var sources = []func() []isa.Provenance{
-	isa.Registry, numProvenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
+	isa.Registry, numProvenance, asm.Provenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance,
 	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance, demo.Provenance, npy.Provenance,
 }
 
@@ -64,8 +65,12 @@ func numProvenance() []isa.Provenance {
 		if lvl, kind, ok := strings.Cut(d.Confidence, "/"); ok {
 			c = isa.Confidence{Kind: kind, Level: lvl}
 		}
+		kind := "behaviour"
+		if d.Kind == "rule" {
+			kind = "rule"
+		}
 		out = append(out, isa.Provenance{
-			ID: d.ID, Kind: "behaviour", Text: d.Text, Source: d.Source, Confidence: c, Reason: d.Reason,
+			ID: d.ID, Kind: kind, Text: d.Text, Source: d.Source, Confidence: c, Reason: d.Reason,
 		})
 	}
 	return out

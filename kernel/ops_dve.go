@@ -99,7 +99,7 @@ func (l *lowerer) vectorSide(c *Call, arg string, v *View, write bool) (*side, e
 		return nil, err
 	}
 	if write && s.pl.Space == isa.SpacePSUM && s.es != 4 {
-		return nil, callErr(c, fault.ErrInvalid, arg, "tensor4d_valid", "a 4-byte dtype (float32, int32, uint32) for a PSUM destination",
+		return nil, callErr(c, fault.ErrInvalid, arg, isa.RuleTensor4DValid, "a 4-byte dtype (float32, int32, uint32) for a PSUM destination",
 			"the Vector Engine writes PSUM in whole 4-byte words; %q is %s", s.t.Name, s.t.DType)
 	}
 	return s, nil
@@ -311,7 +311,7 @@ func (l *lowerer) tensorReduce(c *Call) error {
 			return callErr(c, fault.ErrInvalid, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise reduce", "%v -> %v", src.dtype, dst.dtype)
 		}
 		if src.dtype != dst.dtype {
-			return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String()+" (a bitvec reduce does not cast)", "dst %v", dst.dtype)
+			return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, src.dtype.String()+" (a bitvec reduce does not cast)", "dst %v", dst.dtype)
 		}
 		if c.Negate {
 			return callErr(c, fault.ErrInvalid, "negate", "nki.tensor_reduce.negate", "negate only with an arithmetic op", "negate with %s", c.ReduceOp)
@@ -375,7 +375,7 @@ func (l *lowerer) tensorReduce(c *Call) error {
 		kept *= d.n
 	}
 	if int64(dt.ElementCount()) != kept {
-		return callErr(c, fault.ErrInvalid, "dst", "tensor_reduce_dst_count", fmt.Sprintf("%d elements per partition (the kept axes of data %v)", kept, src.shape),
+		return callErr(c, fault.ErrInvalid, "dst", isa.RuleTensorReduceDstCount, fmt.Sprintf("%d elements per partition (the kept axes of data %v)", kept, src.shape),
 			"dst %v has %d elements per partition", dst.shape, dt.ElementCount())
 	}
 	op := isa.OpTENSOR_REDUCE_ARITH_OP

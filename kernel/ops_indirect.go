@@ -128,11 +128,11 @@ func (l *lowerer) dmaIndirect(c *Call, dst, src *side, compute isa.DGEComputeOp)
 	}
 	bound := rowsOf(iside.t, iside.v, d)
 	if bound > 4096 {
-		return callErr(c, fault.ErrUnsupported, "src", "has_dma_indirect_valid_index_count", "an indexed tensor of at most 4096 rows (INDIRECT1D bounds an index by its num_elem, <= 4096)",
+		return callErr(c, fault.ErrUnsupported, "src", isa.RuleHasDMAIndirectValidIndexCount, "an indexed tensor of at most 4096 rows (INDIRECT1D bounds an index by its num_elem, <= 4096)",
 			"the indexed tensor %q has %d rows along the indexed axis", iside.t.Name, bound)
 	}
 	if n > 4096 {
-		return callErr(c, fault.ErrUnsupported, "index", "has_dma_indirect_valid_index_count", "at most 4096 indices", "%d indices", n)
+		return callErr(c, fault.ErrUnsupported, "index", isa.RuleHasDMAIndirectValidIndexCount, "at most 4096 indices", "%d indices", n)
 	}
 	// the other side: n rows of F contiguous elements
 	js, ok2 := joint([]dim{{n: n, step: istep}, {n: F, step: es}}, oside.dims)

@@ -37,7 +37,7 @@ func (l *lowerer) ncTranspose(c *Call) error {
 			"dst %v", dst.shape)
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, src.dtype.String(), "dst dtype %v", dst.dtype)
 	}
 	if src.es != 1 && src.es != 2 && src.es != 4 {
 		return callErr(c, fault.ErrInvalid, "data", "transpose_cell_width", "a 1-, 2- or 4-byte dtype", "%v", src.dtype)
@@ -118,7 +118,7 @@ func (l *lowerer) streamShuffle(c *Call) error {
 		return err
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, fault.ErrInvalid, "dst", "s4d4_tr_same_src_dst_type", src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, src.dtype.String(), "dst dtype %v", dst.dtype)
 	}
 	if dst.freeElems() != src.freeElems() {
 		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as src", src.freeElems()), "dst %v", dst.shape)

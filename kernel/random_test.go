@@ -249,7 +249,7 @@ func TestStrippedSyncIsRacy(t *testing.T) {
 			ev := eventsOf(in.Inst)
 			ev.WaitMode, ev.WaitIdx = isa.WaitNone, 0
 		}
-		if _, err := lw.Run(sim.Config{}, inputs); errors.Is(err, sim.ErrRace) {
+		if _, err := lw.Run(sim.Config{}, inputs); errors.Is(err, fault.ErrRace) {
 			racy++
 		}
 	}

@@ -78,25 +78,6 @@ const DefaultHBMCapBytes = 4 << 30
 // HBMPageSize is the HBM allocation granule.
 const HBMPageSize = 64 << 10
 
-// The categories of a failing access are package fault's sentinels (match with errors.Is from
-// any layer); the old names are kept while other packages use them.
-var (
-	// ErrBounds: an access outside a region, outside the active area of a partition, or past
-	// the last partition.
-	//
-	// Deprecated: use fault.ErrBounds.
-	ErrBounds = fault.ErrBounds
-	// ErrUninit: a read of bytes never written (only with Options.TrackUninit).
-	//
-	// Deprecated: use fault.ErrUninit.
-	ErrUninit = fault.ErrUninit
-	// ErrUnsupported: an address form the model cannot resolve (register, indirect,
-	// shape-register).
-	//
-	// Deprecated: use fault.ErrUnsupported.
-	ErrUnsupported = fault.ErrUnsupported
-)
-
 // ErrPSUMWrite and ErrHBMCap are the two refusals of the memory that are rules of their own
 // beside their category: a PSUM write not made of whole 4-byte elements breaks a rule of the
 // hardware (it matches fault.ErrInvalid), and an HBM write past Options.HBMCapBytes needs more

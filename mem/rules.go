@@ -1,6 +1,9 @@
 package mem
 
-import "github.com/tpbsim/tpbsim/fault"
+import (
+	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/isa"
+)
 
 // Rule ids a memory *Error can carry (Error.Rule). Each has an entry of Kind "rule" in
 // Provenance, so `tpbsim explain ID` prints it; start_addr_active_channels is the ISA's own rule
@@ -8,7 +11,7 @@ import "github.com/tpbsim/tpbsim/fault"
 const (
 	RulePatternElemSize         = "pattern_elem_size_modelled"
 	RulePatternSizeModelled     = "pattern_size_modelled"
-	RuleStartAddrActiveChannels = "start_addr_active_channels"
+	RuleStartAddrActiveChannels = isa.RuleStartAddrActiveChannels
 	RulePSUMWrite4ByteDtype     = "psum_write_4byte_dtype"
 	RulePatternInActiveArea     = "pattern_in_active_area"
 	RuleAddrInActiveArea        = "addr_in_active_area"

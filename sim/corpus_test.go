@@ -70,8 +70,8 @@ func TestCorpus(t *testing.T) {
 // corpusOutcomes maps the outcome words of "# sim: outcome=WORD" onto the category a failed run
 // unwraps to; "finished" is a run without error.
 var corpusOutcomes = map[string]error{
-	"invalid": ErrInvalid, "bounds": ErrBounds, "capacity": ErrCapacity, "uninit": ErrUninit, "deadlock": ErrDeadlock,
-	"unsupported": ErrUnsupported, "limit": ErrLimit, "race": ErrRace,
+	"invalid": fault.ErrInvalid, "bounds": fault.ErrBounds, "capacity": fault.ErrCapacity, "uninit": fault.ErrUninit, "deadlock": fault.ErrDeadlock,
+	"unsupported": fault.ErrUnsupported, "limit": fault.ErrLimit, "race": fault.ErrRace,
 }
 
 // corpusSpec is what a program's "# sim:" lines say about its run.

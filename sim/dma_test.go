@@ -156,7 +156,7 @@ func TestDMACapAndUninitFromMemory(t *testing.T) {
 	before := snapshot(m)
 	ld := dmaLoad(g, 1<<40, 32, 32, 3, isa.Events{})
 	_, err := m.Run(prog(q(isa.EngineTPB_SP, ld)))
-	if !errors.Is(err, fault.ErrUninit) || !errors.Is(err, mem.ErrUninit) {
+	if !errors.Is(err, fault.ErrUninit) || !errors.Is(err, fault.ErrUninit) {
 		t.Fatalf("err = %v, want fault.ErrUninit", err)
 	}
 	if !bytes.Equal(before, snapshot(m)) || m.Semaphore(3) != 0 {

@@ -5,31 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tpbsim/tpbsim/dge"
-	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
-)
-
-// The categories of a failed run are package fault's sentinels (match with errors.Is from any
-// layer). The names below are the old ones, kept while other packages still use them.
-var (
-	// Deprecated: use fault.ErrInvalid.
-	ErrInvalid = fault.ErrInvalid
-	// Deprecated: use fault.ErrBounds.
-	ErrBounds = fault.ErrBounds
-	// Deprecated: use fault.ErrCapacity.
-	ErrCapacity = fault.ErrCapacity
-	// Deprecated: use fault.ErrUninit.
-	ErrUninit = fault.ErrUninit
-	// Deprecated: use fault.ErrDeadlock.
-	ErrDeadlock = fault.ErrDeadlock
-	// Deprecated: use fault.ErrUnsupported.
-	ErrUnsupported = fault.ErrUnsupported
-	// Deprecated: use fault.ErrLimit.
-	ErrLimit = fault.ErrLimit
 )
 
 // InstError is the error of one instruction: which engine, which instruction (index in its
@@ -138,19 +117,18 @@ func (e *InstError) Error() string {
 }
 
 // categoryOf is the category of an error of the executor, the DGE, the DMA engines or the
-// memory: one of package fault's sentinels (the packages' own sentinels are mapped while they
-// still declare them).
+// memory: one of package fault's sentinels, in this order when an error reaches more than one.
 func categoryOf(err error) error {
 	switch {
 	case errors.Is(err, fault.ErrUninit): // also the DMA pre-flight check refusing a never-written source byte
 		return fault.ErrUninit
 	case errors.Is(err, fault.ErrCapacity):
 		return fault.ErrCapacity
-	case errors.Is(err, dma.ErrBounds), errors.Is(err, dma.ErrIndex), errors.Is(err, fault.ErrBounds):
+	case errors.Is(err, fault.ErrBounds):
 		return fault.ErrBounds
-	case errors.Is(err, fault.ErrLimit), errors.Is(err, dve.ErrLimit):
+	case errors.Is(err, fault.ErrLimit):
 		return fault.ErrLimit
-	case errors.Is(err, fault.ErrUnsupported), errors.Is(err, dge.ErrUnsupported), errors.Is(err, dve.ErrUnsupported):
+	case errors.Is(err, fault.ErrUnsupported):
 		return fault.ErrUnsupported
 	}
 	return fault.ErrInvalid

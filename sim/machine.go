@@ -177,10 +177,14 @@ func New(cfg Config) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: chk.geo, mem: mm, chk: chk, tt: timing.Default(cfg.Gen)}
-	if cfg.Timing != nil {
-		m.tt = *cfg.Timing
+	tt, err := timing.For(cfg.Gen)
+	if err != nil {
+		return nil, err
 	}
+	if cfg.Timing != nil {
+		tt = *cfg.Timing
+	}
+	m := &Machine{cfg: cfg, gen: cfg.Gen, geo: chk.geo, mem: mm, chk: chk, tt: tt}
 	m.initState()
 	return m, nil
 }

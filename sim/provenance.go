@@ -12,8 +12,8 @@ import (
 // isa.Registry's ids; executor, DGE, DMA and memory errors keep their packages' ids.
 const (
 	RuleOpcodeLegalOnEngine    = "opcode_legal_on_engine"
-	RuleHasValidNeuronHeader   = "has_valid_neuron_header" // isa's
-	RuleHasValidNeuronEvents   = "has_valid_neuron_events" // isa's
+	RuleHasValidNeuronHeader   = isa.RuleHasValidNeuronHeader // isa's
+	RuleHasValidNeuronEvents   = isa.RuleHasValidNeuronEvents // isa's
 	RuleGpSimdCannotAccessPSUM = "gpsimd_cannot_access_psum"
 	RuleMaxElements            = "sim.max_elements"
 	RuleMaxStreamBytes         = "sim.max_stream_bytes"

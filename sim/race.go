@@ -67,11 +67,6 @@ func ParseRaceMode(s string) (RaceMode, error) {
 	return 0, fmt.Errorf("races mode %q: want error, warn or off", s)
 }
 
-// ErrRace is fault.ErrRace: the run has data races (Config.Races RacesError).
-//
-// Deprecated: use fault.ErrRace.
-var ErrRace = fault.ErrRace
-
 // RaceError is the error of a run that finished with data races under RacesError.
 type RaceError struct {
 	Races []Race

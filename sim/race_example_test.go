@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
 // A library run gets race detection by default (Config.Races is RacesError): the DVE and POOL
 // write the same bytes with nothing between them, so the finished run returns a *sim.RaceError
-// (errors.Is(err, sim.ErrRace)) and lists the pair in Result.Races.
+// (errors.Is(err, fault.ErrRace)) and lists the pair in Result.Races.
 func ExampleRaceError() {
 	g := isa.CAYMAN
 	copyTo := func(src, dst uint32) *isa.S4D4TR {
@@ -27,7 +28,7 @@ func ExampleRaceError() {
 	m, _ := sim.New(sim.Config{Gen: g})
 	res, err := m.Run(p)
 	var re *sim.RaceError
-	fmt.Println(errors.Is(err, sim.ErrRace), errors.As(err, &re), len(res.Races))
+	fmt.Println(errors.Is(err, fault.ErrRace), errors.As(err, &re), len(res.Races))
 	r := res.Races[0]
 	fmt.Println(r.Kind(), r.Ranges[0], r.First.Engine, r.Second.Engine)
 	// Output:

@@ -264,7 +264,7 @@ func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
 		// executor cannot run on these dtypes, fails here, before anything runs.
 		if err := dve.CheckOp(x); err != nil {
 			v := dveViolation(x, err)
-			if errors.Is(err, dve.ErrUnsupported) {
+			if errors.Is(err, fault.ErrUnsupported) {
 				r.unsupported(err, v)
 			} else {
 				r.invalid(err, v)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dge"
-	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -25,7 +24,7 @@ func TestDMAUninitIsNotABoundsFailure(t *testing.T) {
 	if s := err.Error(); strings.Contains(s, "Failed bounds check") || !strings.Contains(s, "0x10000") {
 		t.Errorf("error should name the address and not the firmware bounds wording: %s", s)
 	}
-	if errors.Is(err, dma.ErrBounds) || errors.Is(err, fault.ErrBounds) {
+	if errors.Is(err, fault.ErrBounds) || errors.Is(err, fault.ErrBounds) {
 		t.Errorf("an uninitialised read matches a bounds sentinel: %v", err)
 	}
 	// a real bounds failure keeps the firmware wording and the memory's rule
@@ -33,7 +32,7 @@ func TestDMAUninitIsNotABoundsFailure(t *testing.T) {
 	ld := dmaLoad(g, 0, 64, 64, 1, isa.Events{})
 	ld.DstStartAddr = isa.LocalAddr8(g.Geometry().StateBufPartitionActive - 16) // rows pass the active area
 	_, err = m2.Run(prog(q(isa.EngineTPB_SP, ld)))
-	if !errors.As(err, &ie) || !errors.Is(err, dma.ErrBounds) || !strings.Contains(err.Error(), "Failed bounds check") {
+	if !errors.As(err, &ie) || !errors.Is(err, fault.ErrBounds) || !strings.Contains(err.Error(), "Failed bounds check") {
 		t.Fatalf("want a failed bounds check, got %v", err)
 	}
 	if ie.Rule == "" || ie.Rule == "dge_plan" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/internal/jsonkeys"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
@@ -540,7 +541,7 @@ func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
 		// dge.View.Elements multiplies in 64 bits: 65536^4 wraps to 0, passes the planner's
 		// 2^40 limit and panicked the random fill. Refuse it here by the same rule.
 		if n := uint64(v.NumElem[k]); n > 0 && total > maxViewElements/n {
-			return out, &dge.Error{Rule: dge.RuleViewValid, Err: dge.ErrRequest,
+			return out, &dge.Error{Rule: dge.RuleViewValid, Err: fault.ErrInvalid,
 				Msg: fmt.Sprintf("%s.num_elem %v: more than 2^40 elements", name, v.NumElem)}
 		}
 		total *= uint64(v.NumElem[k])

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/tpbsim/tpbsim/dge"
-	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/fault"
 )
 
@@ -36,27 +34,6 @@ var categoryStatus = map[error]int{
 	fault.ErrLimit:       exitRule,
 }
 
-// legacyCategory maps the sentinels of packages whose errors do not unwrap to fault's categories
-// yet onto the category they stand for. Each entry goes once its package's sentinel is an alias
-// of fault's (then the entry maps a category onto itself).
-var legacyCategory = []struct{ sentinel, category error }{
-	{dge.ErrRequest, fault.ErrInvalid}, {dge.ErrUnsupported, fault.ErrUnsupported},
-	{dma.ErrBounds, fault.ErrBounds}, {dma.ErrIndex, fault.ErrBounds}, {dma.ErrDescriptor, fault.ErrInvalid},
-}
-
-// category is err's fault category, or that of a legacy sentinel it wraps; nil for neither.
-func category(err error) error {
-	if c := fault.Category(err); c != nil {
-		return c
-	}
-	for _, l := range legacyCategory {
-		if errors.Is(err, l.sentinel) {
-			return l.category
-		}
-	}
-	return nil
-}
-
 // exitStatus is the one mapping from a command's error to the exit status (DESIGN.md §7): what
 // the command marked itself (ioErr: usage or I/O, whatever the cause's category; the status an
 // NKI script exited with) is that; otherwise the error's fault category decides
@@ -70,7 +47,7 @@ func exitStatus(err error) int {
 	if errors.As(err, &ce) {
 		return ce.code
 	}
-	if c := category(err); c != nil {
+	if c := fault.Category(err); c != nil {
 		return categoryStatus[c]
 	}
 	return exitUsageIO
@@ -90,7 +67,7 @@ func (e *cliError) Unwrap() error { return e.err }
 // already (an error of a layer outside fault's vocabulary); an error whose category is a rule's
 // is returned as it is, for exitStatus to map.
 func ruleErr(err error) error {
-	if c := category(err); c != nil && categoryStatus[c] == exitRule {
+	if c := fault.Category(err); c != nil && categoryStatus[c] == exitRule {
 		return err
 	}
 	return &cliError{exitRule, err}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/fault"
 )
 
@@ -95,7 +94,7 @@ func TestExitStatus(t *testing.T) {
 		{"ioErr over a rule category", ioErr(fmt.Errorf("--timing: %w", fault.ErrInvalid)), exitUsageIO},
 		{"ruleErr of no category", ruleErr(errors.New("mismatch")), exitRule},
 		{"ruleErr of truncated", ruleErr(fault.ErrTruncated), exitRule},
-		{"legacy sentinel", fmt.Errorf("plan: %w", dge.ErrRequest), exitRule},
+		{"wrapped category", fmt.Errorf("plan: %w", fault.ErrInvalid), exitRule},
 		{"script status", &cliError{7, errors.New("")}, 7},
 		{"wrapped twice", fault.Wrap("DMA[3]", fmt.Errorf("descriptor[7]: %w", fault.ErrBounds)), exitRule},
 	}

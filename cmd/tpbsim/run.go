@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
@@ -699,12 +700,12 @@ func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.
 	if oerr != nil {
 		return errors.Join(err, oerr)
 	}
-	if !errors.Is(err, sim.ErrRace) {
+	if !errors.Is(err, fault.ErrRace) {
 		printRaces(stderr, res.Races) // the races found up to another stop
 	}
 	if !f.quiet {
 		how := "stopped"
-		if errors.Is(err, sim.ErrRace) {
+		if errors.Is(err, fault.ErrRace) {
 			how = "finished with data races"
 		}
 		fmt.Fprintf(stderr, "%s: %d instructions on %v, %s\n", path, n, g, how)
