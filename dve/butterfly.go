@@ -481,21 +481,45 @@ func storeRow(row []byte, off int, r *vreg) {
 	}
 }
 
+// permuteForm is a lane-width form of the DVE's lane-permute ops (B21's lane-grid token): the
+// IVP width token its DSEL ops carry and the lanes of a 512-bit register it splits.
+type permuteForm struct {
+	name  string
+	lanes int
+}
+
+// permuteFormFor is the form the butterfly takes for cells of es bytes, the one butterflyRows
+// dispatches on: the lane width is the cell width (seed 000 §5.4: "an int8 transpose uses the
+// 2NX8 (64-lane) permute, a bf16/fp16/int16 transpose the NX16 (32-lane), an int32/fp32
+// transpose the N_2X32 (16-lane)"). ok is false for a width with no form, which the callers
+// refuse before transposing.
+func permuteFormFor(es int) (f permuteForm, ok bool) {
+	switch es {
+	case 1:
+		return permuteForm{"2NX8", 64}, true
+	case 2:
+		return permuteForm{"NX16", 32}, true
+	case 4:
+		return permuteForm{"N_2X32", 16}, true
+	}
+	return permuteForm{}, false
+}
+
 // butterflyRows transposes through the register model on up to procs goroutines (over channel
 // groups and runs of register passes, which are independent): src[c] holds channel c's E
 // cells of es bytes, dst[c] receives the first len(dst[c])/es cells of its output stream.
 func butterflyRows(procs int, dst, src [][]byte, E, es int) {
-	tiles := E / 32
-	passes := tiles // register passes per group: 2NX8 takes two tiles per pass
-	if es == 1 {
-		passes = (tiles + 1) / 2
+	form, ok := permuteFormFor(es)
+	if !ok {
+		return
 	}
+	// A pass covers max(32, lanes) cells of each row: 2NX8's 64 lanes hold two tiles, N_2X32's
+	// 16 lanes half a tile row (two registers).
+	cells := max(32, form.lanes)
+	passes := (E + cells - 1) / cells // register passes per group
 	chunks := (passes + bflyWork - 1) / bflyWork
 	groups := len(src) / 32
-	pb := 64 // bytes of each row one pass covers
-	if es == 4 {
-		pb = 128
-	}
+	pb := cells * es // bytes of each row one pass covers
 	total := 0
 	for _, r := range dst {
 		total += len(r)
@@ -525,8 +549,8 @@ func butterflyRows(procs int, dst, src [][]byte, E, es int) {
 		}()
 		for ps := p0; ps < p1; ps++ {
 			o := (ps - p0) * pb // the pass's bytes in sOut
-			switch es {
-			case 1: // 2NX8: lanes 0..31 tile 2ps, lanes 32..63 tile 2ps+1 (zero past the end)
+			switch form.lanes {
+			case 64: // 2NX8: lanes 0..31 tile 2ps, lanes 32..63 tile 2ps+1 (zero past the end)
 				for c := 0; c < 32; c++ {
 					loadRow(&lo[c], sIn[c], o)
 				}
@@ -534,7 +558,7 @@ func butterflyRows(procs int, dst, src [][]byte, E, es int) {
 				for i := 0; i < 32; i++ {
 					storeRow(sOut[i], o, &lo[i])
 				}
-			case 2: // NX16
+			case 32: // NX16
 				for c := 0; c < 32; c++ {
 					loadRow(&lo[c], sIn[c], o)
 				}
