@@ -16,43 +16,16 @@ import (
 // so those cross as raw bits (unsigned integers of their width) or as float32 values converted
 // with the machine's own rounding.
 
-// npyOwn is a dtype's own numpy type ("" when numpy has none).
+// npyOwn is a dtype's own numpy type ("" when numpy has none), npyRaw the unsigned integer
+// type of its raw bits: internal/npy's mapping, the one the CLI's --load and --dump use.
 func npyOwn(d isa.DType) string {
-	switch d {
-	case isa.DTypeUINT8:
-		return "u1"
-	case isa.DTypeINT8:
-		return "i1"
-	case isa.DTypeUINT16:
-		return "u2"
-	case isa.DTypeINT16:
-		return "i2"
-	case isa.DTypeUINT32:
-		return "u4"
-	case isa.DTypeINT32:
-		return "i4"
-	case isa.DTypeFP16:
-		return "f2"
-	case isa.DTypeFP32:
-		return "f4"
+	if t, own := npy.TypeOf(num.Kind(d)); own {
+		return t
 	}
 	return ""
 }
 
-func npyRaw(d isa.DType) string {
-	switch d.Size() {
-	case 1:
-		return "u1"
-	case 2:
-		return "u2"
-	case 4:
-		return "u4"
-	}
-	return ""
-}
-
-var npyKinds = map[string]num.Kind{"b1": num.UINT8, "u1": num.UINT8, "i1": num.INT8, "u2": num.UINT16, "i2": num.INT16,
-	"u4": num.UINT32, "i4": num.INT32, "f2": num.FP16, "f4": num.FP32}
+func npyRaw(d isa.DType) string { return npy.RawType(num.Kind(d)) }
 
 // InputBytes converts a .npy array into the raw bytes of input tensor t (dtype d) under the
 // tensor's encoding.
@@ -90,7 +63,7 @@ func InputBytes(t *Tensor, d isa.DType, a *npy.Array) ([]byte, error) {
 		}
 		return a.Data, nil
 	case "float32":
-		sk, ok := npyKinds[a.Dtype]
+		sk, ok := npy.KindOf(a.Dtype)
 		if !ok {
 			return nil, bad("cannot convert a %s array", a.Dtype)
 		}

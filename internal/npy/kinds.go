@@ -36,6 +36,10 @@ func TypeOf(k num.Kind) (dtype string, own bool) {
 	return rawTypes[k.Size()], false
 }
 
+// RawType is the unsigned integer descr of k's raw bits ("u2" for BF16), "" when k has no
+// whole-byte width of 1, 2, 4 or 8 bytes.
+func RawType(k num.Kind) string { return rawTypes[k.Size()] }
+
 // ownTypes are the kinds numpy has a type of; rawTypes the unsigned integers of each width.
 var (
 	ownTypes = map[num.Kind]string{

@@ -120,3 +120,19 @@ func TestHeaderIsWritePrefix(t *testing.T) {
 		t.Error("Header of an unknown dtype")
 	}
 }
+
+// RawType is the unsigned integer of a kind's width, the type of its raw bits.
+func TestRawType(t *testing.T) {
+	for _, c := range []struct {
+		k    num.Kind
+		want string
+	}{
+		{num.BFLOAT16, "u2"}, {num.FP8_EXP5, "u1"}, {num.FP32, "u4"}, {num.INT64, "u8"}, {num.INVALID, ""},
+	} {
+		t.Run(c.k.String(), func(t *testing.T) {
+			if got := RawType(c.k); got != c.want {
+				t.Errorf("RawType(%v) = %q, want %q", c.k, got, c.want)
+			}
+		})
+	}
+}
