@@ -189,7 +189,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		if tables, err = loadTables(f.tables, g, stderr); err != nil {
 			return err
 		}
-		cfg.Annotate = annotator(tables)
+		cfg.Annotate = sim.TableAnnotator(tables)
 		var ops []uint8
 		for _, op := range prog.Opcodes(isa.EngineDVE) {
 			ops = append(ops, uint8(op))
@@ -284,27 +284,6 @@ func loadTables(dir string, g isa.Generation, stderr io.Writer) (*ucode.TableSet
 		fmt.Fprintf(stderr, "tpbsim: warning: table set %q is %v (%s) but %v uses %v tables\n", ts.Name, ts.Gen, ts.GenReason, g, tg)
 	}
 	return ts, nil
-}
-
-func annotator(ts *ucode.TableSet) func(isa.Opcode) (sim.Annotation, bool) {
-	return func(op isa.Opcode) (sim.Annotation, bool) {
-		r, ok := ts.Lookup(uint8(op))
-		if !ok {
-			return sim.Annotation{"ucode": "opcode missing from table set " + ts.Name}, true
-		}
-		a := sim.Annotation{"ucode_fast_row": r.FastRow}
-		if r.SlowRow != 0 {
-			a["ucode_slow_row"] = r.SlowRow
-		}
-		if r.Block != nil {
-			a[sim.AnnotationClassKey] = r.Class().String()
-			a["ucode_depth"] = r.Depth()
-		}
-		if len(r.Notes) > 0 {
-			a["ucode_notes"] = strings.Join(r.Notes, "; ")
-		}
-		return a, true
-	}
 }
 
 func parseSize(s string) (uint64, error) {
