@@ -73,7 +73,7 @@ output (and the summary line to stderr).`,
 			if toStdout(outs) {
 				info, dest = stderr, "standard output"
 			}
-			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", f.path, f.Len(), buf.Len(), dest)
+			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", f.Path, f.Len(), buf.Len(), dest)
 			if warning != "" {
 				fmt.Fprintf(stderr, "tpbsim asm: warning: %s\n", warning)
 			}
@@ -92,11 +92,11 @@ output (and the summary line to stderr).`,
 // written (DESIGN.md §7: asm turns any source into its bytes); the warning names the first such
 // line and how to keep the queues. A source whose every instruction is on its opcode's own
 // queue runs the same from the .bin: no warning.
-func binQueueWarning(f *programFile) string {
-	if f.binary() {
+func binQueueWarning(f *asm.File) string {
+	if f.Binary() {
 		return ""
 	}
-	it, moved := f.src.OffDefaultEngine()
+	it, moved := f.Src.OffDefaultEngine()
 	if !moved {
 		return ""
 	}
@@ -105,13 +105,13 @@ func binQueueWarning(f *programFile) string {
 	if op.Engine() == isa.EngineNone {
 		there = "on no queue (its opcode has no engine)"
 	}
-	arg := f.path
+	arg := f.Path
 	if arg == stdinName {
 		arg = stdinPath + " (the same input)"
 	}
 	keep := fmt.Sprintf("to run it as written, run the source (.s/.tpb) or its JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", arg)
-	if f.form == formJSON {
-		keep = fmt.Sprintf("to run it as written, run %s itself: the JSON form keeps each instruction's engine", f.path)
+	if f.Form == asm.FormJSON {
+		keep = fmt.Sprintf("to run it as written, run %s itself: the JSON form keeps each instruction's engine", f.Path)
 	}
 	e := &asm.Error{File: it.File, Line: it.Line, Field: "engine",
 		Msg: fmt.Sprintf("%v is on the %v queue, but a bare .bin has no engine queues: 'tpbsim run' of the .bin puts it %s; %s",

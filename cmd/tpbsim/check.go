@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/sim"
@@ -46,11 +47,11 @@ calls valid and supported is one run accepts before the run.`,
 			if err != nil {
 				return err
 			}
-			p, err := f.checkProgram()
+			p, err := sim.FileCheckProgram(f)
 			if err != nil {
-				return err
+				return ioErr(err)
 			}
-			rep, err := sim.CheckProgram(p, sim.Config{Gen: f.gen, MaxElements: maxElements})
+			rep, err := sim.CheckProgram(p, sim.Config{Gen: f.Gen, MaxElements: maxElements})
 			if err != nil {
 				return ioErr(err)
 			}
@@ -59,7 +60,7 @@ calls valid and supported is one run accepts before the run.`,
 			invalid, unsupported := printCheck(bw, f, rep, asJSON)
 			if !asJSON {
 				fmt.Fprintf(bw, "%s: %d words, %d valid, %d invalid, %d unsupported on %v\n",
-					f.path, f.Len(), f.Len()-invalid, invalid, unsupported, f.gen)
+					f.Path, f.Len(), f.Len()-invalid, invalid, unsupported, f.Gen)
 			}
 			if invalid > 0 {
 				bw.Flush()
@@ -76,7 +77,7 @@ calls valid and supported is one run accepts before the run.`,
 
 // printCheck prints the report of every word, in file order, and counts the invalid words and
 // the unsupported ones (an invalid word whose struct tpbsim does not model counts in both).
-func printCheck(w io.Writer, f *programFile, rep *sim.Report, asJSON bool) (invalid, unsupported int) {
+func printCheck(w io.Writer, f *asm.File, rep *sim.Report, asJSON bool) (invalid, unsupported int) {
 	byWord := make([]*sim.InstReport, f.Len())
 	for i := range rep.Insts {
 		if k := int(rep.Insts[i].Offset / isa.InstNBytes); k >= 0 && k < len(byWord) {
@@ -100,10 +101,10 @@ func printCheck(w io.Writer, f *programFile, rep *sim.Report, asJSON bool) (inva
 			why = "rule " + r.Unsupported.String()
 		}
 		if asJSON {
-			writeCheckJSON(w, k, off, r.Opcode, sup, why, f.where(k), r.Violations)
+			writeCheckJSON(w, k, off, r.Opcode, sup, why, f.Where(k), r.Violations)
 			continue
 		}
-		where := f.where(k)
+		where := f.Where(k)
 		for _, v := range r.Violations {
 			src := ""
 			if p, ok := ruleProvenance(v.Rule, r.Opcode); ok {

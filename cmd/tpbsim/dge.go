@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/fault"
@@ -342,7 +343,7 @@ func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
 		if err != nil {
 			return dge.Request{}, nil, err
 		}
-		data = bytes.TrimPrefix(data, utf8BOM)
+		data = asm.StripBOM(".json", data)
 		// A key given twice (the decoder keeps the last) or spelt in another case is refused.
 		if err := jsonkeys.Check(data, reflect.TypeOf(dgeRequestJSON{})); err != nil {
 			return dge.Request{}, nil, fmt.Errorf("%s: %w", f.request, err)

@@ -37,7 +37,7 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			if err != nil {
 				return err
 			}
-			g := f.gen
+			g := f.Gen
 			bw := bufio.NewWriter(stdout)
 			defer bw.Flush()
 			// The text of a generation other than the default starts with its '.gen' line, so
@@ -49,11 +49,11 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			}
 			// A source's bound-check register settings (.bound_reg / "bound_regs") print first,
 			// so both outputs run like the source.
-			if f.src != nil && len(f.src.BoundRegs) > 0 {
+			if f.Src != nil && len(f.Src.BoundRegs) > 0 {
 				if asJSON {
-					fmt.Fprintln(bw, boundRegsJSON(f.src.BoundRegs))
+					fmt.Fprintln(bw, boundRegsJSON(f.Src.BoundRegs))
 				} else {
-					for _, l := range asm.BoundRegLines(f.src.BoundRegs) {
+					for _, l := range asm.BoundRegLines(f.Src.BoundRegs) {
 						fmt.Fprintln(bw, l)
 					}
 				}

@@ -167,15 +167,15 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path = pf.path // "<stdin>" for "-"
-	prog, err := pf.simProgram()
+	path = pf.Path // "<stdin>" for "-"
+	prog, err := runProgramOf(pf)
 	if err != nil {
 		return err
 	}
 	if err := applyBoundRegFlags(prog, f.boundRegs); err != nil {
 		return err
 	}
-	g = pf.gen
+	g = pf.Gen
 	cfg.Gen = g
 	if cfg.Timing, err = f.tf.table(g); err != nil {
 		return err
