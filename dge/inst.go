@@ -266,8 +266,8 @@ func planGatherXpose(feat *Features, in *isa.DMAGatherXpose, cfg Config, opt Opt
 	}
 	lg := &logger{quiet: opt.Quiet}
 	lg.add(logQ7GatherXpose.line(logQ7Core))
-	backend := selectBackend(feat, lg)
 	lg.add(logTransposeTile.line(dma.XbarRows, f, 2))
+	backend := selectBackend(feat, lg) // after the transpose's line (seed 003 §7)
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
 	}
