@@ -17,6 +17,9 @@ type Error struct {
 	Err  error
 	Path string
 	Msg  string
+	// Value and Legal are the value found and what would be legal, when the error is the ISA
+	// validator's violation of a word (PlanInst); empty otherwise (Msg says both).
+	Value, Legal string
 }
 
 func (e *Error) Error() string   { return e.prefix() + ": rule " + e.Rule + ": " + e.Msg }
@@ -26,6 +29,9 @@ func (e *Error) ErrPath() string { return e.Path }
 
 // Violation is the broken rule as a value.
 func (e *Error) Violation() fault.Violation {
+	if e.Value != "" || e.Legal != "" {
+		return fault.Violation{Rule: e.Rule, Path: e.Path, Value: e.Value, Legal: e.Legal, Offset: -1}
+	}
 	return fault.Violation{Rule: e.Rule, Path: e.Path, Msg: e.Msg, Offset: -1}
 }
 

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/tpbsim/tpbsim/dma"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/num"
+	"sync"
 )
 
 // Config is the DGE local register state the lowering reads (FACTS §C.7).
@@ -61,18 +63,63 @@ func PlanInst(g isa.Generation, inst isa.Inst, cfg Config, opt Options) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
+	var p *Plan
 	switch in := inst.(type) {
 	case *isa.DMADirect2D:
-		return planDirect2D(g, in, cfg, opt)
+		p, err = planDirect2D(g, in, cfg, opt)
 	case *isa.DMAIndirect1D:
-		return planIndirect1D(&f, in, cfg, opt)
+		p, err = planIndirect1D(&f, in, cfg, opt)
 	case *isa.DMAGatherXpose:
-		return planGatherXpose(&f, in, cfg, opt)
+		p, err = planGatherXpose(&f, in, cfg, opt)
 	case *isa.DMADirect2DXpose:
-		return planDirect2DXpose(&f, in, cfg, opt)
+		p, err = planDirect2DXpose(&f, in, cfg, opt)
+	default:
+		return nil, unsupErr(RuleDMAInstruction, "header.opcode", "%T is not a DGE DMA instruction", inst)
 	}
-	return nil, unsupErr(RuleDMAInstruction, "header.opcode", "%T is not a DGE DMA instruction", inst)
+	if err != nil {
+		return nil, isaRefusal(inst, g, err)
+	}
+	return p, nil
 }
+
+// isaRefusal is the error of a word the planner refuses as invalid. When the planner's guard
+// names an ISA rule (the DGE applies some for callers that skip validation) or the validator
+// finds a violation on the field the guard names, the error is the validator's own violation
+// (its rule, field and legal values: what `tpbsim check` reports), so an ISA rule is never worded
+// twice; a refusal of the planner's own (dge_xpose_placement, ...) stays as it is. The validator
+// runs only on this failure path.
+func isaRefusal(inst isa.Inst, g isa.Generation, err error) error {
+	if fault.Category(err) != fault.ErrInvalid {
+		return err
+	}
+	vs := isa.Validate(inst, g)
+	v, ok := isa.PickViolation(vs, fault.Rule(err), fault.Path(err))
+	if !ok && isISARule(fault.Rule(err)) && len(vs) > 0 {
+		v, ok = vs[0], true
+	}
+	if !ok {
+		return err
+	}
+	return &Error{Rule: v.Rule, Err: fault.ErrInvalid, Path: v.Field, Msg: v.Field + " = " + v.Value + ", legal: " + v.Legal, Value: v.Value, Legal: v.Legal}
+}
+
+// isISARule reports whether id is a rule of the ISA validator (isa.Registry).
+func isISARule(id string) bool {
+	isaRulesOnce.Do(func() {
+		isaRules = map[string]bool{}
+		for _, p := range isa.Registry() {
+			if p.Kind == "rule" {
+				isaRules[p.ID] = true
+			}
+		}
+	})
+	return isaRules[id]
+}
+
+var (
+	isaRulesOnce sync.Once
+	isaRules     map[string]bool
+)
 
 func planDirect2D(g isa.Generation, in *isa.DMADirect2D, cfg Config, opt Options) (*Plan, error) {
 	src, err := immAddr8(in.SrcStartAddr, "src_start_addr")

@@ -29,9 +29,10 @@ const (
 	RuleLoopCount16        = "dge_loop_count_16bit"
 	RuleOpcodeOnGeneration = isa.RuleOpcodeOnGeneration
 
-	// The ISA's rules (isa.Registry) the DGE also applies where the ISA validator does not run:
-	// CCE alignment to requests, the crossbar's placement to DMA_GATHER_XPOSE words planned
-	// by library callers (tpbsim's check and run validate first).
+	// The ISA's rules (isa.Registry) the DGE also applies: CCE alignment to requests, the
+	// crossbar's placement to DMA_GATHER_XPOSE words planned by library callers that skip
+	// validation (tpbsim's check and run validate first). For a word, PlanInst reports the
+	// validator's own violation of the rule (isaRefusal).
 	RuleCCEAligned            = isa.RuleIsValidDMACCE
 	RuleGatherXposeDstInSBUF  = isa.RuleGatherXposeDstInSBUF
 	RuleGatherXposeDstAligned = isa.RuleGatherXposeDstAligned

@@ -97,25 +97,16 @@ func memCategory(err error) error {
 func refuse(inst isa.Inst, g isa.Generation, rule, field, format string, args ...any) *Error {
 	op := inst.Hdr().Opcode
 	vs := isa.Validate(inst, g)
-	pick := -1
-	for k, v := range vs {
-		if v.Rule == rule {
-			pick = k
-			break
-		}
-		if pick < 0 && v.Field == field {
-			pick = k
-		}
+	w, ok := isa.PickViolation(vs, rule, field)
+	if !ok && len(vs) > 0 {
+		w, ok = vs[0], true
 	}
-	if pick < 0 && len(vs) > 0 {
-		pick = 0
-	}
-	if pick < 0 {
+	if !ok {
 		e := fail(op, fault.ErrUnsupported, RuleExecutable, field, format, args...)
 		e.Detail += fmt.Sprintf(" (isa.Validate reports no violation; the executor relies on %s)", rule)
 		return e
 	}
-	v := violation(vs[pick])
+	v := violation(w)
 	return &Error{Opcode: op, Rule: v.Rule, Field: v.Path, Detail: v.Value + ", legal: " + v.Legal, Violation: &v, Err: fault.ErrInvalid}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/fault"
+	"strings"
 )
 
 // The errors of the instruction layer. Each unwraps to one category of package fault
@@ -85,6 +86,31 @@ func (v Violation) String() string {
 
 // Error makes a Violation usable as an error.
 func (v Violation) Error() string { return v.String() }
+
+// PickViolation returns the violation of rule among vs, else the first on field (the field
+// itself, a part of it such as field.x or field[i], or a field it is part of): the violation an
+// executor's or planner's guard stands for, so it reports the validator's words. ok is false
+// when neither is found.
+func PickViolation(vs []Violation, rule, field string) (v Violation, ok bool) {
+	pick := -1
+	for k := range vs {
+		if vs[k].Rule == rule {
+			return vs[k], true
+		}
+		if pick < 0 && field != "" && (fieldWithin(field, vs[k].Field) || fieldWithin(vs[k].Field, field)) {
+			pick = k
+		}
+	}
+	if pick < 0 {
+		return Violation{}, false
+	}
+	return vs[pick], true
+}
+
+// fieldWithin reports whether field path a is b or one of b's parts (b.x, b[i]).
+func fieldWithin(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(a, b+"[")
+}
 
 // Unwrap gives the category: errors.Is(v, fault.ErrInvalid) holds.
 func (v Violation) Unwrap() error { return fault.ErrInvalid }
