@@ -682,7 +682,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 			written = append(written, outFlag{"--trace", f.trace})
 		}
 		for _, d := range dumps {
-			written = append(written, outFlag{"--dump " + d.arg, d.file})
+			written = append(written, outFlag{"--dump " + d.Arg, d.File})
 		}
 		if err := notTheInput(f.request, written...); err != nil {
 			return err
@@ -690,7 +690,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	}
 	var loadNotes []string
 	for _, l := range f.loads {
-		note, err := dgeLoad(m, g, l, req)
+		note, err := dgeLoad(r, g, l)
 		if err != nil {
 			return err
 		}
@@ -717,7 +717,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		if err := writeOutputs(outs, stdout); err != nil {
 			flagOf := map[string]string{f.trace: "--trace " + f.trace, f.tf.summary: "--summary " + f.tf.summary}
 			for _, d := range dumps {
-				flagOf[d.file] = "--dump " + d.arg
+				flagOf[d.File] = "--dump " + d.Arg
 			}
 			return ioErr(flagged(err, flagOf))
 		}
@@ -796,14 +796,14 @@ func runToJSON(p *dge.Plan, res *sim.DGEResult) runJSON {
 }
 
 // dgeOutputs renders dge run's --dump files and --trace after the run.
-func dgeOutputs(m *sim.Machine, dumps []dumpSpec, tracePath string, res *sim.DGEResult, g isa.Generation) ([]output, error) {
+func dgeOutputs(m *sim.Machine, dumps []sim.DumpSpec, tracePath string, res *sim.DGEResult, g isa.Generation) ([]output, error) {
 	var outs []output
 	for _, d := range dumps {
-		data, err := d.render(m)
+		data, err := d.Render(m)
 		if err != nil {
-			return nil, ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
+			return nil, ruleErr(fmt.Errorf("--dump %s: %w", d.Arg, err))
 		}
-		outs = append(outs, output{path: d.file, data: data})
+		outs = append(outs, output{path: d.File, data: data})
 	}
 	if tracePath != "" {
 		outs = append(outs, output{path: tracePath, data: res.TraceJSON(g)})

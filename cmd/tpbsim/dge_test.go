@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tpbsim/tpbsim/sim"
 )
 
 func dgeCLI(args ...string) (int, string, string) {
@@ -112,7 +114,7 @@ func TestDgeRequestJSONAndLoadDump(t *testing.T) {
 	if !strings.Contains(out, "semaphore 7 += ") {
 		t.Fatalf("no semaphore update reported:\n%s", out)
 	}
-	a, err := readNPY(outp)
+	a, err := sim.ReadNPY(outp)
 	if err != nil {
 		t.Fatal(err)
 	}

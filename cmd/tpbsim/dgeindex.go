@@ -66,7 +66,7 @@ func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := readNPY(file)
+	a, err := sim.ReadNPY(file)
 	if err != nil {
 		return nil, fmt.Errorf("--%v: %w", kind, err)
 	}

@@ -5,18 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tpbsim/tpbsim/fault"
-	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
-	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
 	"github.com/tpbsim/tpbsim/ucode"
 )
@@ -155,7 +150,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly,
 		HugePages: true, Races: races}
 	if f.hbmCap != "" {
-		if cfg.HBMCapBytes, err = parseSize(f.hbmCap); err != nil {
+		if cfg.HBMCapBytes, err = sim.ParseSize(f.hbmCap); err != nil {
 			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
 		}
 		if cfg.HBMCapBytes < mem.HBMPageSize {
@@ -217,7 +212,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		written = append(written, outFlag{"--state", f.state})
 	}
 	for _, d := range dumps {
-		written = append(written, outFlag{"--dump " + d.arg, d.file})
+		written = append(written, outFlag{"--dump " + d.Arg, d.File})
 	}
 	if err := notTheInput(path, written...); err != nil {
 		return err
@@ -286,265 +281,31 @@ func loadTables(dir string, g isa.Generation, stderr io.Writer) (*ucode.TableSet
 	return ts, nil
 }
 
-func parseSize(s string) (uint64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mul := uint64(1)
-	for suf, m := range map[string]uint64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40} {
-		if strings.HasSuffix(t, suf+"IB") || strings.HasSuffix(t, suf) {
-			t = strings.TrimSuffix(strings.TrimSuffix(t, "IB"), suf)
-			mul = m
-			break
-		}
-	}
-	v, err := isa.ParseNumber(t)
-	if err != nil {
-		return 0, fmt.Errorf("bad size %q: %v", s, err)
-	}
-	if v > math.MaxUint64/mul {
-		return 0, fmt.Errorf("bad size %q: overflows 64 bits", s)
-	}
-	if v == 0 {
-		return 0, fmt.Errorf("bad size %q: must be at least 1", s)
-	}
-	return v * mul, nil
-}
-
-func readNPY(path string) (*npy.Array, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return npy.Read(fh)
-}
-
-// loadArg applies one --load ADDR=FILE.npy[:DTYPE].
+// loadArg applies one --load ADDR=FILE.npy[:DTYPE] (sim.ParseLoad, sim.Machine.Load).
 func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
-	addrS, rest, ok := strings.Cut(arg, "=")
-	if !ok || rest == "" {
-		return errors.New("want ADDR=FILE.npy[:DTYPE]")
-	}
-	at, err := isa.ParseAddress(addrS, g)
+	l, err := sim.ParseLoad(arg, g)
 	if err != nil {
 		return err
 	}
-	file, kind, err := splitLoadFile(rest)
-	if err != nil {
-		return err
-	}
-	// The file's size bounds its array: refuse a file too large for where it goes before reading it.
-	st, err := os.Stat(file)
-	if err != nil {
-		return err
-	}
-	if limit, why := transferLimit(m, at, true); st.Size() > 0 && uint64(st.Size()) > limit+npyHeaderMax {
-		return fmt.Errorf("%s is %s: more than %s", file, fmtBytes(uint64(st.Size())), why)
-	}
-	a, err := readNPY(file)
-	if err != nil {
-		return err
-	}
-	if _, ok := npy.KindOf(a.Dtype); !ok && kind == num.INVALID {
-		// float64 (numpy's default float) is the one type npy reads whose bytes no device
-		// element type has: loaded as they are, they would be garbage to every instruction.
-		name := a.Dtype
-		if name == "f8" {
-			name = "float64"
-		}
-		return fmt.Errorf("%s holds %s, which no device element type is (the device has no FP64): add :DTYPE to convert "+
-			"the values on load (%s:FP32, :BF16, :FP16, ...), or save the array as float32", file, name, file)
-	}
-	data, size := a.Data, npy.ItemSize(a.Dtype)
-	n := uint64(len(a.Data))
-	if kind != num.INVALID && size > 0 {
-		n = n / uint64(size) * uint64(kind.Size()) // the bytes after conversion
-	}
-	if err := checkTransferSize(m, at, n, true); err != nil {
-		return fmt.Errorf("array %v of %s: %w", a.Shape, a.Dtype, err)
-	}
-	if kind != num.INVALID {
-		if data, err = a.Convert(kind); err != nil {
-			return err
-		}
-		size = kind.Size()
-	}
-	shape := a.Shape
-	if len(shape) == 0 {
-		shape = []int{1}
-	}
-	return m.WriteTensor(at, shape, size, data)
-}
-
-// splitLoadFile splits FILE.npy[:DTYPE]. The part after the last ':' is a DTYPE when it names
-// an element type; otherwise the whole text is the file name, unless no such file exists and
-// the suffix looks like a type name (no path separator, no '.'), which is reported as an unknown
-// dtype rather than as a missing file "x.npy:NOPE".
-func splitLoadFile(rest string) (string, num.Kind, error) {
-	i := strings.LastIndexByte(rest, ':')
-	if i <= 0 {
-		return rest, num.INVALID, nil
-	}
-	file, suffix := rest[:i], rest[i+1:]
-	if k, err := num.ParseKind(suffix); err == nil && suffix != "" {
-		return file, k, nil
-	}
-	if _, err := os.Stat(rest); err == nil || strings.ContainsAny(suffix, `/\.`) {
-		return rest, num.INVALID, nil // a file name with a ':' in it
-	}
-	if suffix == "" {
-		return "", num.INVALID, fmt.Errorf("empty DTYPE after %s: (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", file)
-	}
-	return "", num.INVALID, fmt.Errorf("unknown dtype %s after %s (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", suffix, file)
-}
-
-type dumpSpec struct {
-	arg   string
-	at    isa.Location
-	shape []int
-	kind  num.Kind
-	file  string
-	asF32 bool // FILE.npy:float32: values widened to float32, not the dtype's raw bits
-}
-
-// parseDump reads ADDR=SHAPE:DTYPE:FILE.npy. SHAPE is decimal dimensions, each at least 1,
-// separated by 'x' (128x64); "0x64" is refused as a hex number, not read as a 0-by-64 array.
-func parseDump(arg string, g isa.Generation) (dumpSpec, error) {
-	d := dumpSpec{arg: arg}
-	addrS, rest, ok := strings.Cut(arg, "=")
-	parts := strings.SplitN(rest, ":", 3)
-	if !ok || len(parts) != 3 || parts[2] == "" {
-		return d, errors.New("want ADDR=SHAPE:DTYPE:FILE.npy")
-	}
-	var err error
-	if d.at, err = isa.ParseAddress(addrS, g); err != nil {
-		return d, err
-	}
-	if d.shape, err = parseShape(parts[0]); err != nil {
-		return d, err
-	}
-	if d.kind, err = num.ParseKind(parts[1]); err != nil {
-		return d, err
-	}
-	if d.kind.Size() == 0 || !d.kind.Numeric() {
-		return d, fmt.Errorf("element type %v cannot be dumped", d.kind)
-	}
-	d.file, d.asF32 = cutFloat32Suffix(parts[2])
-	return d, nil
-}
-
-// maxDumpBytes is tpbsim's absolute limit on the bytes of one --load or --dump array, and on the
-// dumps of a run together: each is held whole in memory (a dump twice while it is encoded). It is
-// the default HBM cap (mem.DefaultHBMCapBytes), so by default the cap is what a user meets.
-const maxDumpBytes = mem.DefaultHBMCapBytes
-
-// npyHeaderMax is the most a .npy file holds besides its data (preamble, length, header): a
-// larger file cannot hold an array under a limit.
-const npyHeaderMax = 12 + 1<<20
-
-// transferLimit is the largest array a --load (load true) or --dump may move at at, and what the
-// limit is: for a load into HBM the run's HBM cap (no more can be written there), on chip the
-// size of the largest on-chip memory; never more than maxDumpBytes. A dump of HBM allocates no
-// HBM (never-written bytes read as zero), so the cap does not bound it.
-func transferLimit(m *sim.Machine, at isa.Location, load bool) (uint64, string) {
-	limit, why := uint64(maxDumpBytes), fmt.Sprintf("tpbsim's limit of %s on one array", fmtBytes(maxDumpBytes))
-	if at.Space == isa.SpaceHBM {
-		if !load {
-			return limit, why
-		}
-		if c := m.Memory().Options().HBMCapBytes; c < limit {
-			limit, why = c, fmt.Sprintf("the run's HBM cap of %s (--hbm-cap)", fmtBytes(c))
-		}
-		return limit, why
-	}
-	mm := m.Memory()
-	chip := uint64(0)
-	for _, r := range []mem.Region{mem.SBUF, mem.PSUM} {
-		chip = max(chip, uint64(mm.NumPartitions(r))*uint64(mm.PartitionActive(r)))
-	}
-	if chip < limit {
-		limit, why = chip, fmt.Sprintf("the %s of on-chip memory", fmtBytes(chip))
-	}
-	return limit, why
-}
-
-// checkTransferSize refuses an array of n bytes larger than transferLimit allows at at.
-func checkTransferSize(m *sim.Machine, at isa.Location, n uint64, load bool) error {
-	if limit, why := transferLimit(m, at, load); n > limit {
-		return fmt.Errorf("%s is more than %s", fmtBytes(n), why)
-	}
-	return nil
-}
-
-// fmtBytes prints a byte count exactly, with a binary-unit reading when it is large.
-func fmtBytes(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%d bytes (%.2f GiB)", n, float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%d bytes (%.2f MiB)", n, float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d bytes (%.2f KiB)", n, float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// parseShape reads a --dump SHAPE: decimal dimensions >= 1 separated by 'x' (or 'X', or ',' as
-// `dge --shape` writes them). An empty dimension ("128xx64") is an error, not skipped.
-func parseShape(s string) ([]int, error) {
-	want := "want decimal dimensions >= 1 separated by 'x', e.g. 128x64"
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return nil, fmt.Errorf("empty shape (%s)", want)
-	}
-	if len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
-		return nil, fmt.Errorf("shape %q looks like a hex number, and a 0 dimension is not allowed (%s)", s, want)
-	}
-	var shape []int
-	total := uint64(1)
-	for _, p := range strings.Split(strings.NewReplacer("X", "x", ",", "x").Replace(t), "x") {
-		if p == "" {
-			return nil, fmt.Errorf("bad shape %q: an empty dimension (%s)", s, want)
-		}
-		u, err := strconv.ParseUint(p, 10, 64)
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, fmt.Errorf("bad shape %q: dimension %q overflows 64 bits", s, p)
-		}
-		if err != nil || strings.HasPrefix(p, "+") {
-			return nil, fmt.Errorf("bad shape %q: dimension %q is not a decimal number (%s)", s, p, want)
-		}
-		if u == 0 {
-			return nil, fmt.Errorf("bad shape %q: a dimension is 0 (%s)", s, want)
-		}
-		if u > maxDumpBytes/total {
-			return nil, fmt.Errorf("bad shape %q: too many elements (more than %d; tpbsim's limit on one dump is %s)", s, uint64(maxDumpBytes), fmtBytes(maxDumpBytes))
-		}
-		total *= u
-		shape = append(shape, int(u))
-	}
-	return shape, nil
+	return m.Load(l)
 }
 
 // parseDumps reads every --dump and checks, before the run, that each fits where it reads
-// (partitions, active partition size, HBM range) and that the output paths (with --trace) are
-// usable: all usage errors, exit 2, like the same mistakes in --load.
-func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state string, more ...outFlag) ([]dumpSpec, error) {
-	dumps := make([]dumpSpec, 0, len(args))
+// (sim.CheckDumps) and that the output paths (with --trace, --state and more) are usable: all
+// usage errors, exit 2, like the same mistakes in --load.
+func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state string, more ...outFlag) ([]sim.DumpSpec, error) {
+	dumps := make([]sim.DumpSpec, 0, len(args))
 	var paths []outFlag
-	total := uint64(0)
 	for _, a := range args {
-		d, err := parseDump(a, g)
-		if err == nil {
-			err = d.check(m)
-		}
+		d, err := sim.ParseDump(a, g)
 		if err != nil {
 			return nil, ioErr(fmt.Errorf("--dump %s: %w", a, err))
 		}
-		if total += d.bytes(); total > maxDumpBytes {
-			return nil, ioErr(fmt.Errorf("--dump %s: the dumps come to %s, more than tpbsim's limit of %s on the dumps of one run",
-				a, fmtBytes(total), fmtBytes(maxDumpBytes)))
-		}
 		dumps = append(dumps, d)
-		paths = append(paths, outFlag{"--dump " + a, d.file})
+		paths = append(paths, outFlag{"--dump " + a, d.File})
+	}
+	if err := sim.CheckDumps(m, dumps); err != nil {
+		return nil, ioErr(fmt.Errorf("--dump %w", err))
 	}
 	if trace != "" {
 		paths = append(paths, outFlag{"--trace", trace})
@@ -559,53 +320,6 @@ func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state st
 	return dumps, nil
 }
 
-// bytes is the dump's size (parseShape bounds the element count, so it does not wrap).
-func (d dumpSpec) bytes() uint64 {
-	size := uint64(d.kind.Size())
-	for _, n := range d.shape {
-		size *= uint64(n)
-	}
-	return size
-}
-
-// check tells whether the dump's range is readable on m (the checks of sim.Machine.ReadTensor
-// on chip; the HBM window of mem for HBM, without reading a large range) and whether its size
-// is within the run's limits (the HBM cap for HBM, tpbsim's own limit): the dump is held in
-// memory whole, so a size past them is refused here, before the run, not by the allocator.
-func (d dumpSpec) check(m *sim.Machine) error {
-	size := d.bytes()
-	if err := checkTransferSize(m, d.at, size, false); err != nil {
-		return fmt.Errorf("shape %v of %v: %w", d.shape, d.kind, err)
-	}
-	if d.at.Space != isa.SpaceHBM {
-		_, err := m.ReadTensor(d.at, d.shape, d.kind.Size())
-		return err
-	}
-	if end := d.at.Offset + size; end < d.at.Offset || end > isa.DMALocalBase {
-		return fmt.Errorf("%d bytes from hbm:0x%x pass the HBM window 0x%x", size, d.at.Offset, uint64(isa.DMALocalBase))
-	}
-	return nil
-}
-
-// render returns the dump's .npy bytes. The array is read straight into the buffer that is
-// written out, after its header (npy.Header), so a large dump is held in memory once, not twice.
-func (d dumpSpec) render(m *sim.Machine) ([]byte, error) {
-	if d.asF32 {
-		return d.renderFloat32(m)
-	}
-	typ, _ := npy.TypeOf(d.kind)
-	hdr, err := npy.Header(typ, d.shape)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]byte, uint64(len(hdr))+d.bytes())
-	copy(buf, hdr)
-	if err := m.ReadTensorInto(d.at, d.shape, d.kind.Size(), buf[len(hdr):]); err != nil {
-		return nil, err
-	}
-	return buf, nil
-}
-
 // outputName is how the report names an output.
 func outputName(p string) string {
 	if p == stdoutPath {
@@ -616,16 +330,16 @@ func outputName(p string) string {
 
 // runOutputs renders the outputs of a run: the dumps (unless it stopped and --dump-on-failure is
 // not given), the trace and the state. runErr is the run's error (nil: it finished).
-func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dumps []dumpSpec) (outs []output, notes []string, err error) {
+func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dumps []sim.DumpSpec) (outs []output, notes []string, err error) {
 	if runErr == nil || f.dumpOnFail {
 		for _, d := range dumps {
-			data, err := d.render(m)
+			data, err := d.Render(m)
 			if err != nil {
-				return nil, nil, ruleErr(fmt.Errorf("--dump %s: %w", d.arg, err))
+				return nil, nil, ruleErr(fmt.Errorf("--dump %s: %w", d.Arg, err))
 			}
-			outs = append(outs, output{d.file, data})
-			if typ, own := npy.TypeOf(d.kind); !own && !d.asF32 {
-				notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.file), d.kind, npy.TypeName(typ), d.kind))
+			outs = append(outs, output{d.File, data})
+			if raw, typ := d.RawBits(); raw {
+				notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.File), d.Kind, typ, d.Kind))
 			}
 		}
 	}
@@ -650,11 +364,11 @@ func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dump
 }
 
 // writeRunOutputs writes the outputs of a run, all whole or none; an error names the flag.
-func writeRunOutputs(outs []output, f *runFlags, dumps []dumpSpec, stdout io.Writer) error {
+func writeRunOutputs(outs []output, f *runFlags, dumps []sim.DumpSpec, stdout io.Writer) error {
 	if err := writeOutputs(outs, stdout); err != nil {
 		flagOf := map[string]string{f.trace: "--trace " + f.trace, f.state: "--state " + f.state, f.tf.summary: "--summary " + f.tf.summary}
 		for _, d := range dumps {
-			flagOf[d.file] = "--dump " + d.arg
+			flagOf[d.File] = "--dump " + d.Arg
 		}
 		return ioErr(flagged(err, flagOf))
 	}
@@ -665,7 +379,7 @@ func writeRunOutputs(outs []output, f *runFlags, dumps []dumpSpec, stdout io.Wri
 // --races=error): the trace and the state of the run up to the stop, whole files, are still
 // written (--trace, --state), as they show why, and the summary goes to stderr; the --dump files
 // only with --dump-on-failure. It returns err, or the error writing the outputs joined to it.
-func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.Generation, m *sim.Machine, dumps []dumpSpec, stdout, stderr io.Writer) error {
+func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.Generation, m *sim.Machine, dumps []sim.DumpSpec, stdout, stderr io.Writer) error {
 	if res == nil {
 		return err // refused before the run: nothing ran
 	}

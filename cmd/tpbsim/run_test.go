@@ -13,6 +13,7 @@ import (
 	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/sim"
 )
 
 func writeBin(t *testing.T, dir string, insts ...isa.Inst) string {
@@ -363,8 +364,8 @@ func TestRunHBMCap(t *testing.T) {
 	if code, out, stderr := simCLI("run", prog, "--hbm-cap", "1M", "--load", "hbm:0x0="+big); code != 0 {
 		t.Errorf("exit %d: %s %s", code, out, stderr)
 	}
-	if v, err := parseSize("2GiB"); err != nil || v != 2<<30 {
-		t.Errorf("parseSize(2GiB) = %d, %v", v, err)
+	if v, err := sim.ParseSize("2GiB"); err != nil || v != 2<<30 {
+		t.Errorf("sim.ParseSize(2GiB) = %d, %v", v, err)
 	}
 }
 
