@@ -39,10 +39,10 @@ const (
 	RuleGatherXposeDstStep    = isa.RuleGatherXposeDstStep
 )
 
-// RuleIDs lists every rule id a DGE *Error can carry.
+// RuleIDs lists every rule id a DGE *Error (or *SpecError: RuleRequestForm) can carry.
 func RuleIDs() []string {
 	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RulePartitionInRange, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
 		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleLoopCount16, RuleOpcodeOnGeneration,
-		RuleCCEAligned, RuleGatherXposeDstInSBUF, RuleGatherXposeDstAligned, RuleGatherXposeDstStep}
+		RuleCCEAligned, RuleGatherXposeDstInSBUF, RuleGatherXposeDstAligned, RuleGatherXposeDstStep, RuleRequestForm}
 }

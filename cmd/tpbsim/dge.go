@@ -1,25 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/dge"
-	"github.com/tpbsim/tpbsim/dma"
-	"github.com/tpbsim/tpbsim/fault"
-	"github.com/tpbsim/tpbsim/internal/jsonkeys"
 	"github.com/tpbsim/tpbsim/isa"
-	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
@@ -41,68 +34,6 @@ type dgeFlags struct {
 	maxElements  uint64
 	races        string
 	tf           timingFlags
-}
-
-// dgeRequestJSON is the JSON request form. Either src/dst/shape/dtype (the flag form) or
-// src_view/dst_view (a general pair of views, dim 0 innermost) are given.
-type dgeRequestJSON struct {
-	Gen          string    `json:"gen,omitempty"`
-	Src          string    `json:"src,omitempty"`
-	Dst          string    `json:"dst,omitempty"`
-	Shape        []int     `json:"shape,omitempty"`
-	Perm         []int     `json:"perm,omitempty"`
-	Dtype        string    `json:"dtype,omitempty"`
-	OutDtype     string    `json:"out_dtype,omitempty"`
-	ComputeOp    string    `json:"compute_op,omitempty"`
-	DMAs         int       `json:"dmas,omitempty"`
-	DMACfg       jsonNum   `json:"dma_cfg,omitempty"`
-	CarveoutCfg  jsonNum   `json:"carveout_cfg,omitempty"`
-	Semaphore    *int      `json:"semaphore,omitempty"`
-	SemIncrement int       `json:"sem_increment,omitempty"`
-	SrcView      *viewJSON `json:"src_view,omitempty"`
-	DstView      *viewJSON `json:"dst_view,omitempty"`
-}
-
-type viewJSON struct {
-	Base     jsonAddr `json:"base"`
-	ElemSize uint32   `json:"elem_size"`
-	NumElem  []uint32 `json:"num_elem"`
-	StepElem []int64  `json:"step_elem"`
-}
-
-// jsonAddr is an address given as a JSON string ("hbm:0x0", "sbuf:1:0x40", "0x800000000000") or
-// a JSON number (a raw device address).
-type jsonAddr string
-
-func (a *jsonAddr) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		*a = jsonAddr(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("address %s: want a string (\"hbm:0x0\") or a non-negative integer", b)
-	}
-	v, err := strconv.ParseUint(n.String(), 10, 64)
-	if err != nil {
-		return fmt.Errorf("address %s: want a non-negative integer", b)
-	}
-	*a = jsonAddr(strconv.FormatUint(v, 10))
-	return nil
-}
-
-// jsonNum accepts a JSON number or a string ("0x...").
-type jsonNum uint64
-
-func (n *jsonNum) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(string(b), `"`)
-	v, err := isa.ParseNumber(s)
-	if err != nil {
-		return err
-	}
-	*n = jsonNum(v)
-	return nil
 }
 
 const dgeLong = `Lower a reshape/transpose through the DGE reshape engine of a generation (seed 003).
@@ -248,66 +179,6 @@ func parseInts(s, what string) ([]int, error) {
 	return out, nil
 }
 
-func parseComputeOp(s string) (isa.DGEComputeOp, error) {
-	switch strings.ToUpper(strings.TrimSpace(s)) {
-	case "", "NONE", "BYPASS":
-		return isa.DGEComputeNONE, nil
-	case "ADD":
-		return isa.DGEComputeADD, nil
-	case "MULTIPLY", "MUL", "MULT":
-		return isa.DGEComputeMULTIPLY, nil
-	case "MAX":
-		return isa.DGEComputeMAX, nil
-	case "MIN":
-		return isa.DGEComputeMIN, nil
-	}
-	v, err := strconv.ParseUint(s, 0, 8)
-	if err != nil {
-		return 0, fmt.Errorf("--compute-op %q: want NONE, ADD, MULTIPLY, MAX or MIN", s)
-	}
-	return isa.DGEComputeOp(v), nil
-}
-
-// deviceAddress turns a CLI location into a device address (isa.Addr8 map).
-func deviceAddress(flag, s string, g isa.Generation) (uint64, error) {
-	loc, err := parseCLIAddress(flag, s, g)
-	if err != nil {
-		return 0, err
-	}
-	switch loc.Space {
-	case isa.SpaceSBUF, isa.SpacePSUM:
-		a, _ := loc.OnChip(g)
-		return isa.DMALocalBase + uint64(a), nil
-	case isa.SpaceHBM:
-		return loc.Offset, nil
-	case isa.SpaceRaw:
-		// A raw number is a device address (isa.addr8_address_map): HBM below DMALocalBase, or
-		// DMALocalBase + a 29-bit on-chip address. Anything above names no memory; the planner
-		// would wrap it around 2^64 (0xffffffffffffffff + 1024 planned as address 0x3ff).
-		if a := loc.Offset; a >= isa.DMALocalBase && a-isa.DMALocalBase > isa.TPBPartitionAddrMask {
-			return 0, fmt.Errorf("%s: raw address 0x%x is outside the device address map: HBM is below 0x%x, SBUF/PSUM at 0x%x + a 29-bit on-chip address (up to 0x%x); see tpbsim explain isa.addr8_address_map",
-				flag, a, uint64(isa.DMALocalBase), uint64(isa.DMALocalBase), uint64(isa.DMALocalBase)+isa.TPBPartitionAddrMask)
-		}
-		return loc.Offset, nil
-	}
-	return 0, fmt.Errorf("%s: %v: register addresses are resolved by a program, not here", flag, loc)
-}
-
-// location is the CLI location of a device address, for --load/--dump style helpers.
-func location(a uint64, g isa.Generation) isa.Location {
-	if a >= isa.DMALocalBase && a-isa.DMALocalBase <= isa.TPBPartitionAddrMask {
-		geo := g.Geometry()
-		l := uint32(a - isa.DMALocalBase)
-		if geo.PSUMSize > 0 && l >= geo.PSUMOffset && l < geo.PSUMOffset+geo.PSUMSize && !(l < geo.StateBufOffset+geo.StateBufSize) {
-			o := l - geo.PSUMOffset
-			return isa.Location{Space: isa.SpacePSUM, Partition: int(o / geo.PSUMPartitionSize), Offset: uint64(o % geo.PSUMPartitionSize)}
-		}
-		o := l - geo.StateBufOffset
-		return isa.Location{Space: isa.SpaceSBUF, Partition: int(o / geo.StateBufPartitionSize), Offset: uint64(o % geo.StateBufPartitionSize)}
-	}
-	return isa.Location{Space: isa.SpaceHBM, Offset: a}
-}
-
 // requestFlags are the flags that describe a request: with --request the file describes it, so
 // none of them may be given (--gen excepted: it overrides the file's gen).
 var requestFlags = []string{"src", "dst", "shape", "perm", "dtype", "out-dtype", "compute-op", "dmas", "dma-cfg", "carveout-cfg"}
@@ -327,227 +198,66 @@ func requestName(f *dgeFlags) string {
 	return s
 }
 
-// buildRequest turns the flags (or the JSON file) into a dge.Request. The error is a usage error.
-func buildRequest(f *dgeFlags) (dge.Request, []int, error) {
-	j := dgeRequestJSON{Gen: f.gen, Src: f.src, Dst: f.dst, Dtype: f.dtype, OutDtype: f.outDtype, ComputeOp: f.computeOp, DMAs: f.dmas}
-	var err error
+// buildRequest turns the flags (or the --request JSON file, dge.ParseRequestJSON) into a
+// dge.Request. A *dge.SpecError (and any other error but a *dge.Error) is a usage error.
+func buildRequest(f *dgeFlags) (dge.Request, error) {
 	if f.request != "" {
 		if f.changed != nil {
 			for _, name := range requestFlags {
 				if f.changed(name) {
-					return dge.Request{}, nil, fmt.Errorf("--%s cannot be combined with --request (the file is the whole request; only --gen overrides it)", name)
+					return dge.Request{}, fmt.Errorf("--%s cannot be combined with --request (the file is the whole request; only --gen overrides it)", name)
 				}
 			}
 		}
 		data, err := os.ReadFile(f.request)
 		if err != nil {
-			return dge.Request{}, nil, err
+			return dge.Request{}, err
 		}
-		data = asm.StripBOM(".json", data)
-		// A key given twice (the decoder keeps the last) or spelt in another case is refused.
-		if err := jsonkeys.Check(data, reflect.TypeOf(dgeRequestJSON{})); err != nil {
-			return dge.Request{}, nil, fmt.Errorf("%s: %w", f.request, err)
-		}
-		j = dgeRequestJSON{}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&j); err != nil {
-			if errors.Is(err, io.EOF) {
-				err = errors.New("empty file (want one JSON object)")
-			}
-			return dge.Request{}, nil, fmt.Errorf("%s: %w", f.request, err)
-		}
-		// One request per file: a second object (or any other text) after it was ignored.
-		rest := data[dec.InputOffset():]
-		if extra := bytes.TrimLeft(rest, " \t\r\n"); len(extra) > 0 {
-			return dge.Request{}, nil, fmt.Errorf("%s: text after the request object at byte offset %d (the file holds one JSON object)",
-				f.request, len(data)-len(extra))
-		}
+		g := isa.GenInvalid // the file's gen
 		if f.gen != "" {
-			j.Gen = f.gen
-		}
-	} else {
-		if f.shape != "" {
-			if j.Shape, err = parseInts(f.shape, "--shape"); err != nil {
-				return dge.Request{}, nil, err
+			if g, err = isa.ParseGeneration(f.gen); err != nil {
+				return dge.Request{}, err
 			}
 		}
-		if f.perm != "" {
-			if j.Perm, err = parseInts(f.perm, "--perm"); err != nil {
-				return dge.Request{}, nil, err
-			}
+		req, err := dge.ParseRequestJSON(data, g)
+		var se *dge.SpecError
+		if errors.As(err, &se) {
+			err = fmt.Errorf("%s: %w", f.request, err)
 		}
-		if f.dmaCfg != "" {
-			v, err := isa.ParseNumber(f.dmaCfg)
-			if err != nil {
-				return dge.Request{}, nil, fmt.Errorf("--dma-cfg: %w", err)
-			}
-			j.DMACfg = jsonNum(v)
+		return req, err
+	}
+	s := dge.RequestSpec{Flags: true, Gen: f.gen, Src: f.src, Dst: f.dst, DType: f.dtype, OutDType: f.outDtype, ComputeOp: f.computeOp, DMAs: f.dmas}
+	var err error
+	if f.shape != "" {
+		if s.Shape, err = parseInts(f.shape, "--shape"); err != nil {
+			return dge.Request{}, err
 		}
-		if f.carveoutCfg != "" {
-			v, err := isa.ParseNumber(f.carveoutCfg)
-			if err != nil {
-				return dge.Request{}, nil, fmt.Errorf("--carveout-cfg: %w", err)
-			}
-			j.CarveoutCfg = jsonNum(v)
+	}
+	if f.perm != "" {
+		if s.Perm, err = parseInts(f.perm, "--perm"); err != nil {
+			return dge.Request{}, err
 		}
 	}
 	for _, c := range []struct {
-		name string
-		v    jsonNum
-	}{{"dma-cfg", j.DMACfg}, {"carveout-cfg", j.CarveoutCfg}} {
-		if c.v > 0xFFFFFFFF {
-			what := "--" + c.name
-			if f.request != "" {
-				what = f.request + ": " + strings.ReplaceAll(c.name, "-", "_")
-			}
-			return dge.Request{}, nil, fmt.Errorf("%s 0x%x: the register is 32 bits (max 0xffffffff)", what, uint64(c.v))
-		}
-	}
-	g, err := parseGenFlag(j.Gen)
-	if err != nil {
-		return dge.Request{}, nil, err
-	}
-	var req dge.Request
-	if j.SrcView != nil || j.DstView != nil {
-		if j.SrcView == nil || j.DstView == nil {
-			return req, nil, errors.New("src_view and dst_view go together")
-		}
-		// The flag form's fields describe another request; beside the views they were ignored.
-		for _, k := range []struct {
-			name  string
-			given bool
-		}{{"src", j.Src != ""}, {"dst", j.Dst != ""}, {"shape", len(j.Shape) > 0}} {
-			if k.given {
-				return req, nil, fmt.Errorf("%q is the flag form's; with src_view/dst_view the views are the request (drop %q)", k.name, k.name)
-			}
-		}
-		sv, err := viewFrom("src_view", j.SrcView, g)
-		if err != nil {
-			return req, nil, err
-		}
-		dv, err := viewFrom("dst_view", j.DstView, g)
-		if err != nil {
-			return req, nil, err
-		}
-		req = dge.Request{Gen: g, Src: sv, Dst: dv, Perm: j.Perm, Semaphore: -1}
-		if j.Dtype != "" {
-			k, err := num.ParseKind(j.Dtype)
+		flag, v string
+		to      *dge.RegValue
+	}{{"--dma-cfg", f.dmaCfg, &s.DMACfg}, {"--carveout-cfg", f.carveoutCfg, &s.CarveoutCfg}} {
+		if c.v != "" {
+			v, err := isa.ParseNumber(c.v)
 			if err != nil {
-				return req, nil, err
+				return dge.Request{}, fmt.Errorf("%s: %w", c.flag, err)
 			}
-			req.In, req.Out = isa.DType(k), isa.DType(k)
-		}
-	} else {
-		if j.Src == "" || j.Dst == "" || len(j.Shape) == 0 || j.Dtype == "" {
-			var missing []string
-			for _, m := range []struct {
-				name  string
-				given bool
-			}{{"--src", j.Src != ""}, {"--dst", j.Dst != ""}, {"--shape", len(j.Shape) > 0}, {"--dtype", j.Dtype != ""}} {
-				if !m.given {
-					missing = append(missing, m.name)
-				}
-			}
-			return req, nil, fmt.Errorf("missing %s: a request needs --src, --dst, --shape and --dtype (or --request FILE.json)", strings.Join(missing, ", "))
-		}
-		k, err := num.ParseKind(j.Dtype)
-		if err != nil {
-			return req, nil, fmt.Errorf("--dtype: %w", err)
-		}
-		src, err := deviceAddress("--src", j.Src, g)
-		if err != nil {
-			return req, nil, err
-		}
-		dst, err := deviceAddress("--dst", j.Dst, g)
-		if err != nil {
-			return req, nil, err
-		}
-		req, err = dge.TensorRequest(g, src, dst, j.Shape, j.Perm, isa.DType(k))
-		if err != nil {
-			return req, nil, err
+			*c.to = dge.RegValue(v)
 		}
 	}
-	if j.OutDtype != "" {
-		k, err := num.ParseKind(j.OutDtype)
-		if err != nil {
-			return req, nil, fmt.Errorf("--out-dtype: %w", err)
-		}
-		if req.In == 0 {
-			return req, nil, errors.New("--out-dtype needs --dtype")
-		}
-		req.Out = isa.DType(k)
-		req.Dst.ElemSize = req.Src.ElemSize / uint32(req.In.Size()) * uint32(k.Size())
-		if j.Src != "" && j.SrcView == nil { // re-lay the destination for the new element size
-			dst, _ := deviceAddress("--dst", j.Dst, g)
-			dv, err := dge.LayoutView(dst, req.Dst.ElemSize, dge.PermutedShape(j.Shape, j.Perm), g)
-			if err != nil {
-				return req, nil, err
-			}
-			req.Dst = dv
-		}
-	}
-	if req.ComputeOp, err = parseComputeOp(j.ComputeOp); err != nil {
-		return req, nil, err
-	}
-	req.DMACfg, req.CarveoutCfg = uint32(j.DMACfg), uint32(j.CarveoutCfg)
-	if f.changed != nil && f.changed("dmas") {
+	req, err := s.Request()
+	if err == nil && f.dmas == 0 && f.changed != nil && f.changed("dmas") {
 		// 0 is the flag's "not given"; typed, it would silently mean all engines (as
 		// --max-elements 0 would mean the default).
-		if j.DMAs == 0 {
-			return req, nil, fmt.Errorf("--dmas 0: %v has %d DMA engines; give 1..%d, or leave --dmas out for all of them", g, g.Geometry().DMAEngineCount, g.Geometry().DMAEngineCount)
-		}
+		n := req.Gen.Geometry().DMAEngineCount
+		return req, fmt.Errorf("--dmas 0: %v has %d DMA engines; give 1..%d, or leave --dmas out for all of them", req.Gen, n, n)
 	}
-	if j.DMAs != 0 {
-		n := g.Geometry().DMAEngineCount
-		if j.DMAs < 1 || j.DMAs > n {
-			return req, nil, fmt.Errorf("--dmas %d: %v has %d DMA engines", j.DMAs, g, n)
-		}
-		// --dmas replaces MEMCOPY_DMA_CFG's DMA bitfield: another one given in --dma-cfg was
-		// silently dropped.
-		mask := uint32(1<<j.DMAs - 1)
-		if bits := req.DMACfg & 0xFFFF; bits != 0 && bits != mask {
-			return req, nil, fmt.Errorf("--dmas %d enables DMA engines 0..%d (mask 0x%x) but --dma-cfg 0x%x enables mask 0x%x: give one of them (or --dma-cfg with the DMA bits 0)",
-				j.DMAs, j.DMAs-1, mask, req.DMACfg, bits)
-		}
-		req.DMACfg = req.DMACfg&0xFFFF0000 | mask
-	}
-	switch {
-	case j.Semaphore != nil && j.SemIncrement == 0:
-		// Without an increment the engines would signal nothing: the semaphore was dropped.
-		return req, nil, fmt.Errorf("semaphore %d without sem_increment: give the total the engines add to it (1..255; it also caps the engines used)", *j.Semaphore)
-	case j.Semaphore == nil && j.SemIncrement != 0:
-		return req, nil, fmt.Errorf("sem_increment %d without semaphore: name the semaphore (0..255) the engines add it to", j.SemIncrement)
-	case j.Semaphore != nil:
-		req.Semaphore, req.SemIncrement = *j.Semaphore, j.SemIncrement
-	}
-	return req, j.Shape, nil
-}
-
-// maxViewElements is the planner's limit on a view's element count (dge_view_valid: 2^40).
-const maxViewElements = 1 << 40
-
-func viewFrom(name string, v *viewJSON, g isa.Generation) (dge.View, error) {
-	a, err := deviceAddress(name+".base", string(v.Base), g)
-	if err != nil {
-		return dge.View{}, err
-	}
-	out := dge.View{Base: a, ElemSize: v.ElemSize, NumElem: [4]uint32{1, 1, 1, 1}}
-	if len(v.NumElem) > 4 || len(v.StepElem) != len(v.NumElem) {
-		return out, fmt.Errorf("%s: num_elem and step_elem need the same length, at most 4", name)
-	}
-	total := uint64(1)
-	for k := range v.NumElem {
-		out.NumElem[k], out.StepElem[k] = v.NumElem[k], v.StepElem[k]
-		// dge.View.Elements multiplies in 64 bits: 65536^4 wraps to 0, passes the planner's
-		// 2^40 limit and panicked the random fill. Refuse it here by the same rule.
-		if n := uint64(v.NumElem[k]); n > 0 && total > maxViewElements/n {
-			return out, &dge.Error{Rule: dge.RuleViewValid, Err: fault.ErrInvalid,
-				Msg: fmt.Sprintf("%s.num_elem %v: more than 2^40 elements", name, v.NumElem)}
-		}
-		total *= uint64(v.NumElem[k])
-	}
-	return out, nil
+	return req, err
 }
 
 // requestErr marks request-building errors as usage errors, except a request that parses but
@@ -561,72 +271,11 @@ func requestErr(err error) error {
 	return ioErr(err)
 }
 
-type planJSON struct {
-	Gen          string       `json:"gen"`
-	Kind         int          `json:"kind"`
-	KindName     string       `json:"kind_name"`
-	Requested    int          `json:"requested_kind"`
-	SrcStrategy  string       `json:"src_strategy"`
-	DstStrategy  string       `json:"dst_strategy"`
-	FastPath     bool         `json:"fast_path"`
-	Simple       bool         `json:"simple_assessment"`
-	DMAAvail     int          `json:"dma_avail"`
-	NumDMA       int          `json:"num_dma"`
-	EngMask      string       `json:"eng_mask"`
-	TileRows     int          `json:"tile_src_rows,omitempty"`
-	TileCols     int          `json:"tile_src_cols,omitempty"`
-	Descriptors  int          `json:"descriptors"`
-	LowerBound   int          `json:"lower_bound"`
-	Bytes        uint64       `json:"bytes"`
-	RingDepth    int          `json:"ring_depth,omitempty"`
-	Engines      []engineJSON `json:"engines"`
-	Log          []string     `json:"log"`
-	Notes        []string     `json:"notes,omitempty"`
-	SrcAnalysis  dge.Analysis `json:"src_analysis"`
-	DstAnalysis  dge.Analysis `json:"dst_analysis"`
-	ElemSizeSrc  uint32       `json:"elem_size_src"`
-	ElemSizeDst  uint32       `json:"elem_size_dst"`
-	Verification *bool        `json:"verified,omitempty"`
-	Bound        boundJSON    `json:"bound"`
-	Backend      string       `json:"backend"`
-}
-
-type engineJSON struct {
-	Engine      int           `json:"engine"`
-	Descriptors int           `json:"descriptors"`
-	Bytes       uint64        `json:"bytes"`
-	MicroOps    []string      `json:"micro_ops"`
-	Ops         []microOpJSON `json:"ops"`
-}
-
-func planToJSON(p *dge.Plan) planJSON {
-	j := planJSON{Gen: p.Gen.String(), Kind: int(p.Kind), KindName: p.Kind.String(), Requested: int(p.Requested),
-		SrcStrategy: p.Src.Strategy.String(), DstStrategy: p.Dst.Strategy.String(), FastPath: p.FastPath, Simple: p.Simple,
-		DMAAvail: p.DMAAvail, NumDMA: p.NumDMA, EngMask: fmt.Sprintf("0x%x", p.EngMask), TileRows: p.TileRows, TileCols: p.TileCols,
-		Descriptors: p.Descriptors, LowerBound: p.LowerBound, Bytes: p.Bytes, RingDepth: p.Job.RingDepth, Log: p.Log, Notes: p.Notes,
-		SrcAnalysis: p.Src, DstAnalysis: p.Dst, ElemSizeSrc: p.ElemSize[0], ElemSizeDst: p.ElemSize[1], Bound: boundToJSON(p), Backend: p.Backend.String()}
-	for e, q := range p.Job.Queues {
-		if len(q) == 0 {
-			continue
-		}
-		ej := engineJSON{Engine: e, Descriptors: len(q)}
-		for i := range q {
-			ej.Bytes += q[i].Bytes()
-		}
-		for _, op := range p.Streams[e] {
-			ej.MicroOps = append(ej.MicroOps, op.String())
-			ej.Ops = append(ej.Ops, opToJSON(op))
-		}
-		j.Engines = append(j.Engines, ej)
-	}
-	return j
-}
-
 func dgePlan(f *dgeFlags, stdout io.Writer) error {
 	if f.indirect != "" || f.gatherXpose != "" {
 		return dgeIndexPlan(f, stdout)
 	}
-	req, _, err := buildRequest(f)
+	req, err := buildRequest(f)
 	if err != nil {
 		return requestErr(err)
 	}
@@ -637,27 +286,17 @@ func dgePlan(f *dgeFlags, stdout io.Writer) error {
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(planToJSON(p))
+		return enc.Encode(p.JSONForm())
 	}
 	_, err = io.WriteString(stdout, p.Text())
 	return err
-}
-
-type runJSON struct {
-	Plan     planJSON        `json:"plan"`
-	EndNs    int64           `json:"end_ns"`
-	Bytes    uint64          `json:"bytes"`
-	Waits    int             `json:"credit_waits"`
-	Sems     []dma.SemUpdate `json:"semaphore_updates"`
-	Trace    []dma.Record    `json:"descriptors"`
-	Verified *bool           `json:"verified,omitempty"`
 }
 
 func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if f.indirect != "" || f.gatherXpose != "" {
 		return dgeIndexRun(f, stdout, stderr)
 	}
-	req, _, err := buildRequest(f)
+	req, err := buildRequest(f)
 	if err != nil {
 		return requestErr(err)
 	}
@@ -733,7 +372,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(runToJSON(p, res)); err != nil {
+		if err := enc.Encode(res.JSONForm(p)); err != nil {
 			return ioErr(err)
 		}
 	} else {
@@ -784,15 +423,6 @@ func (f *dgeFlags) start(r *sim.DGERun, g isa.Generation, name string) (bool, er
 		return false, ioErr(err)
 	}
 	return sumOut, nil
-}
-
-// runToJSON is dge run's --json form: the plan and what the engines did.
-func runToJSON(p *dge.Plan, res *sim.DGEResult) runJSON {
-	j := runJSON{Plan: planToJSON(p), EndNs: res.End, Bytes: res.Bytes, Waits: res.CreditWaits, Sems: res.Sems, Trace: res.Records}
-	if res.Checked {
-		j.Verified = &res.Verified
-	}
-	return j
 }
 
 // dgeOutputs renders dge run's --dump files and --trace after the run.

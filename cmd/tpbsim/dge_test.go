@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
@@ -38,7 +39,7 @@ func TestDgePlanJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var p planJSON
+	var p dge.PlanJSON
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}

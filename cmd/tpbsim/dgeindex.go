@@ -58,13 +58,13 @@ func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 	if d.Size() == 0 {
 		return nil, fmt.Errorf("--dtype %v has no whole-byte element", d)
 	}
-	src, err := deviceAddress("--src", f.src, g)
+	src, err := dge.DeviceAddress(f.src, g)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--src: %w", err)
 	}
-	dst, err := deviceAddress("--dst", f.dst, g)
+	dst, err := dge.DeviceAddress(f.dst, g)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--dst: %w", err)
 	}
 	a, err := sim.ReadNPY(file)
 	if err != nil {
@@ -141,7 +141,7 @@ func dgeIndexPlan(f *dgeFlags, stdout io.Writer) error {
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(planToJSON(p))
+		return enc.Encode(p.JSONForm())
 	}
 	fmt.Fprintf(stdout, "request:      %v of %d indices (%v) from the %dx%d %v table at 0x%x; indices at %v\n", r.Kind, len(r.Index), r.IndexShape, r.Rows, r.Cols, r.DType, r.Table, r.IndexAt)
 	_, err = io.WriteString(stdout, p.Text())
@@ -201,7 +201,7 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(runJSON{Plan: planToJSON(p), EndNs: res.End, Bytes: res.Bytes, Sems: res.Sems, Trace: res.Records})
+		return enc.Encode(res.JSONForm(p))
 	}
 	fmt.Fprintf(stdout, "%v: %v of %d indices, %d descriptors on %d of %d DMA engines, %d bytes, modelled time %d ns\n",
 		ir.Gen, p.Kind, len(ir.Index), p.Descriptors, p.NumDMA, p.DMAAvail, res.Bytes, res.End)
