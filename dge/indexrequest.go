@@ -9,6 +9,21 @@ import (
 	"github.com/tpbsim/tpbsim/isa"
 )
 
+// RuleIndexRequest is the rule an index request breaks when the DMA instruction it lowers to
+// cannot carry it (IndexRequest.Inst, DefaultIndexAt).
+const RuleIndexRequest = "dge_index_request_valid"
+
+// IndexProvenance registers RuleIndexRequest.
+func IndexProvenance() []isa.Provenance {
+	return []isa.Provenance{
+		isa.Rule(RuleIndexRequest, "An index request is a gather (DMA_INDIRECT1D with src indirection) or NKI's gather-transpose (DMA_GATHER_TRANSPOSE) of a table of at least 1x1 elements, "+
+			"its uint32 indices in SBUF from partition 0 within the partition's active area; a gather has 1..65535 indices of a table of at most 65535 rows of at most 65535 bytes "+
+			"(the struct's 16-bit counts); a gather-transpose's indices are a (P, K) array.",
+			"FACTS §C.3 (DMA_INDIRECT1D: 16-bit num_elem and elem_size, src_idx_start_addr an ADDR4); NKI.md (gather-transpose: indices of shape (P, K))", isa.MedInferred,
+			[]string{"src_num_elem", "src_elem_size", "dst_num_elem", "src_idx_start_addr"}, "the instruction's fields bound the request; a (P, K) layout is NKI's"),
+	}
+}
+
 // IndexKind says which index request an IndexRequest is. The zero value is none.
 type IndexKind uint8
 
@@ -56,9 +71,12 @@ type IndexRequest struct {
 // DefaultIndexAt is where an index request's indices go when the caller names no place: the
 // last 64-byte aligned bytes of partition 0's active SBUF area that hold n bytes per partition.
 func DefaultIndexAt(g isa.Generation, n int) (isa.Location, error) {
+	if _, err := FeaturesOf(g); err != nil {
+		return isa.Location{}, err
+	}
 	active := int(g.Geometry().StateBufPartitionActive)
 	if n > active {
-		return isa.Location{}, fmt.Errorf("%d index bytes per partition do not fit SBUF's %d", n, active)
+		return isa.Location{}, reqErr(RuleIndexRequest, "index", "%d index bytes per partition do not fit SBUF's %d", n, active)
 	}
 	return isa.Location{Space: isa.SpaceSBUF, Offset: uint64((active - n) &^ 63)}, nil
 }
@@ -86,25 +104,36 @@ func (r *IndexRequest) flat() []uint32 {
 	return out
 }
 
-// Inst is the DMA instruction the request is. An error says which of the request's counts does
-// not fit the instruction's fields (rows and a row's bytes are 16-bit there).
+// Inst is the DMA instruction the request is. An *Error says what of the request the
+// instruction cannot carry (RuleIndexRequest: the kind, the table's shape, where the indices
+// are, counts past the instruction's 16-bit fields; RuleDtypes: a dtype of no whole-byte
+// element; RuleGeneration).
 func (r *IndexRequest) Inst() (isa.Inst, error) {
+	if _, err := FeaturesOf(r.Gen); err != nil {
+		return nil, err
+	}
+	if r.Kind != IndexGather && r.Kind != IndexGatherTranspose {
+		return nil, reqErr(RuleIndexRequest, "kind", "index request kind %v: want %v or %v", r.Kind, IndexGather, IndexGatherTranspose)
+	}
 	es := r.DType.Size()
 	if es == 0 {
-		return nil, fmt.Errorf("dtype %v has no whole-byte element", r.DType)
+		return nil, reqErr(RuleDtypes, "dtype", "dtype %v has no whole-byte element", r.DType)
+	}
+	if r.Rows < 1 || r.Cols < 1 {
+		return nil, reqErr(RuleIndexRequest, "table", "a %dx%d table: the table is R,C (rows, elements per row), each at least 1", r.Rows, r.Cols)
 	}
 	if r.IndexAt.Space != isa.SpaceSBUF || r.IndexAt.Partition != 0 {
-		return nil, fmt.Errorf("the indices at %v: they live in SBUF from partition 0 (sbuf:0:OFF)", r.IndexAt)
+		return nil, reqErr(RuleIndexRequest, "index_at", "the indices at %v: they live in SBUF from partition 0 (sbuf:0:OFF)", r.IndexAt)
 	}
 	ia, ok := r.IndexAt.OnChip(r.Gen)
 	if !ok {
-		return nil, fmt.Errorf("the indices at %v: not an SBUF address of %v", r.IndexAt, r.Gen)
+		return nil, reqErr(RuleIndexRequest, "index_at", "the indices at %v: not an SBUF address of %v", r.IndexAt, r.Gen)
 	}
 	switch r.Kind {
 	case IndexGather:
 		n := len(r.Index)
 		if n == 0 || n > 0xFFFF || r.Rows > 0xFFFF || r.Cols*es > 0xFFFF {
-			return nil, fmt.Errorf("%d indices of a %dx%d table: the struct counts rows in 16 bits (1..65535) and a row's bytes too", n, r.Rows, r.Cols)
+			return nil, reqErr(RuleIndexRequest, "index", "%d indices of a %dx%d table: the struct counts rows in 16 bits (1..65535) and a row's bytes too", n, r.Rows, r.Cols)
 		}
 		return &isa.DMAIndirect1D{Header: isa.Header{Opcode: isa.OpDMA_INDIRECT, InstWordLen: 16}, IdxNumActiveChannels: 128,
 			Flags:        isa.MakeDMAIndirectFlags(isa.SrcIndirection, true, false, 0, 0),
@@ -113,7 +142,7 @@ func (r *IndexRequest) Inst() (isa.Inst, error) {
 			SrcIdxStartAddr: isa.Addr4(ia), InDtype: r.DType, OutDtype: r.DType}, nil
 	case IndexGatherTranspose:
 		if len(r.IndexShape) != 2 || r.IndexShape[0]*r.IndexShape[1] != len(r.Index) {
-			return nil, fmt.Errorf("index shape %v: the indices are a (P, K) array, P partitions of K indices (NKI's layout)", r.IndexShape)
+			return nil, reqErr(RuleIndexRequest, "index_shape", "index shape %v: the indices are a (P, K) array, P partitions of K indices (NKI's layout)", r.IndexShape)
 		}
 		P, n := r.IndexShape[0], len(r.Index)
 		geo := r.Gen.Geometry()
@@ -123,7 +152,7 @@ func (r *IndexRequest) Inst() (isa.Inst, error) {
 			DstNumElem: [2]uint16{uint16(min(n, 0xFFFF)), uint16(min(r.Cols, 0xFFFF))}, ElemSize: uint16(min(r.Cols*es, 0xFFFF)),
 			Dtype: isa.MakeDTypePair(r.DType, r.DType), Flags: isa.GatherTransposeFlags(isa.IndirectDimY)}, nil
 	}
-	return nil, fmt.Errorf("index request kind %v: want %v or %v", r.Kind, IndexGather, IndexGatherTranspose)
+	return nil, reqErr(RuleIndexRequest, "kind", "index request kind %v: want %v or %v", r.Kind, IndexGather, IndexGatherTranspose)
 }
 
 // Plan validates the request's instruction with the instruction layer's rules (the first

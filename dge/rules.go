@@ -44,5 +44,5 @@ func RuleIDs() []string {
 	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RulePartitionInRange, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
 		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleLoopCount16, RuleOpcodeOnGeneration,
-		RuleCCEAligned, RuleGatherXposeDstInSBUF, RuleGatherXposeDstAligned, RuleGatherXposeDstStep, RuleRequestForm}
+		RuleCCEAligned, RuleGatherXposeDstInSBUF, RuleGatherXposeDstAligned, RuleGatherXposeDstStep, RuleIndexRequest, RuleRequestForm}
 }

@@ -32,7 +32,7 @@ import (
 // sources are the registries Registry gathers, in the order the lists print them: the isa rule
 // registry, then the behaviour entries of every package that models hardware.
 var sources = []func() []isa.Provenance{
-	isa.Registry, numProvenance, asm.Provenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance, dge.RequestProvenance,
+	isa.Registry, numProvenance, asm.Provenance, mem.Provenance, dve.Provenance, dma.Provenance, dge.Provenance, dge.IndexProvenance, dge.RequestProvenance,
 	sim.Provenance, sim.VerifyProvenance, ucode.Provenance, timing.Provenance, kernel.Provenance, demo.Provenance, npy.Provenance,
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/tpbsim/tpbsim/sim"
 )
 
-// Index requests (issue 15 item 6): `dge plan|run --indirect IDX.npy` gathers rows of the table
+// Index requests: `dge plan|run --indirect IDX.npy` gathers rows of the table
 // at --src (--shape R,C: R rows of C elements) by the N indices of IDX.npy into N rows at --dst;
 // `--gather-xpose IDX.npy` is NKI's gather-transpose of a (P, K) index array (dge.IndexRequest).
 // The indices are uint32 in SBUF at --index-addr (by default dge.DefaultIndexAt).
@@ -55,9 +55,6 @@ func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 		return nil, fmt.Errorf("--dtype: %w", err)
 	}
 	d := isa.DType(k)
-	if d.Size() == 0 {
-		return nil, fmt.Errorf("--dtype %v has no whole-byte element", d)
-	}
 	src, err := dge.DeviceAddress(f.src, g)
 	if err != nil {
 		return nil, fmt.Errorf("--src: %w", err)
@@ -80,14 +77,12 @@ func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 	}
 	if kind == dge.IndexGather {
 		r.IndexShape = []int{len(vals)}
-	} else if len(a.Shape) != 2 {
-		return nil, fmt.Errorf("--gather-xpose %s: shape %v: the indices are a (P, K) array, P partitions of K indices (NKI's layout)", file, a.Shape)
 	}
 	if r.IndexAt, err = indexAddr(f, r); err != nil {
 		return nil, err
 	}
-	if _, err := r.Inst(); err != nil {
-		return nil, fmt.Errorf("--%v: %w", kind, err)
+	if _, err := r.Inst(); err != nil { // the request as the instruction carries it (dge.RuleIndexRequest)
+		return nil, fmt.Errorf("--%v %s: %w", kind, file, err)
 	}
 	return r, nil
 }
