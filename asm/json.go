@@ -254,8 +254,8 @@ func ParseJSON(name string, data []byte, g isa.Generation) (*Program, error) {
 		}
 	}
 	for index, o := range objs {
-		if br, ok := o.obj["bound_regs"]; ok {
-			if err := prog.jsonBoundRegs(o.obj, br, o.line); err != nil {
+		if isRegObject(o.obj) {
+			if err := prog.jsonRegs(o.obj, o.line); err != nil {
 				e := err.(*Error)
 				e.File, e.Line = name, o.line
 				return nil, wrapIndex(index, o.shared, e)

@@ -92,6 +92,12 @@ type Program struct {
 	// the line that set each.
 	BoundRegs    map[int]uint32
 	BoundRegLine map[int]int
+	// AddrRegs are the address registers (0..63, NUM_ADDR_REGISTERS) the program sets before it
+	// runs, read by ADDR4s in register mode (reg:N) and the register EVENTS forms:
+	// `.addr_reg N VALUE` in text, {"addr_regs": {"N": VALUE}} in JSON, VALUE a 32-bit number or
+	// sbuf:P:OFF / psum:P:OFF (its ADDR4 on Gen). AddrRegLine names the line that set each.
+	AddrRegs    map[int]uint32
+	AddrRegLine map[int]int
 }
 
 // Words returns the instruction words in file order.
@@ -163,8 +169,9 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				if len(fields) != 2 {
 					return nil, &Error{File: name, Line: line, Msg: ".gen takes one generation name"}
 				}
-				if len(prog.Items) > 0 {
-					return nil, &Error{File: name, Line: line, Msg: ".gen must come before the first instruction"}
+				if len(prog.Items) > 0 || len(prog.AddrRegs) > 0 {
+					// an .addr_reg location (sbuf:P:OFF) was read with the generation before it
+					return nil, &Error{File: name, Line: line, Msg: ".gen must come before the first instruction and the first .addr_reg"}
 				}
 				gg, err := isa.ParseGeneration(fields[1])
 				if err != nil {
@@ -196,11 +203,15 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				cur = e
 				continue
-			case ".bound_reg":
-				if len(fields) != 3 {
-					return nil, &Error{File: name, Line: line, Msg: ".bound_reg takes a register number 0..63 and a 32-bit value (.bound_reg 5 0x1000)"}
+			case ".bound_reg", ".addr_reg":
+				f, example := boundRegFile, "0x1000"
+				if strings.EqualFold(fields[0], ".addr_reg") {
+					f, example = addrRegFile, "sbuf:3:0x100"
 				}
-				if err := prog.setBoundReg(fields[1], fields[2], line); err != nil {
+				if len(fields) != 3 {
+					return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf(".%s takes a register number 0..%d and a value, %s (.%s 5 %s)", f.field, f.n-1, f.what, f.field, example)}
+				}
+				if err := prog.setReg(f, fields[1], fields[2], line); err != nil {
 					e := err.(*Error)
 					e.File, e.Line = name, line
 					return nil, e
@@ -219,7 +230,7 @@ func parse(name string, src []byte, g isa.Generation, needEngine bool) (*Program
 				}
 				continue
 			}
-			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("unknown directive %s (want .gen, .engine, .bound_reg or .word)", fields[0])}
+			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("unknown directive %s (want .gen, .engine, .bound_reg, .addr_reg or .word)", fields[0])}
 		}
 		w, err := ParseLine(text, prog.Gen)
 		if err != nil {

@@ -98,7 +98,7 @@ func New(g isa.Generation) (*Demo, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Demo{Gen: g, Program: &sim.Program{File: programFile, BoundRegs: ap.BoundRegs}}
+	d := &Demo{Gen: g, Program: &sim.Program{File: programFile, BoundRegs: ap.BoundRegs, AddrRegs: ap.AddrRegs}}
 	queue := map[isa.Engine]int{}
 	for _, e := range ap.Engines {
 		queue[e] = len(d.Program.Queues)

@@ -44,7 +44,7 @@ func Provenance() []isa.Provenance {
 		b("mem.uninit_tracking", "With Options.TrackUninit one bit per byte records writes; a read of a never-written byte fails with fault.ErrUninit and its "+
 			"address (on-chip address, or DMA address for ReadAt). Off by default.", "DESIGN.md §1; NKI.md (sentinel fills)", isa.Invented,
 			"The official simulator exposes uninitialised reads only through sentinel fills; an error naming the address is more useful and costs nothing when off."),
-		b("mem.unresolved_addr4", "Register, shape-register and indirect ADDR4 forms fail with fault.ErrUnsupported: their values come from hardware registers tpbsim does not model.",
+		b("mem.unresolved_addr4", "The memory resolves immediate ADDR4s only: register, shape-register and indirect forms fail with fault.ErrUnsupported (the machine resolves register mode from its address registers before, sim.addr_regs; the shape-register and indirect forms need registers tpbsim does not model).",
 			"FACTS §B.3", isa.Invented, "Guessing a register value would silently produce wrong results."),
 
 		// The rules a memory *Error names (rules.go).
@@ -64,7 +64,7 @@ func Provenance() []isa.Provenance {
 			"FACTS §B.3, §B.5", isa.HighObserved, []string{"start_addr"}, ""),
 		r(RuleAddrInSBUFOrPSUM, "An on-chip byte address lies in SBUF or (where the generation has one) PSUM.",
 			"FACTS §B.3, §B.5", isa.HighObserved, []string{"start_addr"}, ""),
-		r(RuleAddr4Immediate, "tpbsim resolves only immediate ADDR4 addresses: register, shape-register and indirect forms are not executable (see mem.unresolved_addr4).",
+		r(RuleAddr4Immediate, "The memory resolves only immediate ADDR4 addresses; the machine gives register mode (reg:N) its address register's value first (sim.addr_regs), and shape-register and indirect forms are not executable (see mem.unresolved_addr4).",
 			"FACTS §B.3", isa.Invented, []string{"start_addr"}, "their values come from hardware registers tpbsim does not model"),
 		r(RulePSUMWrite4Byte, "A byte-level write into PSUM (a DMA) starts 4-byte aligned and is a whole number of 4-byte words (see mem.psum_write_4byte).",
 			"FACTS §B.3 step 5", isa.MedInferred, []string{"dst_start_addr"},

@@ -43,7 +43,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			p := &Program{File: f, BoundRegs: ap.BoundRegs}
+			p := &Program{File: f, BoundRegs: ap.BoundRegs, AddrRegs: ap.AddrRegs}
 			for _, e := range ap.Engines {
 				q := Queue{Engine: e}
 				for i, it := range ap.Queues[e] {

@@ -239,7 +239,8 @@ type EngineState struct {
 	Line      int
 	WaitMode  isa.WaitMode
 	WaitIdx   uint8
-	WaitValue uint32
+	WaitValue uint32 // what the wait compares sem[WaitIdx] against (a _REG wait: its register's value)
+	WaitReg   int    // a _REG wait's address register (semaphore_value); -1 for the other modes
 	SemValue  uint32 // current value of sem[WaitIdx]
 }
 
@@ -251,8 +252,12 @@ func (s EngineState) String() string {
 	if s.Line > 0 {
 		line = fmt.Sprintf(", line %d", s.Line)
 	}
-	return fmt.Sprintf("%-5s pc 0x%x, instruction %d of %d (%v%s): waits sem[%d] %v %d; sem[%d] = %d",
-		s.Engine, s.PC, s.Index, s.Total, s.Opcode, line, s.WaitIdx, s.WaitMode, s.WaitValue, s.WaitIdx, s.SemValue)
+	operand := fmt.Sprint(s.WaitValue)
+	if isSemRegWait(s.WaitMode) {
+		operand = fmt.Sprintf("addr_reg[%d] = %d", s.WaitReg, s.WaitValue)
+	}
+	return fmt.Sprintf("%-5s pc 0x%x, instruction %d of %d (%v%s): waits sem[%d] %v %s; sem[%d] = %d",
+		s.Engine, s.PC, s.Index, s.Total, s.Opcode, line, s.WaitIdx, s.WaitMode, operand, s.WaitIdx, s.SemValue)
 }
 
 // DeadlockError stops a run in which every unfinished engine waits on a semaphore that nothing

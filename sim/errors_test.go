@@ -26,7 +26,7 @@ func TestErrorsAcrossLayers(t *testing.T) {
 	past := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, active-64), sbufAddr(g, 0, 0x100), 32, isa.Events{})
 	dmaPast := dmaLoad(g, 0, 64, 64, 1, isa.Events{})
 	dmaPast.DstStartAddr = isa.LocalAddr8(active - 16) // rows pass the active area
-	regWait := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x100), 32, isa.Events{WaitMode: isa.WaitForSemGEReg})
+	evtWait := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x100), 32, isa.Events{WaitMode: isa.WaitForEvt6})
 	deadlock := s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x100), 32, waitGE(7, 1))
 	for _, tc := range []struct {
 		name  string
@@ -44,8 +44,8 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		{"mem uninit through dve", Config{Gen: g, CheckUninit: true}, prog(q(isa.EngineDVE, s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0x8000), sbufAddr(g, 0, 0x100), 32, isa.Events{}))),
 			fault.ErrUninit, mem.RuleReadInitialised, "DVE[0]: src_mem_pattern", "never written"},
 		{"DMA bounds", Config{Gen: g}, prog(q(isa.EngineTPB_SP, dmaPast)), fault.ErrBounds, "", "SP[0]", "Failed bounds check"},
-		{"unmodelled wait", Config{Gen: g}, prog(q(isa.EngineDVE, regWait)), fault.ErrUnsupported, RuleExecutableWaitMode,
-			"DVE[0]: events.wait_mode", "WAIT_FOR_SEM_GE_REG"},
+		{"unmodelled wait", Config{Gen: g}, prog(q(isa.EngineDVE, evtWait)), fault.ErrUnsupported, RuleExecutableWaitMode,
+			"DVE[0]: events.wait_mode", "WAIT_FOR_EVT_0x06"},
 		{"work limit", Config{Gen: g, MaxElements: 16}, prog(q(isa.EngineDVE, ok)), fault.ErrLimit, RuleMaxElements, "DVE[0]", "--max-elements"},
 		{"deadlock", Config{Gen: g}, prog(q(isa.EngineDVE, deadlock)), fault.ErrDeadlock, RuleDeadlock, "", "deadlock"},
 	} {

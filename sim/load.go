@@ -30,7 +30,7 @@ func FileCheckProgram(f *asm.File) (*Program, error) {
 	if f.Binary() {
 		return wordProgram(f)
 	}
-	p := &Program{File: f.Path, BoundRegs: f.Src.BoundRegs}
+	p := &Program{File: f.Path, BoundRegs: f.Src.BoundRegs, AddrRegs: f.Src.AddrRegs}
 	slot := map[isa.Engine]int{}
 	for k, it := range f.Src.Items {
 		qi, ok := slot[it.Engine]

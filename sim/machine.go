@@ -150,6 +150,8 @@ type Machine struct {
 	perturb func(in isa.Inst, readPS, totalPS int64) (int64, int64)
 
 	chk checker // the check pipeline of the configuration (report.go)
+
+	addrRegs addrRegFile // the address registers (regs.go)
 }
 
 // Limits returns the work limits of the configuration, New's defaults applied: the element
@@ -189,11 +191,13 @@ func New(cfg Config) (*Machine, error) {
 	return m, nil
 }
 
-// initState sets everything but memory as New leaves it: semaphores 0, the default executors
+// initState sets everything but memory as New leaves it: semaphores 0, no address register
+// set, the default executors
 // (each Run makes its queues' units afresh, so no DVE mask register outlives a run), DMA
 // engines never used (Free times 0, no counters).
 func (m *Machine) initState() {
 	m.sems = [NumSemaphores]uint32{}
+	m.addrRegs = addrRegFile{}
 	butterfly, maxStream := m.cfg.Butterfly, m.cfg.MaxStreamBytes
 	m.newUnit = func(eng isa.Engine) unit { return newComputeUnit(eng, butterfly, maxStream) }
 	m.dma = newDMAState(m.gen, &m.tt)
@@ -388,9 +392,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 	if err := rep.Err(); err != nil {
 		return nil, err
 	}
-	for k, v := range p.BoundRegs {
-		m.dma.engines.Regs[k] = v // indices checked by the report
-	}
+	m.applyRegs(p) // indices checked by the report
 	r.hb = newRaceDetector(r)
 	if m.cfg.Trace {
 		r.tr = trace.New()
@@ -552,7 +554,8 @@ func (r *run) state(e *engine) EngineState {
 	in := e.queue[e.pc]
 	ev := in.Inst.Evt()
 	s.Opcode, s.Line = opcodeOf(in.Inst), in.Line
-	s.WaitMode, s.WaitIdx, s.WaitValue = ev.WaitMode, ev.WaitIdx, ev.SemaphoreValue
+	s.WaitMode, s.WaitIdx = ev.WaitMode, ev.WaitIdx
+	s.WaitValue, s.WaitReg = r.m.waitOperand(ev)
 	s.SemValue = r.m.sems[ev.WaitIdx]
 	return s
 }
@@ -614,14 +617,30 @@ func (r *run) instErr(e *engine, in Instr, kind error, v fault.Violation, cause 
 func (r *run) issue(e *engine, slot int) error {
 	in := e.queue[e.pc]
 	ev := in.Inst.Evt()
-	if !ev.WaitMode.Satisfied(r.m.sems[ev.WaitIdx], ev.SemaphoreValue) {
+	waitEv, updateEv, err := r.eventRegs(e, in, ev) // the register EVENTS forms as their immediate ones
+	if err != nil {
+		return err
+	}
+	if !waitEv.WaitMode.Satisfied(r.m.sems[ev.WaitIdx], waitEv.SemaphoreValue) {
 		e.blocked = true
 		if e.waitStart < 0 {
 			e.waitStart = r.now
 		}
 		return nil
 	}
-	r.traceWait(e, ev, r.hb.acquire(slot, ev))
+	// An address register operand is resolved now, and the resolved word checked (regs.go).
+	inst, reads := in.Inst, []regRead(nil)
+	if c, ops := addrRegOperands(inst); len(ops) > 0 {
+		rep, rr, err := r.resolveAddrRegs(e, in, c, ops)
+		if err != nil {
+			return err
+		}
+		inst, reads = c, rr
+		if rep.plan != nil {
+			e.plans[e.pc] = rep.plan
+		}
+	}
+	r.traceWait(e, ev, r.hb.acquire(slot, waitEv))
 	waited := int64(0)
 	if e.waitStart >= 0 {
 		waited = r.now - e.waitStart
@@ -647,20 +666,20 @@ func (r *run) issue(e *engine, slot int) error {
 		d, err := r.issueDMA(e, in, occPS, self)
 		if err != nil {
 			r.tm.nodes = r.tm.nodes[:self]
-			return err
+			return withRegReads(err, reads)
 		}
 		eff, readPS, totalPS = d.eff, d.readPS, d.totalPS
 		args["descriptors"] = d.n
 		src, lat = d.last, r.tm.semLatencyPS(true)
 	} else {
 		var err error
-		eff, err = e.unit.exec(r.m, in.Inst)
+		eff, err = e.unit.exec(r.m, inst)
 		if err != nil {
-			return r.execErr(e, in, err)
+			return withRegReads(r.execErr(e, in, err), reads)
 		}
-		readPS, totalPS = r.tm.cost(e.kind, in.Inst, ev.WaitMode != isa.WaitNone)
+		readPS, totalPS = r.tm.cost(e.kind, inst, ev.WaitMode != isa.WaitNone)
 		if r.m.perturb != nil {
-			readPS, totalPS = r.m.perturb(in.Inst, readPS, totalPS)
+			readPS, totalPS = r.m.perturb(inst, readPS, totalPS)
 		}
 		occPS = readPS
 		r.hb.compute(slot, &e.queue[e.pc], &eff, start, start+occPS)
@@ -671,7 +690,7 @@ func (r *run) issue(e *engine, slot int) error {
 		}
 	}
 	e.last = self
-	r.scheduleUpdate(ev, start+readPS, start+totalPS, src, lat)
+	r.scheduleUpdate(updateEv, start+readPS, start+totalPS, src, lat)
 	e.stats.Instructions++
 	e.stats.BusyPS += occPS
 	e.stats.BytesRead += eff.BytesRead
@@ -700,12 +719,17 @@ func (r *run) issue(e *engine, slot int) error {
 			args["dst"] = dst
 		}
 		if ev.WaitMode != isa.WaitNone {
-			args["wait"] = fmt.Sprintf("sem[%d] %v %d", ev.WaitIdx, ev.WaitMode, ev.SemaphoreValue)
+			args["wait"] = r.m.waitText(ev)
 			args["waited_ns"] = float64(waited) / 1000
+		}
+		for _, rd := range reads {
+			args[rd.path] = fmt.Sprintf("addr_reg[%d] = 0x%08x", rd.reg, rd.v)
 		}
 		if ev.UpdateMode != isa.UpdateNone {
 			args["update"] = fmt.Sprintf("sem[%d] %v", ev.UpdateIdx, ev.UpdateMode)
-			if m := ev.UpdateMode &^ 0x10; m != isa.SemIncRead && m != isa.SemDecRead {
+			if ev.UpdateMode == isa.SemWrRegComplete {
+				args["update"] = fmt.Sprintf("sem[%d] %v addr_reg[%d] = %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue, updateEv.SemaphoreValue)
+			} else if m := ev.UpdateMode &^ 0x10; m != isa.SemIncRead && m != isa.SemDecRead {
 				// SEM_INC / SEM_DEC step by 1: semaphore_value is their wait's, not their operand
 				args["update"] = fmt.Sprintf("sem[%d] %v %d", ev.UpdateIdx, ev.UpdateMode, ev.SemaphoreValue)
 			}

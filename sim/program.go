@@ -36,6 +36,11 @@ type Program struct {
 	// file the BOUND_CHECK_REG fields of DMA instructions name (bc_reg; FACTS §C.6). A register
 	// not named here is 0 (or what Machine.SetBoundReg set). See Provenance sim.bound_regs.
 	BoundRegs map[int]uint32
+	// AddrRegs sets address registers (index 0..63, NUM_ADDR_REGISTERS -> value) before the
+	// run: what an ADDR4 in register mode (reg:N) and the register EVENTS forms read. A register
+	// not named here (nor by Machine.SetAddrReg) has no value, and reading it fails the
+	// instruction. See Provenance sim.addr_regs.
+	AddrRegs map[int]uint32
 }
 
 // QueueEngines are the instruction queues the machine runs, in scheduling order (Provenance
@@ -120,11 +125,11 @@ func (p *Program) Opcodes(e isa.Engine) []isa.Opcode {
 }
 
 // FromAsm builds the program of an assembled source (asm.Parse, asm.ParseJSON): its queues in
-// order of first appearance, each instruction keeping its line, and its bound-check register
-// settings. A word outside every `.engine` section (asm.Program.CheckEngines refuses those for a
+// order of first appearance, each instruction keeping its line, and its bound-check and address
+// register settings. A word outside every `.engine` section (asm.Program.CheckEngines refuses those for a
 // run) goes to a queue of EngineNone, which the check pipeline reports.
 func FromAsm(file string, ap *asm.Program) *Program {
-	p := &Program{File: file, BoundRegs: ap.BoundRegs}
+	p := &Program{File: file, BoundRegs: ap.BoundRegs, AddrRegs: ap.AddrRegs}
 	for _, e := range ap.Engines {
 		q := Queue{Engine: e}
 		for i, it := range ap.Queues[e] {

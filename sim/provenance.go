@@ -32,7 +32,8 @@ const (
 // (isa.Registry), and those of the executor, the DGE, the DMA engines and the memory.
 func RuleIDs() []string {
 	out := []string{RuleOpcodeLegalOnEngine, RuleHasValidNeuronHeader, RuleHasValidNeuronEvents, RuleGpSimdCannotAccessPSUM,
-		RuleMaxElements, RuleMaxStreamBytes, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable, RuleBoundRegIndex}
+		RuleMaxElements, RuleMaxStreamBytes, RuleExecutableWaitMode, RuleExecutableUpdateMode, RuleEngineModelled, RuleOpcodeHasEngine, RuleOpcodeExecutable, RuleBoundRegIndex,
+		RuleAddrRegIndex, RuleAddrRegSet, RuleAddrRegValue, RuleEventRegOperand}
 	for _, p := range isa.Registry() {
 		if p.Kind == "rule" {
 			out = append(out, p.ID)
@@ -151,10 +152,10 @@ func Provenance() []isa.Provenance {
 			Source: "FACTS §B.5 (GPSIMD cannot access PSUM at all), F.2 (NKI: \"GpSimd engine cannot access PSUM\")", Confidence: isa.HighObserved,
 			Fields: []string{"src_mem_pattern.start_addr", "dst_mem_pattern.start_addr"}},
 		{ID: "sim.executable_wait_mode", Kind: "behaviour",
-			Text: "Register, register-offset and event wait/update forms are valid ISA but need registers and event lines tpbsim " +
-				"does not model: such an instruction is reported as not executable.",
+			Text: "The event waits (WAIT_FOR_EVT_*, 0x06, 0x07, 0x0E, 0x0F) and the register-offset waits (SEM_*_REG_OFFSET, 0x91..0x95, MAVERICK) are valid ISA " +
+				"but have no semantics in the sources: such an instruction is reported as not executable. The _REG waits execute (sim.reg_events).",
 			Source: "FACTS §B.2", Confidence: isa.Invented,
-			Reason: "the register file and event lines are not modelled; running such a wait as NONE would fake a result"},
+			Reason: "the sources name the event lines but not what raises them, and give REG_OFFSET only SEM_BASE_OFFSET {reg:8, off:24} without saying what the offset indexes; running such a wait as NONE would fake a result"},
 		{ID: "sim.max_elements", Kind: "behaviour",
 			Text: "A DVE-family instruction may stream at most 2^26 elements per channel (the larger of its source and destination counts), " +
 				"and the descriptors the DGE makes of a DMA instruction may move at most 2^26 elements in all (contiguous runs merged into " +
@@ -191,10 +192,10 @@ func Provenance() []isa.Provenance {
 			Source: "shared/spec/NKI.md (the profiler's DMA packet vocabulary)", Confidence: isa.Invented,
 			Reason: "the format users already open in ui.perfetto.dev, with the hardware profiler's DMA field names"},
 		{ID: RuleExecutableUpdateMode, Kind: "behaviour",
-			Text: "Register update forms (SEM_WR_REG_COMPLETE, ...) are valid ISA but need registers tpbsim does not model: such an " +
-				"instruction is reported as not executable.",
+			Text: "An update form the sources name without semantics is reported as not executable; of the register-value forms only SEM_WR_REG_COMPLETE (0x99) " +
+				"is listed, and it executes (sim.reg_events). The event update modes of the generations before MAVERICK have no listed values (isa's validator refuses them).",
 			Source: "FACTS §B.2", Confidence: isa.Invented,
-			Reason: "the register file is not modelled; applying the update as NONE would fake a result"},
+			Reason: "applying an unknown update as NONE would fake a result"},
 		{ID: RuleEngineModelled, Kind: "rule",
 			Text:   "A program's queues are DVE, POOL, ACT or SP: tpbsim does not model the other engines (PE, ...), so a queue for one is not executable.",
 			Source: "tpbsim (DESIGN.md §1)", Confidence: isa.Invented, Fields: []string{"engine"},

@@ -698,10 +698,10 @@ func (d *raceDetector) hint(as []int32, b int32, rc *Race, free int) string {
 	for _, u := range ups {
 		if bw.WaitMode != isa.WaitNone && int(bw.WaitIdx) == u.idx {
 			if v, ok := d.valueAfter(uint8(u.idx), as); ok && u.inc {
-				return fmt.Sprintf("%s waits sem[%d] %v %d, which does not need %s: wait for sem[%d] >= %d, the value after it",
-					rc.Second.Engine, u.idx, bw.WaitMode, bw.SemaphoreValue, u.what+" from "+name, u.idx, v)
+				return fmt.Sprintf("%s waits %s, which does not need %s: wait for sem[%d] >= %d, the value after it",
+					rc.Second.Engine, d.r.m.waitText(bw), u.what+" from "+name, u.idx, v)
 			}
-			return fmt.Sprintf("%s waits sem[%d] %v %d, which does not need %s from %s", rc.Second.Engine, u.idx, bw.WaitMode, bw.SemaphoreValue, u.what, name)
+			return fmt.Sprintf("%s waits %s, which does not need %s from %s", rc.Second.Engine, d.r.m.waitText(bw), u.what, name)
 		}
 	}
 	if len(ups) > 0 {

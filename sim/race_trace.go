@@ -101,9 +101,10 @@ func (r *run) traceWait(e *engine, ev isa.Events, srcs []*semSrc) {
 		return // a wait satisfied at the first attempt shows in the instruction's args
 	}
 	start := e.waitStart
-	name := fmt.Sprintf("wait sem[%d] %v %d", ev.WaitIdx, ev.WaitMode, ev.SemaphoreValue)
+	name := "wait " + r.m.waitText(ev)
+	v, _ := r.m.waitOperand(ev)
 	r.tr.Add(trace.Event{Name: name, Cat: TraceCatWait, Pid: pidEngines, Tid: e.tid, TsPS: start, DurPS: r.now - start,
-		Args: map[string]any{"semaphore": int(ev.WaitIdx), "wait_mode": ev.WaitMode.String(), "value": ev.SemaphoreValue,
+		Args: map[string]any{"semaphore": int(ev.WaitIdx), "wait_mode": ev.WaitMode.String(), "value": v,
 			"released_at": r.m.sems[ev.WaitIdx], "index": e.pc}})
 	for _, s := range srcs {
 		r.tr.AddFlow(trace.Flow{Name: fmt.Sprintf("sem[%d]", ev.WaitIdx), Cat: TraceCatSem, FromPid: s.pid, FromTid: s.tid, FromTsPS: s.ts,
@@ -157,9 +158,10 @@ func (r *run) traceDeadlock() {
 			continue
 		}
 		ev := e.queue[e.pc].Inst.Evt()
-		r.tr.Add(trace.Event{Name: fmt.Sprintf("wait sem[%d] %v %d (never released)", ev.WaitIdx, ev.WaitMode, ev.SemaphoreValue),
+		v, _ := r.m.waitOperand(ev)
+		r.tr.Add(trace.Event{Name: "wait " + r.m.waitText(ev) + " (never released)",
 			Cat: TraceCatWait, Pid: pidEngines, Tid: e.tid, TsPS: e.waitStart, DurPS: r.now - e.waitStart,
-			Args: map[string]any{"semaphore": int(ev.WaitIdx), "wait_mode": ev.WaitMode.String(), "value": ev.SemaphoreValue,
+			Args: map[string]any{"semaphore": int(ev.WaitIdx), "wait_mode": ev.WaitMode.String(), "value": v,
 				"semaphore_at_stop": r.m.sems[ev.WaitIdx], "index": e.pc}})
 		blocked = append(blocked, e.name)
 	}

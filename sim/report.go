@@ -41,8 +41,10 @@ type InstReport struct {
 	// further: the later checks assume a valid word.
 	Violations []fault.Violation
 	// Unsupported is the form tpbsim does not execute when Kind is fault.ErrUnsupported
-	// (register and event EVENTS forms, register ADDR4s, an opcode the model does not execute,
-	// a reduce op it does not compute); its Rule is "" otherwise.
+	// (event and register-offset EVENTS forms, shape-register and indirect ADDR4s, a register
+	// EVENTS operand outside 0..63, an opcode the model does not execute, a reduce op it does not
+	// compute); its Rule is "" otherwise. An ADDR4 in register mode passes with its register
+	// number checked: its value is checked when the instruction issues (Provenance sim.addr_regs).
 	Unsupported fault.Violation
 	// Cause is the error of the package that refused it (the DGE, the executor's op check),
 	// nil when the instruction layer or the machine itself refused it.
@@ -190,12 +192,7 @@ func (m *Machine) Check(p *Program) error { return m.Report(p).Err() }
 
 func (c *checker) report(p *Program) *Report {
 	rep := &Report{Gen: c.gen, File: p.File, Insts: make([]InstReport, 0, p.Len())}
-	for k := range p.BoundRegs {
-		if k < 0 || k >= numBoundRegs {
-			rep.Settings = append(rep.Settings, fault.Violation{Rule: RuleBoundRegIndex, Path: "bound_regs", Value: fmt.Sprint(k),
-				Legal: fmt.Sprintf("0..%d", numBoundRegs-1), Offset: -1, Msg: fmt.Sprintf("the bound-check register file has %d registers", numBoundRegs)})
-		}
-	}
+	rep.Settings = settingsViolations(p)
 	for _, q := range p.Queues {
 		for _, in := range q.Insts {
 			r := c.inst(q.Engine, in.Inst)
@@ -255,11 +252,11 @@ func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
 		r.unsupported(nil, fault.Violation{Rule: RuleOpcodeExecutable, Path: "opcode", Value: fmt.Sprintf("%v (0x%02x)", op, uint8(op)), Offset: 0, Msg: msg})
 		return r
 	}
+	if v := immediateAddrs(in); v.Rule != "" {
+		r.unsupported(nil, v)
+		return r
+	}
 	if x, ok := in.(*isa.S4D4TR); ok {
-		if v := immediateAddrs(x); v.Rule != "" {
-			r.unsupported(nil, v)
-			return r
-		}
 		// A reduce / scan op the model does not compute (e.g. POOL's AMAX_INT), or an op the
 		// executor cannot run on these dtypes, fails here, before anything runs.
 		if err := dve.CheckOp(x); err != nil {
@@ -273,7 +270,9 @@ func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
 		}
 	}
 	if isDMA(op) {
-		plan, err := dge.PlanInst(c.gen, in, c.dge, dge.Options{Quiet: true})
+		// A register index address is planned at a placeholder here and again, with the
+		// register's value, when the instruction issues (resolveAddrRegs).
+		plan, err := dge.PlanInst(c.gen, staticPlanInst(in), c.dge, dge.Options{Quiet: true})
 		if err != nil {
 			v := fault.Violation{Rule: ruleOf(err, dma.RuleDescriptorValid), Path: fault.Path(err), Offset: -1, Msg: causeMsg(err)}
 			if k := dmaErrKind(err); k == fault.ErrUnsupported {
@@ -363,47 +362,56 @@ func s4d4Addrs(x *isa.S4D4TR) [2]addrField {
 	}
 }
 
-// immediateAddrs refuses the ADDR4 forms the memory cannot resolve (register, shape-register,
+// immediateAddrs refuses the pattern ADDR4 forms the machine cannot resolve (shape-register,
 // indirect; mem.Resolve's rule addr4_immediate) before the run: they are valid ISA, resolved by
-// hardware registers tpbsim does not model, and the check needs no machine state.
-func immediateAddrs(x *isa.S4D4TR) fault.Violation {
-	for _, f := range s4d4Addrs(x) {
-		if f.a.IsAddrReg() || f.a.ShapeFromRegister() || f.a.IsIndirect() {
+// hardware registers tpbsim does not model, and the check needs no machine state. Register mode
+// (ADDR_REG, reg:N) is resolved from the address registers when the instruction issues
+// (resolveAddrRegs).
+func immediateAddrs(in isa.Inst) fault.Violation {
+	var fs []addrField
+	switch x := in.(type) {
+	case *isa.S4D4TR:
+		a := s4d4Addrs(x)
+		fs = a[:]
+	case *isa.Memset:
+		fs = []addrField{{"dst_mem_pattern.start_addr", fieldOffset(x.Hdr().Opcode, "dst_mem_pattern.start_addr"), x.DstMemPattern.StartAddr}}
+	}
+	for _, f := range fs {
+		if f.a.ShapeFromRegister() || f.a.IsIndirect() {
 			return fault.Violation{Rule: mem.RuleAddr4Immediate, Path: f.path, Value: fmt.Sprintf("0x%08x (marker 0x%02x)", uint32(f.a), f.a.Marker()),
-				Legal: "an immediate ADDR4 (marker 0x00)", Offset: f.at,
-				Msg: "register, shape-register and indirect ADDR4 forms are resolved by hardware registers tpbsim does not model"}
+				Legal: "an immediate ADDR4 (marker 0x00) or an address register (marker 0x80, reg:N)", Offset: f.at,
+				Msg: "shape-register and indirect ADDR4 forms take their shape or indices from hardware registers tpbsim does not model"}
 		}
 	}
 	return fault.Violation{}
 }
 
-// events accepts the EVENTS forms the machine executes: no wait or an immediate semaphore
-// compare (and UNORDERED where the generation has it, isa.Features.RegOffsetWaits), and no update or an immediate semaphore
-// update. Register and event forms are named by the ISA but need registers tpbsim does not
-// model: unsupported. invalid reports a value the ISA does not list (isa.Validate refuses it
-// first; this keeps the executors from ever seeing one).
+// events accepts the EVENTS forms the machine executes: no wait, a semaphore compare against
+// an immediate or an address register (and UNORDERED where the generation has it,
+// isa.Features.RegOffsetWaits), and no update, an immediate semaphore update or
+// SEM_WR_REG_COMPLETE (Provenance sim.reg_events: the register in semaphore_value, 0..63).
+// Event waits and SEM_*_REG_OFFSET are named by the ISA but have no semantics in the sources:
+// unsupported. invalid reports a value the ISA does not list (isa.Validate refuses it first; this
+// keeps the executors from ever seeing one).
 func (c *checker) events(op isa.Opcode, ev isa.Events) (v fault.Violation, invalid bool) {
 	w := ev.WaitMode
 	wat, uat := fieldOffset(op, "events.wait_mode"), fieldOffset(op, "events.update_mode")
 	switch {
-	case w == isa.WaitNone, w.IsSemImm(), w == isa.WaitUnordered && c.feat.RegOffsetWaits: // UNORDERED executes as no wait
+	case w == isa.WaitNone, w.IsSemImm(), isSemRegWait(w), w == isa.WaitUnordered && c.feat.RegOffsetWaits: // UNORDERED executes as no wait
 	case w.Known() && w != isa.WaitInvalid:
 		return fault.Violation{Rule: RuleExecutableWaitMode, Path: "events.wait_mode", Value: w.String(), Offset: wat,
-			Legal: "NONE or WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_IMM", Msg: "register and event wait forms are not modelled"}, false
+			Legal: "NONE or WAIT_FOR_SEM_{EQ,LT,LE,GT,GE}_{IMM,REG}", Msg: "event waits and SEM_*_REG_OFFSET are not modelled (the sources give them no semantics)"}, false
 	default:
 		return fault.Violation{Rule: RuleHasValidNeuronEvents, Path: "events.wait_mode", Value: fmt.Sprintf("0x%02x", uint8(w)), Offset: wat,
 			Legal: "a WAIT_MODE value"}, true
 	}
 	u := ev.UpdateMode
-	if u == isa.UpdateNone {
-		return fault.Violation{}, false
-	}
-	if _, ok := u.Apply(0, 0); ok {
-		return fault.Violation{}, false
+	if _, ok := u.Apply(0, 0); ok || u == isa.UpdateNone || u == isa.SemWrRegComplete {
+		return eventRegOperand(op, ev), false
 	}
 	if u.Known() && u != isa.UpdateInvalid {
 		return fault.Violation{Rule: RuleExecutableUpdateMode, Path: "events.update_mode", Value: u.String(), Offset: uat,
-			Legal: "NONE or SEM_{INC,DEC,ADD_IMM,SUB_IMM,WR_IMM}_{READ,COMPLETE}", Msg: "register update forms are not modelled"}, false
+			Legal: "NONE, SEM_{INC,DEC,ADD_IMM,SUB_IMM,WR_IMM}_{READ,COMPLETE} or SEM_WR_REG_COMPLETE", Msg: "this update form is not modelled"}, false
 	}
 	return fault.Violation{Rule: RuleHasValidNeuronEvents, Path: "events.update_mode", Value: fmt.Sprintf("0x%02x", uint8(u)), Offset: uat,
 		Legal: "an UPDATE_MODE value"}, true

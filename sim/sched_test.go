@@ -223,7 +223,7 @@ func TestCheckBeforeRun(t *testing.T) {
 	var log []string
 	m := newLogMachine(t, &log)
 	lms := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: 16}}
-	regWait := copyInst(2, 1, isa.Events{WaitMode: isa.WaitForSemGEReg})
+	evtWait := copyInst(2, 1, isa.Events{WaitMode: isa.WaitForEvt6})
 	badWait := copyInst(3, 1, isa.Events{WaitMode: 0x33})
 	huge := copyInst(4, 1, isa.Events{})
 	huge.SrcMemPattern.NumElem = [4]uint16{65535, 65535, 65535, 65535}
@@ -232,7 +232,7 @@ func TestCheckBeforeRun(t *testing.T) {
 	psum := copyInst(5, 1, isa.Events{})
 	psum.DstMemPattern.StartAddr = 0x2000000
 	p := prog(
-		q(isa.EngineDVE, copyInst(1, 1, isa.Events{}), regWait, badWait, huge),
+		q(isa.EngineDVE, copyInst(1, 1, isa.Events{}), evtWait, badWait, huge),
 		q(isa.EngineTPB_SP, lms),
 		q(isa.EnginePOOL, psum),
 		q(isa.EnginePE, copyInst(6, 1, isa.Events{})),

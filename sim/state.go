@@ -37,7 +37,8 @@ type StateEngine struct {
 type StateWait struct {
 	Semaphore int    `json:"semaphore"`
 	Mode      string `json:"mode"`
-	Value     uint32 `json:"value"`
+	Value     uint32 `json:"value"`              // what it compares against
+	Register  *int   `json:"register,omitempty"` // a _REG wait's address register, whose value Value is
 	Current   uint32 `json:"current"`
 }
 
@@ -73,6 +74,10 @@ func (r *Result) StateOf(runErr error) State {
 			x.Opcode, x.Line = e.Opcode.String(), e.Line
 			if e.WaitMode != 0 {
 				x.Wait = &StateWait{Semaphore: int(e.WaitIdx), Mode: e.WaitMode.String(), Value: e.WaitValue, Current: e.SemValue}
+				if isSemRegWait(e.WaitMode) {
+					reg := e.WaitReg
+					x.Wait.Register = &reg
+				}
 			}
 		}
 		s.Engines = append(s.Engines, x)

@@ -35,9 +35,12 @@ pipeline, the same rule ids): the queue's engine check, the instruction layer, t
 lowering of a DMA instruction (a view past the last partition, overlapping src and dst, a
 crossbar placement), the work limits (--max-elements, as run takes it) and the GpSimd PSUM
 rule are violations; a word tpbsim does not execute (an opcode it names but does not model,
-register or event EVENTS forms, register / shape-register ADDR4s, a reduce op it does not
-compute, a word on no modelled queue) is reported as unsupported with its rule. A word check
-calls valid and supported is one run accepts before the run.`,
+event or register-offset EVENTS forms, shape-register / indirect ADDR4s, ADDR8 register
+markers, a reduce op it does not compute, a word on no modelled queue) is reported as
+unsupported with its rule. A word check calls valid and supported is one run accepts before
+the run. An address register's value is run-time state: for an ADDR4 in register mode (reg:N)
+and a _REG wait check checks the register number; run resolves the register when the
+instruction issues and applies the checks of an immediate address then (README "Registers").`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if maxElements == 0 {

@@ -91,9 +91,9 @@ func TestDisasmLengthError(t *testing.T) {
 
 // check refuses what run refuses before the run, under the same rule: each case is one word
 // (a source line after the .gen/.engine lines) that run refuses as not executable (exit 1,
-// nothing executed) and check reports as unsupported (exit 0), or as invalid (exit 1). The four
-// unmodelled forms of issue 14 (register and event wait modes, SEM_WR_REG, a register ADDR4)
-// were "4 valid, 0 unsupported" in check once; session 5 made check report them (this pins it).
+// nothing executed) and check reports as unsupported (exit 0), or as invalid (exit 1): the
+// EVENTS and ADDR4 forms tpbsim does not execute (the register forms it executes are in
+// TestAddrRegsCLI and sim's TestRegisterFormsCheckAgreesWithRun).
 func TestCheckAgreesWithRun(t *testing.T) {
 	const copyOp = "COPY in=FP32 out=FP32 nac=32 src=sbuf:0:0[32@1] dst=sbuf:0:0x100[32@1]"
 	for _, tc := range []struct {
@@ -102,14 +102,14 @@ func TestCheckAgreesWithRun(t *testing.T) {
 		rule               string // the rule both name
 		text               string // what check's line says, after FILE:LINE and the opcode
 	}{
-		{"register wait", "DVE", copyOp + " wait_mode=WAIT_FOR_SEM_EQ_REG wait_idx=1", false, "sim.executable_wait_mode",
-			"COPY: unsupported: rule sim.executable_wait_mode: events.wait_mode = WAIT_FOR_SEM_EQ_REG"},
+		{"register wait naming no register", "DVE", copyOp + " wait_mode=WAIT_FOR_SEM_EQ_REG wait_idx=1 semaphore_value=64", false, "sim.event_reg_operand",
+			"COPY: unsupported: rule sim.event_reg_operand: events.semaphore_value = 0x40"},
 		{"event wait", "DVE", copyOp + " wait_mode=WAIT_FOR_EVT_0x06", false, "sim.executable_wait_mode",
 			"COPY: unsupported: rule sim.executable_wait_mode: events.wait_mode = WAIT_FOR_EVT_0x06"},
-		{"SEM_WR_REG", "DVE", copyOp + " events.update_mode=SEM_WR_REG_COMPLETE", false, "sim.executable_update_mode",
-			"COPY: unsupported: rule sim.executable_update_mode: events.update_mode = SEM_WR_REG_COMPLETE"},
-		{"register ADDR4", "DVE", "COPY in=FP32 out=FP32 nac=32 src=reg:3[32@1] dst=sbuf:0:0x100[32@1]", false, "addr4_immediate",
-			"COPY: unsupported: rule addr4_immediate: src_mem_pattern.start_addr = 0x80000003 (marker 0x80)"},
+		{"SEM_WR_REG naming no register", "DVE", copyOp + " events.update_mode=SEM_WR_REG_COMPLETE semaphore_value=0x100", false, "sim.event_reg_operand",
+			"COPY: unsupported: rule sim.event_reg_operand: events.semaphore_value = 0x100"},
+		{"shape-register ADDR4", "DVE", "COPY in=FP32 out=FP32 nac=32 src=0xc0000003[32@1] dst=sbuf:0:0x100[32@1]", false, "addr4_immediate",
+			"COPY: unsupported: rule addr4_immediate: src_mem_pattern.start_addr = 0xc0000003 (marker 0xc0)"},
 		{"register ADDR8", "SP", "DMAMEMCPY src_start_addr=reg:3 src_step_elem=[1,64] src_num_elem=[64,2] src_elem_size=2 dst_start_addr=sbuf:0:0x0 " +
 			"dst_step_elem=[1,64] dst_num_elem=[64,2] dst_elem_size=2 in_dtype=BFLOAT16 out_dtype=BFLOAT16", false, "dge_addr_immediate",
 			"DMAMEMCPY: unsupported: rule dge_addr_immediate: src_start_addr"},

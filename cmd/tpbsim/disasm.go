@@ -47,13 +47,13 @@ The file length must be a multiple of 64 (exit 2 names the offset of the incompl
 			if !asJSON && g != isa.DefaultGeneration {
 				fmt.Fprintf(bw, ".gen %v\n", g)
 			}
-			// A source's bound-check register settings (.bound_reg / "bound_regs") print first,
-			// so both outputs run like the source.
-			if f.Src != nil && len(f.Src.BoundRegs) > 0 {
-				if asJSON {
-					fmt.Fprintln(bw, boundRegsJSON(f.Src.BoundRegs))
-				} else {
-					for _, l := range asm.BoundRegLines(f.Src.BoundRegs) {
+			// A source's register settings (.bound_reg / .addr_reg, "bound_regs" / "addr_regs")
+			// print first, so both outputs run like the source.
+			if f.Src != nil {
+				if j := regsJSON(f.Src.BoundRegs, f.Src.AddrRegs, g); asJSON && j != "" {
+					fmt.Fprintln(bw, j)
+				} else if !asJSON {
+					for _, l := range append(asm.BoundRegLines(f.Src.BoundRegs), asm.AddrRegLines(f.Src.AddrRegs, g)...) {
 						fmt.Fprintln(bw, l)
 					}
 				}

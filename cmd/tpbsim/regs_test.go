@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,17 +84,86 @@ func TestBoundRegsReachGatherSkip(t *testing.T) {
 	}
 }
 
-// TestCheckSaysUnmodelled: check reports what run refuses as unmodelled (a register wait form)
+// TestCheckSaysUnmodelled: check reports what run refuses as unmodelled (an event wait form)
 // as unsupported, naming the rule.
 func TestCheckSaysUnmodelled(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "w.s")
-	os.WriteFile(p, []byte("COPY in=BF16 out=BF16 nac=32 src=sbuf:0:0x0[64@1] dst=sbuf:0:0x1000[64@1] wait_mode=WAIT_FOR_SEM_EQ_REG\n"), 0o644)
+	os.WriteFile(p, []byte("COPY in=BF16 out=BF16 nac=32 src=sbuf:0:0x0[64@1] dst=sbuf:0:0x1000[64@1] wait_mode=WAIT_FOR_EVT_0x06\n"), 0o644)
 	code, out, _ := simCLI("check", p)
 	if code != 0 || !strings.Contains(out, "unsupported: rule sim.executable_wait_mode") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	if code, _, errb := simCLI("run", p); code != 1 || !strings.Contains(errb, "sim.executable_wait_mode") {
 		t.Fatalf("run: exit %d %s", code, errb)
+	}
+}
+
+// TestAddrRegsCLI: the address registers are set by .addr_reg, the JSON form's "addr_regs" and
+// run --addr-reg (a number or an on-chip location), the program's COPY reads through reg:3 and
+// writes through reg:4, and --expect holds the moved data; a flag contradicting the file, a
+// register past 63, a location that is no ADDR4 and a register set twice are usage errors;
+// disasm prints the settings first, as text and as JSON, and both run alike.
+func TestAddrRegsCLI(t *testing.T) {
+	dir := t.TempDir()
+	j := func(n string) string { return filepath.Join(dir, n) }
+	write := func(name, body string) string { os.WriteFile(j(name), []byte(body), 0o644); return j(name) }
+	vals := make([]byte, 4*2*4) // 2 partitions x 4 fp32
+	for i := range 8 {
+		binary.LittleEndian.PutUint32(vals[4*i:], math.Float32bits(float32(i)*1.5-2))
+	}
+	var b bytes.Buffer
+	if err := npy.Write(&b, &npy.Array{Dtype: "f4", Shape: []int{2, 4}, Data: vals}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(j("in.npy"), b.Bytes(), 0o644)
+	const copyLine = "COPY src=reg:3[4@1] in=FP32 out=FP32 nac=2 dst=reg:4[4@1]\n"
+	text := write("a.tpb", ".addr_reg 3 sbuf:2:0x100\n.addr_reg 4 0x140040\n.engine DVE\n"+copyLine)
+	bare := write("b.tpb", ".engine DVE\n"+copyLine)
+	js := write("c.json", `{"addr_regs": {"3": "sbuf:2:0x100", "4": "0x140040"}}`+"\n"+
+		`{"opcode": "COPY", "engine": "DVE", "src_mem_pattern": {"start_addr": "reg:3", "num_elem": [4,1,1,1], "step_elem": [1,1,1,1]}, "in_dtype": "FP32", "out_dtype": "FP32", "num_active_channels": 2, "dst_mem_pattern": {"start_addr": "reg:4", "num_elem": [4,1,1,1], "step_elem": [1,1,1,1]}}`+"\n")
+	run := func(prog string, extra ...string) []string {
+		return append([]string{"run", prog, "--quiet", "--load", "sbuf:2:0x100=" + j("in.npy"), "--expect", "sbuf:5:0x40=2x4:FP32:" + j("in.npy")}, extra...)
+	}
+	for _, c := range []struct {
+		name string
+		argv []string
+		code int
+		want string
+	}{
+		{"directive", run(text), 0, ""},
+		{"JSON form", run(js), 0, ""},
+		{"--addr-reg flags", run(bare, "--addr-reg", "3=sbuf:2:0x100", "--addr-reg", "4=0x140040"), 0, ""},
+		{"flag agreeing with the file", run(text, "--addr-reg", "4=sbuf:5:0x40"), 0, ""},
+		{"register left unset", run(bare, "--addr-reg", "3=sbuf:2:0x100"), 1, "sim.addr_reg_set"},
+		{"flag contradicts directive", run(text, "--addr-reg", "3=sbuf:2:0x104"), 2, "sets addr_reg 3 to sbuf:2:0x100"},
+		{"flag register 64", run(bare, "--addr-reg", "64=0"), 2, "N 0..63"},
+		{"flag value in HBM", run(bare, "--addr-reg", "3=hbm:0x0"), 2, "not hbm"},
+		{"directive set twice", run(write("d.tpb", ".addr_reg 3 0\n.addr_reg 3 0\n.engine DVE\n"+copyLine)), 2, "set twice"},
+		{".gen after .addr_reg", run(write("e.tpb", ".addr_reg 3 sbuf:2:0x100\n.gen MAVERICK\n.engine DVE\n"+copyLine)), 2, ".gen must come before"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errb := simCLI(c.argv...)
+			if code != c.code || !strings.Contains(out+errb, c.want) {
+				t.Fatalf("exit %d (want %d, %q)\n%s%s", code, c.code, c.want, out, errb)
+			}
+		})
+	}
+	for _, form := range []string{"text", "json"} {
+		t.Run("disasm "+form, func(t *testing.T) {
+			argv := []string{"disasm", text}
+			first := ".addr_reg 3 sbuf:2:0x100\n.addr_reg 4 sbuf:5:0x40\n"
+			if form == "json" {
+				argv, first = append(argv, "--json"), `{"addr_regs": {"3": "sbuf:2:0x100", "4": "sbuf:5:0x40"}}`+"\n"
+			}
+			code, out, errb := simCLI(argv...)
+			if code != 0 || !strings.HasPrefix(out, first) {
+				t.Fatalf("exit %d, want the settings first (%q)\n%s%s", code, first, out, errb)
+			}
+			back := write("back."+map[string]string{"text": "tpb", "json": "json"}[form], out)
+			if code, out, errb := simCLI(run(back)...); code != 0 {
+				t.Fatalf("disasm output does not run alike: exit %d\n%s%s", code, out, errb)
+			}
+		})
 	}
 }
 

@@ -22,6 +22,7 @@ type runFlags struct {
 	dumps       []string
 	expects     []string
 	boundRegs   []string
+	addrRegs    []string
 	trace       string
 	checkUninit bool
 	tables      string
@@ -88,6 +89,7 @@ a work limit of --max-elements, deadlock, data race, an --expect not met); 2 usa
 	fl.StringArrayVar(&f.loads, "load", nil, "ADDR=FILE.npy[:DTYPE]: load an array before the run (repeatable)")
 	fl.StringArrayVar(&f.dumps, "dump", nil, "ADDR=SHAPE:DTYPE:FILE.npy[:float32]: write memory to a .npy after the run, :float32 as float32 values (repeatable)")
 	fl.StringArrayVar(&f.boundRegs, "bound-reg", nil, "N=VALUE: set bound-check register N (0..63) before the run, as .bound_reg does (repeatable)")
+	fl.StringArrayVar(&f.addrRegs, "addr-reg", nil, "N=VALUE: set address register N (0..63) before the run, as .addr_reg does; VALUE a number or sbuf:P:OFF / psum:P:OFF (repeatable)")
 	fl.StringArrayVar(&f.expects, "expect", nil, "ADDR=SHAPE:DTYPE:FILE.npy: after the run memory must equal the .npy (exit 1 naming the first differing element; repeatable)")
 	fl.StringVar(&f.trace, "trace", "", "write a Chrome/Perfetto trace-event JSON file (open in ui.perfetto.dev)")
 	fl.BoolVar(&f.checkUninit, "check-uninit", false, "report reads of never-written memory as errors")
@@ -167,7 +169,7 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := applyBoundRegFlags(prog, f.boundRegs); err != nil {
+	if err := applyRegFlags(prog, pf.Gen, f.boundRegs, f.addrRegs); err != nil {
 		return err
 	}
 	g = pf.Gen
