@@ -258,3 +258,72 @@ func TestRegisterFormsCheckAgreesWithRun(t *testing.T) {
 		})
 	}
 }
+
+// A _REG wait orders what it waits for like the _IMM wait with the register's value: the ACT
+// copy reads what the DVE's second copy writes, each DVE copy adding 1 to sem[1] on completion;
+// waiting for sem[1] >= addr_reg[4] orders the read when the register holds 2 and races it when
+// it holds 1 (released by the first copy), also when ACT reaches the wait only after both
+// copies (the race model orders by the first update that satisfies the compare, not by when the
+// wait was tried), and the race's hint names the register's value. A value the writers never
+// reach deadlocks, the report naming the register.
+func TestRegWaitOrdersAndDeadlocks(t *testing.T) {
+	g := isa.CAYMAN
+	inc := isa.Events{UpdateMode: isa.SemIncComplete, UpdateIdx: 1}
+	wait := isa.Events{WaitMode: isa.WaitForSemGEReg, WaitIdx: 1, SemaphoreValue: 4}
+	for _, tc := range []struct {
+		name   string
+		r4     uint32
+		races  int
+		hint   string // in the first race's hint
+		locked bool   // deadlock
+		late   bool   // ACT runs a long copy first: it tries the wait after both updates
+	}{
+		{"register 2: ordered", 2, 0, "", false, false},
+		{"register 2, the reader late: ordered", 2, 0, "", false, true},
+		{"register 1: released too early", 1, 1, "addr_reg[4] = 1", false, false},
+		{"register 1, the reader late: still a race", 1, 1, "addr_reg[4] = 1", false, true},
+		{"register 3: never reached", 3, 0, "", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := New(Config{Gen: g, Races: RacesWarn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			act := []isa.Inst{s4(isa.OpCOPY, isa.DTypeFP32, 1, sbufAddr(g, 0, 0x200), sbufAddr(g, 1, 0), 4, wait)}
+			if tc.late {
+				act = append([]isa.Inst{s4(isa.OpCOPY, isa.DTypeFP32, 1, sbufAddr(g, 2, 0), sbufAddr(g, 3, 0), 8192, isa.Events{})}, act...)
+			}
+			p := prog(
+				q(isa.EngineDVE, s4(isa.OpCOPY, isa.DTypeFP32, 1, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x100), 4, inc),
+					s4(isa.OpCOPY, isa.DTypeFP32, 1, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x200), 4, inc)),
+				q(isa.EngineACT, act...))
+			p.AddrRegs = map[int]uint32{4: tc.r4}
+			res, err := m.Run(p)
+			var de *DeadlockError
+			if tc.locked {
+				if !errors.As(err, &de) {
+					t.Fatalf("want a deadlock, got %v", err)
+				}
+				st := de.Engines[len(de.Engines)-1]
+				if st.Engine != "ACT" || st.WaitReg != 4 || st.WaitValue != 3 || st.SemValue != 2 ||
+					!strings.Contains(st.String(), "WAIT_FOR_SEM_GE_REG addr_reg[4] = 3; sem[1] = 2") {
+					t.Fatalf("deadlock state %+v: %s", st, st)
+				}
+				w := res.StateOf(err).Engines[2].Wait // DVE, POOL, ACT, SP
+				if w == nil || w.Register == nil || *w.Register != 4 || w.Value != 3 || w.Current != 2 {
+					t.Fatalf("--state wait %+v", w)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Races) != tc.races {
+				t.Fatalf("%d races, want %d: %+v", len(res.Races), tc.races, res.Races)
+			}
+			if tc.races > 0 && !strings.Contains(res.Races[0].Hint, tc.hint) {
+				t.Errorf("hint %q does not name %q", res.Races[0].Hint, tc.hint)
+			}
+		})
+	}
+}
