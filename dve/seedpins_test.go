@@ -1,9 +1,12 @@
 package dve
 
 import (
+	"encoding/binary"
+	"math"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/num"
 )
 
@@ -61,5 +64,36 @@ func TestSeedT31PermuteFormByDtypeWidth(t *testing.T) {
 		if f, ok := permuteFormFor(es); ok {
 			t.Errorf("%d-byte cells take %q: no dtype of the legal set has that width", es, f.name)
 		}
+	}
+}
+
+// T30: TRANSPOSE_TENSOR_REDUCE_ARITH_OP (0x83) is "same as TensorReduceOp, but preceeded by a 32
+// element x 32 channel transpose" (seed 000 §3, s4d4_tr.h:16). Channel c holds 32c + e at element
+// e; after the transpose channel c holds 32e + c, so an ADD over X gives 32*496 + 32c, where the
+// reduce alone gives 1024c + 496. Both transpose implementations.
+func TestSeedT30TransposeThenReduce(t *testing.T) {
+	g := isa.CAYMAN
+	for _, impl := range []TransposeImpl{TransposeFast, TransposeButterfly} {
+		t.Run(impl.String(), func(t *testing.T) {
+			m := newMem(t, g, mem.Options{})
+			for c := 0; c < 32; c++ {
+				p := m.Partition(mem.SBUF, c)
+				for e := 0; e < 32; e++ {
+					binary.LittleEndian.PutUint32(p[4*e:], math.Float32bits(float32(32*c+e)))
+				}
+			}
+			in := s4(isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, lin(sbufAddr(g, 0, 0), 32), lin(sbufAddr(g, 0, 1024), 1), isa.DTypeFP32, isa.DTypeFP32, 32)
+			in.Op, in.OpDim = isa.ALUAdd, isa.SubdimX
+			d := DVE{Transpose: impl}
+			if _, err := d.Execute(m, in, g); err != nil {
+				t.Fatal(err)
+			}
+			for c := 0; c < 32; c++ {
+				got := math.Float32frombits(binary.LittleEndian.Uint32(m.Partition(mem.SBUF, c)[1024:]))
+				if want := float32(32*496 + 32*c); got != want {
+					t.Errorf("channel %d: %v, want %v (the reduce without the transpose gives %v)", c, got, want, float32(1024*c+496))
+				}
+			}
+		})
 	}
 }
