@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"sync"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/fault"
@@ -148,104 +149,120 @@ func TestProvenance(t *testing.T) {
 }
 
 // FuzzExecute runs random S4D4_TR words (and mask loads) on random memory: never a panic, and
-// a failing instruction leaves memory unchanged and fails with a rule and a category.
+// a failing instruction fails with a rule and a category and leaves memory unchanged (every
+// byte of the first 4 KiB of every SBUF and PSUM partition compared with what it held before).
 //
-// Every exec starts from the same memory state for its (generation, uninit tracking) pair: a
-// memory is kept across execs only while the instructions run on it fail (which, checked here,
-// changes none of the bytes the snapshot covers), and a fresh one replaces it after a success.
-// So coverage does not depend on earlier execs and the fuzzer's minimisation reproduces it.
+// Every exec starts from the same memory state for its (generation, uninit tracking) pair, a
+// fixed pattern (executePattern): a memory is kept across execs only while the instructions run
+// on it fail (which, checked here, changes none of the bytes the check covers), and a fresh one
+// replaces it after a success. So coverage does not depend on earlier execs and the fuzzer's
+// minimisation reproduces it, and the bytes before an exec are the pattern, never copied.
 func FuzzExecute(f *testing.F) {
 	f.Add(make([]byte, 64), int64(1))
 	seed := make([]byte, 64)
 	seed[0] = byte(isa.OpSTREAM_TRANSPOSE)
 	seed[34] = 32
 	f.Add(seed, int64(2))
-	type memKey struct {
-		g     isa.Generation
-		track bool
+	x := &executeFuzzer{mems: map[executeMemKey]*mem.Memory{}}
+	f.Fuzz(x.exec)
+}
+
+type executeMemKey struct {
+	g     isa.Generation
+	track bool
+}
+
+// executeFuzzer is FuzzExecute's state kept across execs: a memory per key in the pattern's
+// state.
+type executeFuzzer struct {
+	mems map[executeMemKey]*mem.Memory
+}
+
+// snapBytes is the bytes FuzzExecute checks: the first 4 KiB of every SBUF and PSUM partition.
+const snapBytes = 4096
+
+// executePattern is the first snapBytes of partition p of every FuzzExecute memory (SBUF and
+// PSUM alike): byte i is i*7 + p*13 (mod 256), which is pattern[(i + p*13*183) mod 256 + i]
+// of one 7-step sequence (183 is 7's inverse mod 256), so one buffer serves every partition.
+func executePattern(p int) []byte {
+	k := p * 13 * 183 % 256
+	return executeSequence()[k : k+snapBytes]
+}
+
+var executeSequence = sync.OnceValue(func() []byte {
+	b := make([]byte, snapBytes+256)
+	for i := range b {
+		b[i] = byte(i * 7)
 	}
-	mems := map[memKey]*mem.Memory{}
-	const snapBytes = 4096 // the bytes checked: the first 4 KiB of every SBUF and PSUM partition
-	var before []byte
-	f.Fuzz(func(t *testing.T, word []byte, r int64) {
-		if len(word) < 64 {
-			word = append(word, make([]byte, 64-len(word))...)
-		}
-		rng := rand.New(rand.NewSource(r))
-		key := memKey{isa.Generations[rng.Intn(len(isa.Generations))], rng.Intn(2) == 0}
-		g := key.g
-		m := mems[key]
-		if m == nil {
-			// A fixed pattern in the checked bytes; under tracking, the first half of each
-			// partition's checked bytes counts as written, the rest does not.
-			m = newMem(t, g, mem.Options{TrackUninit: key.track})
-			for _, rg := range []mem.Region{mem.SBUF, mem.PSUM} {
-				for p := 0; p < m.NumPartitions(rg); p++ {
-					part := m.Partition(rg, p)[:snapBytes]
-					for i := range part {
-						part[i] = byte(i*7 + p*13)
-					}
-					m.MarkInit(rg, p, 0, snapBytes/2)
-				}
-			}
-			mems[key] = m
-		}
-		le := binary.LittleEndian
-		ops := isa.S4D4TROpcodes(g)
-		in := &isa.S4D4TR{Header: isa.Header{Opcode: ops[int(word[0])%len(ops)], InstWordLen: 16}}
-		t4 := func(b []byte) isa.Tensor4D {
-			var t isa.Tensor4D
-			t.StartAddr = isa.Addr4(le.Uint32(b))
-			if b[3]&0x80 == 0 { // keep most addresses near the start of SBUF/PSUM partitions
-				t.StartAddr &= 0x0207FFFF
-			}
-			for d := 0; d < 4; d++ {
-				t.StepElem[d] = int16(le.Uint16(b[4+2*d:])) % 64
-				t.NumElem[d] = le.Uint16(b[12+2*d:]) % 48
-			}
-			return t
-		}
-		in.SrcMemPattern, in.DstMemPattern = t4(word[12:32]), t4(word[44:64])
-		in.InDtype, in.OutDtype = isa.DType(word[32]%0x20), isa.DType(word[33]%0x20)
-		in.NumActiveChannels, in.Negated, in.Op, in.OpDim, in.MaskEnable = word[34], word[35]%2, isa.ALUOp(word[36]), isa.TensorSubdim(word[37]%6), word[38]%2
-		// A small stream limit: at the default (1 GiB) a pattern with step-0 dims can stream
-		// hundreds of MiB in bounds (~0.1 s an exec); the limit is itself a checked failure.
-		d := DVE{Transpose: TransposeImpl(word[1] % 2), MaxProcs: 1 + int(word[2]%3), MaxStreamBytes: 1 << 22}
-		if word[3]%4 == 0 {
-			lm := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: 16}}
-			copy(lm.Immediate[:], word[32:64])
-			d.Execute(m, lm, g)
-		}
-		// Snapshot the checked bytes into a buffer reused across execs (building a fresh 1 MiB
-		// snapshot twice per exec took 90% of the time).
-		before = before[:0]
+	return b
+})
+
+func (x *executeFuzzer) exec(t *testing.T, word []byte, r int64) {
+	if len(word) < 64 {
+		word = append(word, make([]byte, 64-len(word))...)
+	}
+	// r chooses the generation and the tracking (the rest of its bits are unused).
+	ng := uint64(len(isa.Generations))
+	key := executeMemKey{isa.Generations[uint64(r)%ng], uint64(r)/ng%2 == 0}
+	g := key.g
+	m := x.mems[key]
+	if m == nil {
+		// Under tracking, the first half of each partition's checked bytes counts as
+		// written, the rest does not.
+		m = newMem(t, g, mem.Options{TrackUninit: key.track})
 		for _, rg := range []mem.Region{mem.SBUF, mem.PSUM} {
 			for p := 0; p < m.NumPartitions(rg); p++ {
-				before = append(before, m.Partition(rg, p)[:snapBytes]...)
+				copy(m.Partition(rg, p)[:snapBytes], executePattern(p))
+				m.MarkInit(rg, p, 0, snapBytes/2)
 			}
 		}
-		_, err := d.Execute(m, in, g)
-		if err == nil {
-			delete(mems, key) // it may have written: the next exec on this key starts afresh
-		} else {
-			var e *Error
-			if !errors.As(err, &e) || e.Rule == "" {
-				t.Fatalf("error without rule: %v", err)
-			}
-			if fault.Category(err) == nil {
-				t.Fatalf("error of no category: %v", err)
-			}
-			at := 0
-			for _, rg := range []mem.Region{mem.SBUF, mem.PSUM} {
-				for p := 0; p < m.NumPartitions(rg); p++ {
-					if !bytes.Equal(m.Partition(rg, p)[:snapBytes], before[at:at+snapBytes]) {
-						t.Fatalf("failed instruction changed %v partition %d: %v", rg, p, err)
-					}
-					at += snapBytes
+		x.mems[key] = m
+	}
+	le := binary.LittleEndian
+	ops := isa.S4D4TROpcodes(g)
+	in := &isa.S4D4TR{Header: isa.Header{Opcode: ops[int(word[0])%len(ops)], InstWordLen: 16}}
+	t4 := func(b []byte) isa.Tensor4D {
+		var t isa.Tensor4D
+		t.StartAddr = isa.Addr4(le.Uint32(b))
+		if b[3]&0x80 == 0 { // keep most addresses near the start of SBUF/PSUM partitions
+			t.StartAddr &= 0x0207FFFF
+		}
+		for d := 0; d < 4; d++ {
+			t.StepElem[d] = int16(le.Uint16(b[4+2*d:])) % 64
+			t.NumElem[d] = le.Uint16(b[12+2*d:]) % 48
+		}
+		return t
+	}
+	in.SrcMemPattern, in.DstMemPattern = t4(word[12:32]), t4(word[44:64])
+	in.InDtype, in.OutDtype = isa.DType(word[32]%0x20), isa.DType(word[33]%0x20)
+	in.NumActiveChannels, in.Negated, in.Op, in.OpDim, in.MaskEnable = word[34], word[35]%2, isa.ALUOp(word[36]), isa.TensorSubdim(word[37]%6), word[38]%2
+	// A small stream limit: at the default (1 GiB) a pattern with step-0 dims can stream
+	// hundreds of MiB in bounds (~0.1 s an exec); the limit is itself a checked failure.
+	d := DVE{Transpose: TransposeImpl(word[1] % 2), MaxProcs: 1 + int(word[2]%3), MaxStreamBytes: 1 << 22}
+	if word[3]%4 == 0 {
+		lm := &isa.LoadMaskSelect{Header: isa.Header{Opcode: isa.OpLOAD_MASK_SELECT, InstWordLen: 16}}
+		copy(lm.Immediate[:], word[32:64])
+		d.Execute(m, lm, g)
+	}
+	_, err := d.Execute(m, in, g)
+	if err == nil {
+		delete(x.mems, key) // it may have written: the next exec on this key starts afresh
+	} else {
+		var e *Error
+		if !errors.As(err, &e) || e.Rule == "" {
+			t.Fatalf("error without rule: %v", err)
+		}
+		if fault.Category(err) == nil {
+			t.Fatalf("error of no category: %v", err)
+		}
+		for _, rg := range []mem.Region{mem.SBUF, mem.PSUM} {
+			for p := 0; p < m.NumPartitions(rg); p++ {
+				if !bytes.Equal(m.Partition(rg, p)[:snapBytes], executePattern(p)) {
+					t.Fatalf("failed instruction changed %v partition %d: %v", rg, p, err)
 				}
 			}
 		}
-	})
+	}
 }
 
 // TestSingleSourceOpFold pins Provenance dve.alu_fold for single-source ops used as reduce /
