@@ -167,11 +167,28 @@ func analyze(v View, isSrc bool, g isa.Generation, strategy Strategy, requested 
 	for _, d := range outer {
 		lines *= d.n
 	}
-	seen := map[int]bool{}
+	// The partitions touched, counted in a bitset: partitions 0..255 in seen, others (outside
+	// the region's) in far.
+	var seen [4]uint64
+	var far map[int]bool
+	touched := 0
 	lo, hi := 1<<30, -1<<30
 	mark := func(p int) {
-		seen[p] = true
 		lo, hi = min(lo, p), max(hi, p)
+		if uint(p) < 256 {
+			if w, b := p>>6, uint64(1)<<(p&63); seen[w]&b == 0 {
+				seen[w] |= b
+				touched++
+			}
+			return
+		}
+		if far == nil {
+			far = map[int]bool{}
+		}
+		if !far[p] {
+			far[p] = true
+			touched++
+		}
 	}
 	if lines <= 1<<16 {
 		idx := make([]uint64, len(outer))
@@ -193,7 +210,7 @@ func analyze(v View, isSrc bool, g isa.Generation, strategy Strategy, requested 
 				idx[k] = 0
 			}
 		}
-		a.NumPartitions = len(seen)
+		a.NumPartitions = touched
 	} else {
 		lo0, hi0 := int64(0), es
 		for _, d := range ds {

@@ -112,6 +112,10 @@ type logger struct {
 	notes []string
 }
 
+// logging says whether lines are kept: a caller tests it before formatting a line, so a quiet
+// plan formats none.
+func (l *logger) logging() bool { return !l.quiet }
+
 func (l *logger) add(s string) {
 	if !l.quiet {
 		l.lines = append(l.lines, s)

@@ -210,7 +210,9 @@ func planIndirect1D(f *Features, in *isa.DMAIndirect1D, cfg Config, opt Options)
 		}
 	}
 	lg := &logger{quiet: opt.Quiet}
-	lg.add(logQ7Indirect.line(logQ7Core))
+	if lg.logging() {
+		lg.add(logQ7Indirect.line(logQ7Core))
+	}
 	backend := selectBackend(f, lg)
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err
@@ -312,8 +314,10 @@ func planGatherXpose(feat *Features, in *isa.DMAGatherXpose, cfg Config, opt Opt
 		return nil, err
 	}
 	lg := &logger{quiet: opt.Quiet}
-	lg.add(logQ7GatherXpose.line(logQ7Core))
-	lg.add(logTransposeTile.line(dma.XbarRows, f, 2))
+	if lg.logging() {
+		lg.add(logQ7GatherXpose.line(logQ7Core))
+		lg.add(logTransposeTile.line(dma.XbarRows, f, 2))
+	}
 	backend := selectBackend(feat, lg) // after the transpose's line (seed 003 §7)
 	if err := checkDMACfg(cfg.DMACfg, g); err != nil {
 		return nil, err

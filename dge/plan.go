@@ -486,7 +486,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	p.Src = analyze(r.Src, true, g, stS, reqS)
 	p.Dst = analyze(r.Dst, false, g, stD, reqD)
 	p.Requested = max(reqS, reqD)
-	if reshapeLogs {
+	if reshapeLogs && lg.logging() {
 		lg.add(p.Src.logLine())
 		lg.add(p.Dst.logLine())
 	}
@@ -521,7 +521,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	p.HBMOnly = !p.Src.OnChip && !p.Dst.OnChip
 	p.Simple = (kind == KindDirect) && (p.HBMOnly || p.Src.NumPartitions == p.Dst.NumPartitions)
 	p.Kind = kind
-	if reshapeLogs {
+	if reshapeLogs && lg.logging() {
 		if p.Simple {
 			lg.add(logAssessedSimplePair.line(p.Src.NumPartitions, p.Dst.NumPartitions, avail, b2i(p.HBMOnly), int(kind), ndma))
 		} else {
@@ -546,10 +546,12 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		} else if wide16(r.Src) {
 			lg.note(fmt.Sprintf("the BEFORE/AFTER lines show the source's dims of more than %d elements split in two (uint16 num_elem)", MaxLoopCount))
 		}
-		lg.add(stateLine(true, bs, true))
-		lg.add(stateLine(false, as, true))
+		if lg.logging() {
+			lg.add(stateLine(true, bs, true))
+			lg.add(stateLine(false, as, true))
+		}
 	}
-	if p.TileRows > 0 && reshapeLogs {
+	if p.TileRows > 0 && reshapeLogs && lg.logging() {
 		f := logTransposeTile
 		if kind == KindSB2SBTranspose {
 			f = logTransposeTileSB2SB
@@ -577,7 +579,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 		pieces = [][]piece{{{g: -1}}}
 	}
 	ourSrc := p.Src.OnChip && !p.Dst.OnChip
-	if reshapeLogs && !p.FastPath {
+	if reshapeLogs && !p.FastPath && lg.logging() {
 		stepPort, stepHalf := int(units)/max(ndma, 1), int(units)%max(ndma, 1)
 		for _, isSrc := range []bool{true, false} {
 			ours := isSrc == ourSrc

@@ -146,17 +146,19 @@ type bank struct {
 	host   int    // host bytes per partition in data: active + hostSkew
 	data   []byte // n * host bytes, partition-major
 	init   []uint64
-	// dirty[p] has bit i set when bytes [i<<shift, (i+1)<<shift) of partition p may have been
-	// written since New or the last Reset: the chunks Reset clears. Set with atomic OR (writers
-	// of disjoint bytes of one partition may run concurrently), once per write call, never per
-	// element.
-	dirty []uint64
-	shift uint
+	// dirty holds words dirtyWords a partition: bit i of partition p's words is set when bytes
+	// [i<<dirtyShift, (i+1)<<dirtyShift) of p may have been written since New or the last
+	// Reset, the chunks Reset clears; bit p of touched is set when any of p's bits is. Both are
+	// set with atomic OR (writers of disjoint bytes of one partition may run concurrently),
+	// once per write call, never per element.
+	dirty      []uint64
+	dirtyWords int
+	touched    []uint64
 }
 
-// dirtyMinShift is the smallest dirty chunk (64 bytes, one cache line); a partition of more
-// than 4 KiB gets chunks of active/64 bytes rounded up to a power of two (4 KiB for SBUF).
-const dirtyMinShift = 6
+// dirtyShift sizes the dirty chunks: 256 bytes, so a write of a few hundred bytes into each of
+// 128 partitions costs Reset tens of KiB to clear, not a 4 KiB chunk of each.
+const dirtyShift = 8
 
 // markDirty records bytes [off, off+n) of partition p as possibly written (0 <= off,
 // off+n <= active, checked by the caller). A plain load first keeps a repeated mark of the
@@ -165,32 +167,59 @@ func (b *bank) markDirty(p, off, n int) {
 	if n <= 0 {
 		return
 	}
-	lo, hi := uint(off)>>b.shift, uint(off+n-1)>>b.shift
-	mask := (^uint64(0) >> (63 - (hi - lo))) << lo
-	d := &b.dirty[p]
-	if atomic.LoadUint64(d)&mask != mask {
-		atomic.OrUint64(d, mask)
+	lo, hi := uint(off)>>dirtyShift, uint(off+n-1)>>dirtyShift
+	ws := b.dirty[p*b.dirtyWords : (p+1)*b.dirtyWords]
+	for w := lo >> 6; w <= hi>>6; w++ {
+		a, z := max(lo, w<<6)&63, min(hi, w<<6+63)&63
+		mask := (^uint64(0) >> (63 - (z - a))) << a
+		if d := &ws[w]; atomic.LoadUint64(d)&mask != mask {
+			atomic.OrUint64(d, mask)
+		}
+	}
+	if t, bit := &b.touched[p>>6], uint64(1)<<(p&63); atomic.LoadUint64(t)&bit == 0 {
+		atomic.OrUint64(t, bit)
 	}
 }
 
 // chunks calls fn with each maximal run [lo, hi) of consecutive dirty chunks of partition p,
 // in bytes clipped to the active area.
 func (b *bank) chunks(p int, fn func(lo, hi int)) {
-	d := b.dirty[p]
-	for d != 0 {
-		lo := bits.TrailingZeros64(d)
-		hi := lo + bits.TrailingZeros64(^(d >> uint(lo)))
-		d &^= (uint64(1)<<uint(hi-lo) - 1) << uint(lo)
-		fn(lo<<b.shift, min(hi<<b.shift, int(b.active)))
+	runLo, runHi := -1, -1
+	for w, d := range b.dirty[p*b.dirtyWords : (p+1)*b.dirtyWords] {
+		base := w << 6
+		for d != 0 {
+			lo := bits.TrailingZeros64(d)
+			hi := lo + bits.TrailingZeros64(^(d >> uint(lo)))
+			d &^= (uint64(1)<<uint(hi-lo) - 1) << uint(lo)
+			if base+lo == runHi {
+				runHi = base + hi
+				continue
+			}
+			if runLo >= 0 {
+				fn(runLo<<dirtyShift, min(runHi<<dirtyShift, int(b.active)))
+			}
+			runLo, runHi = base+lo, base+hi
+		}
+	}
+	if runLo >= 0 {
+		fn(runLo<<dirtyShift, min(runHi<<dirtyShift, int(b.active)))
+	}
+}
+
+// eachTouched calls fn with every partition that has a dirty chunk, in order.
+func (b *bank) eachTouched(fn func(p int)) {
+	for w, t := range b.touched {
+		for t != 0 {
+			i := bits.TrailingZeros64(t)
+			t &^= 1 << uint(i)
+			fn(w<<6 + i)
+		}
 	}
 }
 
 // reset zeroes the dirty chunks of every partition and their never-written bits.
 func (b *bank) reset() {
-	for p := range b.dirty {
-		if b.dirty[p] == 0 {
-			continue
-		}
+	b.eachTouched(func(p int) {
 		b.chunks(p, func(lo, hi int) {
 			clear(b.data[p*b.host+lo : p*b.host+hi])
 			if b.init != nil {
@@ -198,8 +227,9 @@ func (b *bank) reset() {
 				clearBits(b.init, base+lo, base+hi)
 			}
 		})
-		b.dirty[p] = 0
-	}
+		clear(b.dirty[p*b.dirtyWords : (p+1)*b.dirtyWords])
+	})
+	clear(b.touched)
 }
 
 // hostSkew pads each partition's host storage by five cache lines so that the same offset in
@@ -265,9 +295,9 @@ func New(g isa.Generation, opts Options) (*Memory, error) {
 		if opts.TrackUninit {
 			b.init = make([]uint64, (total+63)/64)
 		}
-		b.dirty = make([]uint64, b.n)
-		for b.shift = dirtyMinShift; (int(b.active)+1<<b.shift-1)>>b.shift > 64; b.shift++ {
-		}
+		b.dirtyWords = ((int(b.active)+1<<dirtyShift-1)>>dirtyShift + 63) / 64
+		b.dirty = make([]uint64, b.n*b.dirtyWords)
+		b.touched = make([]uint64, (b.n+63)/64)
 	}
 	return m, nil
 }
@@ -293,9 +323,9 @@ func (m *Memory) Reset() {
 // (say, to check that a failing access left it zero).
 func (m *Memory) Written(fn func(r Region, p, off int, b []byte)) {
 	for _, b := range []*bank{&m.sbuf, &m.psum} {
-		for p := range b.dirty {
+		b.eachTouched(func(p int) {
 			b.chunks(p, func(lo, hi int) { fn(b.region, p, lo, b.part(p)[lo:hi]) })
-		}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -129,22 +130,53 @@ func checkWrittenCovers(t *testing.T, m *Memory) {
 	}
 }
 
-// TestDirtyChunks: the chunks are at most 64 per partition and cover the active area.
+// TestDirtyChunks: a mark covers the 256-byte chunks it reaches (across the words of a
+// partition's bits too), runs of marked chunks come back merged and clipped to the active area,
+// and Reset forgets them.
 func TestDirtyChunks(t *testing.T) {
+	const c = 1 << dirtyShift
 	for _, g := range isa.Generations {
 		m := newMem(t, g, Options{})
 		for _, b := range []*bank{&m.sbuf, &m.psum} {
 			if b.n == 0 {
 				continue
 			}
-			if n := (int(b.active) + 1<<b.shift - 1) >> b.shift; n > 64 || (b.shift > dirtyMinShift && n <= 32) {
-				t.Errorf("%v %v: %d chunks of %d bytes for %d active bytes", g, b.region, n, 1<<b.shift, b.active)
+			act := int(b.active)
+			cases := []struct {
+				name  string
+				marks [][2]int // offset, length
+				want  []int    // runs: lo, hi, lo, hi, ...
+			}{
+				{"whole partition", [][2]int{{0, act}}, []int{0, act}},
+				{"one byte", [][2]int{{c + 5, 1}}, []int{c, 2 * c}},
+				{"across a word of bits", [][2]int{{64*c - 10, 20}}, []int{63 * c, 65 * c}},
+				{"two apart", [][2]int{{0, 1}, {3 * c, c + 1}}, []int{0, c, 3 * c, 5 * c}},
+				{"adjacent, merged", [][2]int{{0, c}, {c, 1}}, []int{0, 2 * c}},
+				{"last byte", [][2]int{{act - 1, 1}}, []int{act - c, act}},
 			}
-			b.markDirty(b.n-1, 0, int(b.active))
-			var got []int
-			b.chunks(b.n-1, func(lo, hi int) { got = append(got, lo, hi) })
-			if len(got) != 2 || got[0] != 0 || got[1] != int(b.active) {
-				t.Errorf("%v %v: whole partition marked, chunks %v", g, b.region, got)
+			for _, tc := range cases {
+				if slices.ContainsFunc(tc.marks, func(mk [2]int) bool { return mk[0]+mk[1] > act }) {
+					continue // one word of bits covers this partition
+				}
+				t.Run(fmt.Sprintf("%v/%v/%s", g, b.region, tc.name), func(t *testing.T) {
+					p := b.n - 1
+					for _, mk := range tc.marks {
+						b.markDirty(p, mk[0], mk[1])
+					}
+					var got []int
+					b.chunks(p, func(lo, hi int) { got = append(got, lo, hi) })
+					var parts []int
+					b.eachTouched(func(q int) { parts = append(parts, q) })
+					if !slices.Equal(got, tc.want) || !slices.Equal(parts, []int{p}) {
+						t.Errorf("chunks %v in partitions %v, want %v in [%d]", got, parts, tc.want, p)
+					}
+					b.reset()
+					got = nil
+					b.chunks(p, func(lo, hi int) { got = append(got, lo, hi) })
+					if len(got) != 0 || slices.ContainsFunc(b.touched, func(w uint64) bool { return w != 0 }) {
+						t.Errorf("after reset: chunks %v, touched %x", got, b.touched)
+					}
+				})
 			}
 		}
 	}
