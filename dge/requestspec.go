@@ -177,13 +177,8 @@ func (s *RequestSpec) name(key string) string {
 // 32-bit registers; dmas within the generation's engines and agreeing with dma_cfg; a semaphore
 // with its increment). The errors are those of ParseRequestJSON.
 func (s *RequestSpec) Request() (Request, error) {
-	for _, c := range []struct {
-		key string
-		v   RegValue
-	}{{"dma_cfg", s.DMACfg}, {"carveout_cfg", s.CarveoutCfg}} {
-		if c.v > 0xFFFFFFFF {
-			return Request{}, specErr(c.key, nil, "%s 0x%x: the register is 32 bits (max 0xffffffff)", s.name(c.key), uint64(c.v))
-		}
+	if err := checkRegs32(s.DMACfg, s.CarveoutCfg, s.name); err != nil {
+		return Request{}, err
 	}
 	g := isa.DefaultGeneration
 	if s.Gen != "" {
@@ -218,20 +213,9 @@ func (s *RequestSpec) Request() (Request, error) {
 	if req.ComputeOp, err = ParseComputeOp(s.ComputeOp); err != nil {
 		return req, specErr("compute_op", err, "%s %q: want NONE, ADD, MULTIPLY, MAX or MIN", s.name("compute_op"), s.ComputeOp)
 	}
-	req.DMACfg, req.CarveoutCfg = uint32(s.DMACfg), uint32(s.CarveoutCfg)
-	if s.DMAs != 0 {
-		n := g.Geometry().DMAEngineCount
-		if s.DMAs < 1 || s.DMAs > n {
-			return req, specErr("dmas", nil, "%s %d: %v has %d DMA engines", s.name("dmas"), s.DMAs, g, n)
-		}
-		// dmas replaces MEMCOPY_DMA_CFG's DMA bitfield: another one given in dma_cfg would be
-		// silently dropped.
-		mask := uint32(1<<s.DMAs - 1)
-		if bits := req.DMACfg & 0xFFFF; bits != 0 && bits != mask {
-			return req, specErr("dmas", nil, "%s %d enables DMA engines 0..%d (mask 0x%x) but %s 0x%x enables mask 0x%x: give one of them (or %s with the DMA bits 0)",
-				s.name("dmas"), s.DMAs, s.DMAs-1, mask, s.name("dma_cfg"), req.DMACfg, bits, s.name("dma_cfg"))
-		}
-		req.DMACfg = req.DMACfg&0xFFFF0000 | mask
+	req.CarveoutCfg = uint32(s.CarveoutCfg)
+	if req.DMACfg, err = withDMAs(g, s.DMAs, uint32(s.DMACfg), s.name); err != nil {
+		return req, err
 	}
 	switch {
 	case s.Semaphore != nil && s.SemIncrement == 0:
@@ -243,6 +227,41 @@ func (s *RequestSpec) Request() (Request, error) {
 		req.Semaphore, req.SemIncrement = *s.Semaphore, s.SemIncrement
 	}
 	return req, nil
+}
+
+// checkRegs32 refuses a dma_cfg or carveout_cfg past 32 bits (RequestSpec, IndexRequestSpec);
+// name names a field by its JSON key.
+func checkRegs32(dmaCfg, carveoutCfg RegValue, name func(string) string) error {
+	for _, c := range []struct {
+		key string
+		v   RegValue
+	}{{"dma_cfg", dmaCfg}, {"carveout_cfg", carveoutCfg}} {
+		if c.v > 0xFFFFFFFF {
+			return specErr(c.key, nil, "%s 0x%x: the register is 32 bits (max 0xffffffff)", name(c.key), uint64(c.v))
+		}
+	}
+	return nil
+}
+
+// withDMAs is MEMCOPY_DMA_CFG with its DMA bitfield set to engines 0..dmas-1 (dmas 0: cfg as
+// it is); dmas must be within generation g's engines and agree with cfg's own DMA bits
+// (RequestSpec, IndexRequestSpec: one rule for both request forms).
+func withDMAs(g isa.Generation, dmas int, cfg uint32, name func(string) string) (uint32, error) {
+	if dmas == 0 {
+		return cfg, nil
+	}
+	n := g.Geometry().DMAEngineCount
+	if dmas < 1 || dmas > n {
+		return cfg, specErr("dmas", nil, "%s %d: %v has %d DMA engines", name("dmas"), dmas, g, n)
+	}
+	// dmas replaces MEMCOPY_DMA_CFG's DMA bitfield: another one given in dma_cfg would be
+	// silently dropped.
+	mask := uint32(1<<dmas - 1)
+	if bits := cfg & 0xFFFF; bits != 0 && bits != mask {
+		return cfg, specErr("dmas", nil, "%s %d enables DMA engines 0..%d (mask 0x%x) but %s 0x%x enables mask 0x%x: give one of them (or %s with the DMA bits 0)",
+			name("dmas"), dmas, dmas-1, mask, name("dma_cfg"), cfg, bits, name("dma_cfg"))
+	}
+	return cfg&0xFFFF0000 | mask, nil
 }
 
 // views is the request's pair of views and dtypes: from src_view/dst_view, or laid out from the

@@ -238,26 +238,41 @@ func buildRequest(f *dgeFlags) (dge.Request, error) {
 			return dge.Request{}, err
 		}
 	}
+	if s.DMACfg, s.CarveoutCfg, err = regFlags(f); err != nil {
+		return dge.Request{}, err
+	}
+	req, err := s.Request()
+	if err == nil {
+		err = zeroDMAs(f, req.Gen)
+	}
+	return req, err
+}
+
+// regFlags reads --dma-cfg and --carveout-cfg (numbers; the request checks their width).
+func regFlags(f *dgeFlags) (dmaCfg, carveoutCfg dge.RegValue, err error) {
 	for _, c := range []struct {
 		flag, v string
 		to      *dge.RegValue
-	}{{"--dma-cfg", f.dmaCfg, &s.DMACfg}, {"--carveout-cfg", f.carveoutCfg, &s.CarveoutCfg}} {
+	}{{"--dma-cfg", f.dmaCfg, &dmaCfg}, {"--carveout-cfg", f.carveoutCfg, &carveoutCfg}} {
 		if c.v != "" {
 			v, err := isa.ParseNumber(c.v)
 			if err != nil {
-				return dge.Request{}, fmt.Errorf("%s: %w", c.flag, err)
+				return 0, 0, fmt.Errorf("%s: %w", c.flag, err)
 			}
 			*c.to = dge.RegValue(v)
 		}
 	}
-	req, err := s.Request()
-	if err == nil && f.dmas == 0 && f.changed != nil && f.changed("dmas") {
-		// 0 is the flag's "not given"; typed, it would silently mean all engines (as
-		// --max-elements 0 would mean the default).
-		n := req.Gen.Geometry().DMAEngineCount
-		return req, fmt.Errorf("--dmas 0: %v has %d DMA engines; give 1..%d, or leave --dmas out for all of them", req.Gen, n, n)
+	return dmaCfg, carveoutCfg, nil
+}
+
+// zeroDMAs refuses --dmas 0 typed on the command line: 0 is the flag's "not given"; typed, it
+// would silently mean all engines (as --max-elements 0 would mean the default).
+func zeroDMAs(f *dgeFlags, g isa.Generation) error {
+	if f.dmas == 0 && f.changed != nil && f.changed("dmas") {
+		n := g.Geometry().DMAEngineCount
+		return fmt.Errorf("--dmas 0: %v has %d DMA engines; give 1..%d, or leave --dmas out for all of them", g, n, n)
 	}
-	return req, err
+	return nil
 }
 
 // requestErr marks request-building errors as usage errors, except a request that parses but

@@ -106,3 +106,37 @@ func TestDgeIndexRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestDgeDMAsOutOfRangeAgree: an out-of-range --dmas is a usage error (exit 2) with the same
+// message in both request forms; the index form used to plan --dmas 17 into a DMA bitfield
+// that spilled into the queue bits and refuse it as a rule (exit 1), and took --dmas 0 and -1
+// silently as "all engines".
+func TestDgeDMAsOutOfRangeAgree(t *testing.T) {
+	var b bytes.Buffer
+	npy.Write(&b, &npy.Array{Dtype: "u4", Shape: []int{3}, Data: []byte{3, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0}})
+	idx := filepath.Join(t.TempDir(), "i.npy")
+	if err := os.WriteFile(idx, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--src", "hbm:0x0", "--shape", "10,64", "--dst", "hbm:0x10000", "--dtype", "bf16"}
+	for _, tc := range []struct{ dmas, msg string }{
+		{"17", "--dmas 17: CAYMAN has 16 DMA engines"},
+		{"-1", "--dmas -1: CAYMAN has 16 DMA engines"},
+		{"0", "--dmas 0: CAYMAN has 16 DMA engines; give 1..16"},
+	} {
+		t.Run(tc.dmas, func(t *testing.T) {
+			for _, sub := range []string{"plan", "run"} {
+				for _, form := range [][]string{nil, {"--indirect", idx}} {
+					args := append(append([]string{"dge", sub, "--dmas", tc.dmas}, form...), base...)
+					code, _, errs := dgeCLI(args...)
+					if code != 2 || !strings.Contains(errs, tc.msg) {
+						t.Errorf("%v: exit %d, want 2 with %q: %s", args, code, tc.msg, errs)
+					}
+				}
+			}
+		})
+	}
+	if code, _, errs := dgeCLI(append([]string{"dge", "run", "--dmas", "4", "--indirect", idx, "--verify"}, base...)...); code != 0 {
+		t.Errorf("--indirect --dmas 4: exit %d: %s", code, errs)
+	}
+}

@@ -7,9 +7,6 @@ import (
 	"io"
 
 	"github.com/tpbsim/tpbsim/dge"
-	"github.com/tpbsim/tpbsim/internal/npy"
-	"github.com/tpbsim/tpbsim/isa"
-	"github.com/tpbsim/tpbsim/num"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
@@ -18,7 +15,8 @@ import (
 // `--gather-xpose IDX.npy` is NKI's gather-transpose of a (P, K) index array (dge.IndexRequest).
 // The indices are uint32 in SBUF at --index-addr (by default dge.DefaultIndexAt).
 
-// buildIndexRequest reads the flags of an index request; every error is a usage error.
+// buildIndexRequest reads the flags of an index request (dge.IndexRequestSpec); every error is
+// a usage error.
 func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 	if f.request != "" {
 		return nil, errors.New("--indirect / --gather-xpose take the request as flags, not --request")
@@ -33,95 +31,21 @@ func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 	if f.perm != "" || f.outDtype != "" || (f.computeOp != "" && f.computeOp != "NONE") {
 		return nil, fmt.Errorf("--%v: --perm, --out-dtype and --compute-op do not apply", kind)
 	}
-	g, err := parseGenFlag(f.gen)
-	if err != nil {
-		return nil, err
-	}
-	if f.src == "" || f.dst == "" || f.shape == "" || f.dtype == "" {
-		return nil, fmt.Errorf("--%v needs --src (the table), --shape R,C (its rows and columns), --dst and --dtype", kind)
-	}
-	shape, err := parseInts(f.shape, "--shape")
-	if err != nil {
-		return nil, err
-	}
-	if len(shape) == 1 {
-		shape = append(shape, 1)
-	}
-	if len(shape) != 2 || shape[0] < 1 || shape[1] < 1 {
-		return nil, fmt.Errorf("--shape %s: the table is R,C (rows, elements per row)", f.shape)
-	}
-	k, err := num.ParseKind(f.dtype)
-	if err != nil {
-		return nil, fmt.Errorf("--dtype: %w", err)
-	}
-	d := isa.DType(k)
-	src, err := dge.DeviceAddress(f.src, g)
-	if err != nil {
-		return nil, fmt.Errorf("--src: %w", err)
-	}
-	dst, err := dge.DeviceAddress(f.dst, g)
-	if err != nil {
-		return nil, fmt.Errorf("--dst: %w", err)
-	}
-	a, err := sim.ReadNPY(file)
-	if err != nil {
-		return nil, fmt.Errorf("--%v: %w", kind, err)
-	}
-	vals, err := npy.Uint32s(a)
-	if err != nil {
-		return nil, fmt.Errorf("--%v %s: %w", kind, file, err)
-	}
-	r := &dge.IndexRequest{Gen: g, Kind: kind, Table: src, Rows: shape[0], Cols: shape[1], DType: d, Index: vals, IndexShape: a.Shape, Dst: dst}
-	if r.Config, err = indexCfg(f); err != nil {
-		return nil, err
-	}
-	if kind == dge.IndexGather {
-		r.IndexShape = []int{len(vals)}
-	}
-	if r.IndexAt, err = indexAddr(f, r); err != nil {
-		return nil, err
-	}
-	if _, err := r.Inst(); err != nil { // the request as the instruction carries it (dge.RuleIndexRequest)
-		return nil, fmt.Errorf("--%v %s: %w", kind, file, err)
-	}
-	return r, nil
-}
-
-func indexCfg(f *dgeFlags) (dge.Config, error) {
-	var c dge.Config
-	for _, x := range []struct {
-		flag string
-		s    string
-		to   *uint32
-	}{{"--dma-cfg", f.dmaCfg, &c.DMACfg}, {"--carveout-cfg", f.carveoutCfg, &c.CarveoutCfg}} {
-		if x.s == "" {
-			continue
+	s := dge.IndexRequestSpec{Gen: f.gen, Kind: kind, IndexFile: file, Src: f.src, Dst: f.dst, DType: f.dtype, DMAs: f.dmas, IndexAt: f.indexAddr}
+	var err error
+	if f.shape != "" {
+		if s.Shape, err = parseInts(f.shape, "--shape"); err != nil {
+			return nil, err
 		}
-		v, err := isa.ParseNumber(x.s)
-		if err != nil || v > 0xFFFFFFFF {
-			return c, fmt.Errorf("%s %s: want a 32-bit number", x.flag, x.s)
-		}
-		*x.to = uint32(v)
 	}
-	if f.dmas > 0 {
-		c.DMACfg = c.DMACfg&0xFFFF0000 | uint32(1<<f.dmas-1)
+	if s.DMACfg, s.CarveoutCfg, err = regFlags(f); err != nil {
+		return nil, err
 	}
-	return c, nil
-}
-
-// indexAddr is --index-addr (an SBUF partition-0 location), or by default dge.DefaultIndexAt.
-func indexAddr(f *dgeFlags, r *dge.IndexRequest) (isa.Location, error) {
-	if f.indexAddr == "" {
-		return dge.DefaultIndexAt(r.Gen, r.IndexBytesPerPartition())
+	r, err := s.Request()
+	if err == nil {
+		err = zeroDMAs(f, r.Gen)
 	}
-	l, err := parseCLIAddress("--index-addr", f.indexAddr, r.Gen)
-	if err != nil {
-		return l, err
-	}
-	if l.Space != isa.SpaceSBUF || l.Partition != 0 {
-		return l, fmt.Errorf("--index-addr %s: the indices live in SBUF from partition 0 (sbuf:0:OFF)", f.indexAddr)
-	}
-	return l, nil
+	return r, err
 }
 
 func dgeIndexPlan(f *dgeFlags, stdout io.Writer) error {
