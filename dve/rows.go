@@ -148,6 +148,7 @@ type laneSet struct {
 	f32 lanes[float32]
 	i64 lanes[int64]
 	u64 lanes[uint64]
+	u32 lanes[uint32]
 }
 
 // runRows runs j over all channel rows: on the caller's goroutine, or, for an instruction as
@@ -188,7 +189,12 @@ func (j *rowJob) run(s *laneSet, lo, hi int) {
 			s.i64.set(op, vk, negate, vk.in.Size() == 8, num.LoadExtendedSlice, scanI64, store, putAsIs[int64], negateAll[int64])
 			foldGroups(&s.i64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		default:
-			s.u64.set(op, vk, false, vk.in.Size() == 8, num.LoadBitsSlice, scanU64, num.StoreBitsSlice, putAsIs[uint64], nil)
+			if b := vk.in.SizeBits(); b >= 8 && b <= 32 { // uint32 lanes hold them; 4-bit and 64-bit dtypes take uint64
+				s.u32.set(op, vk, false, b == 32, num.LoadBitsSlice[uint32], scanU32, num.StoreBitsSlice[uint32], putAsIs[uint32], nil)
+				foldGroups(&s.u32, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
+				break
+			}
+			s.u64.set(op, vk, false, vk.in.Size() == 8, num.LoadBitsSlice[uint64], scanU64, num.StoreBitsSlice[uint64], putAsIs[uint64], nil)
 			foldGroups(&s.u64, rows, orows, j.esIn, j.esOut, j.G, j.cumulative)
 		}
 	case jobReciprocal:

@@ -172,3 +172,52 @@ func scanU64(l *lanes[uint64]) {
 	}
 	l.done(a0, a1, a2, a3)
 }
+
+// scanU32 is scanU64 on the dtypes of up to 32 bits, in uint32 lanes: half the bytes decoded, and
+// 4-byte elements read in place.
+func scanU32(l *lanes[uint32]) {
+	x0, x1, x2, x3 := lanes4(l)
+	a0, a1, a2, a3 := l.acc[0], l.acc[1], l.acc[2], l.acc[3]
+	switch l.op {
+	case isa.ALUBitwiseAnd:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0&v, a1&x1[i], a2&x2[i], a3&x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0&v, a1&x1[i], a2&x2[i], a3&x3[i]
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUBitwiseOr:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0|v, a1|x1[i], a2|x2[i], a3|x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0|v, a1|x1[i], a2|x2[i], a3|x3[i]
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
+		}
+	case isa.ALUBitwiseXor:
+		if !l.keep {
+			for i, v := range x0 {
+				a0, a1, a2, a3 = a0^v, a1^x1[i], a2^x2[i], a3^x3[i]
+			}
+			break
+		}
+		y0, y1, y2, y3 := outs4(l, len(x0))
+		for i, v := range x0 {
+			a0, a1, a2, a3 = a0^v, a1^x1[i], a2^x2[i], a3^x3[i]
+			y0[i], y1[i], y2[i], y3[i] = a0, a1, a2, a3
+		}
+	default:
+		scanEach(l, func(a, b uint32) uint32 { return uint32(evalBits(l.op, uint64(a), uint64(b), l.width)) })
+		return
+	}
+	l.done(a0, a1, a2, a3)
+}

@@ -79,8 +79,13 @@ func LoadExtendedSlice(xs []int64, b []byte, k Kind) {
 	}
 }
 
-// LoadBitsSlice is LoadBits of each element: the raw bits, zero-extended.
-func LoadBitsSlice(xs []uint64, b []byte, k Kind) {
+// Bits is the type of a raw bit vector held in a word: uint32 holds the kinds of up to 32 bits,
+// uint64 every kind.
+type Bits interface{ uint32 | uint64 }
+
+// LoadBitsSlice is LoadBits of each element: the raw bits, zero-extended to T (for T uint32, a
+// 64-bit kind keeps only its low 32 bits).
+func LoadBitsSlice[T Bits](xs []T, b []byte, k Kind) {
 	switch k.SizeBits() {
 	case 8:
 		widen[uint8](xs, b)
@@ -91,7 +96,7 @@ func LoadBitsSlice(xs []uint64, b []byte, k Kind) {
 	case 64:
 		widen[uint64](xs, b)
 	default:
-		eachLoad(k, b, len(xs), func(i int, e []byte) { xs[i] = LoadBits(k, e) })
+		eachLoad(k, b, len(xs), func(i int, e []byte) { xs[i] = T(LoadBits(k, e)) })
 	}
 }
 
@@ -128,9 +133,9 @@ func StoreUintSlice(b []byte, xs []uint64, k Kind) {
 }
 
 // StoreBitsSlice is StoreBits of each value: the low bits.
-func StoreBitsSlice(b []byte, xs []uint64, k Kind) {
+func StoreBitsSlice[T Bits](b []byte, xs []T, k Kind) {
 	if k.SizeBits() < 8 {
-		eachStore(k, b, len(xs), func(i int, e []byte) { StoreBits(k, e, xs[i]) })
+		eachStore(k, b, len(xs), func(i int, e []byte) { StoreBits(k, e, uint64(xs[i])) })
 		return
 	}
 	narrowTo(b, xs, k.Size())
@@ -170,7 +175,7 @@ func eachStore(k Kind, b []byte, n int, store func(i int, e []byte)) {
 }
 
 // narrowTo writes the low es bytes of each value, little-endian.
-func narrowTo[T int64 | uint64](b []byte, xs []T, es int) {
+func narrowTo[T int64 | uint64 | uint32](b []byte, xs []T, es int) {
 	switch es {
 	case 1:
 		narrow[uint8](b, xs)
@@ -189,7 +194,7 @@ type intWord interface {
 }
 
 // widen decodes len(xs) little-endian elements of type S from b, extended to T by S's sign.
-func widen[S intWord, T int64 | uint64](xs []T, b []byte) {
+func widen[S intWord, T int64 | uint64 | uint32](xs []T, b []byte) {
 	if v, ok := View[S](b, len(xs)); ok {
 		for i, x := range v {
 			xs[i] = T(x)
@@ -205,7 +210,7 @@ func widen[S intWord, T int64 | uint64](xs []T, b []byte) {
 }
 
 // narrow encodes xs as little-endian elements of type S into b: the low bits of each.
-func narrow[S intWord, T int64 | uint64](b []byte, xs []T) {
+func narrow[S intWord, T int64 | uint64 | uint32](b []byte, xs []T) {
 	if v, ok := View[S](b, len(xs)); ok {
 		for i, x := range xs {
 			v[i] = S(x)

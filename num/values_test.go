@@ -58,6 +58,10 @@ func TestSliceFormsMatchOneElementForms(t *testing.T) {
 					LoadF32Slice(f32s, b, k)
 					LoadExtendedSlice(i64s, b, k)
 					LoadBitsSlice(u64s, b, k)
+					u32s := make([]uint32, n) // the uint32 words hold the raw bits of kinds up to 32 bits
+					if k.SizeBits() <= 32 {
+						LoadBitsSlice(u32s, b, k)
+					}
 					for i := range n {
 						e := elemAt(k, b, i)
 						if w := LoadF32(k, e); math.Float32bits(w) != math.Float32bits(f32s[i]) {
@@ -69,16 +73,21 @@ func TestSliceFormsMatchOneElementForms(t *testing.T) {
 						if w := LoadBits(k, e); w != u64s[i] {
 							t.Fatalf("LoadBitsSlice[%d] = %d, LoadBits %d", i, u64s[i], w)
 						}
+						if w := LoadBits(k, e); k.SizeBits() <= 32 && uint64(u32s[i]) != w {
+							t.Fatalf("LoadBitsSlice[uint32][%d] = %d, LoadBits %d", i, u32s[i], w)
+						}
 					}
 					for i := range n {
 						f32s[i] = math.Float32frombits(rng.Uint32())
 						i64s[i] = ints[rng.IntN(len(ints))] + int64(rng.IntN(3)-1)
 						u64s[i] = uint64(ints[rng.IntN(len(ints))]) + uint64(rng.IntN(3)) - 1
+						u32s[i] = uint32(u64s[i])
 					}
 					wantF := ref(func(i int, e []byte) { StoreF32(k, e, f32s[i]) })
 					wantI := ref(func(i int, e []byte) { StoreInt(k, e, i64s[i]) })
 					wantU := ref(func(i int, e []byte) { StoreUint(k, e, u64s[i]) })
 					wantB := ref(func(i int, e []byte) { StoreBits(k, e, u64s[i]) })
+					wantB32 := ref(func(i int, e []byte) { StoreBits(k, e, uint64(u32s[i])) })
 					for _, c := range []struct {
 						name  string
 						store func(out []byte)
@@ -88,6 +97,7 @@ func TestSliceFormsMatchOneElementForms(t *testing.T) {
 						{"StoreIntSlice", func(out []byte) { StoreIntSlice(out, append([]int64(nil), i64s...), k) }, wantI},
 						{"StoreUintSlice", func(out []byte) { StoreUintSlice(out, append([]uint64(nil), u64s...), k) }, wantU},
 						{"StoreBitsSlice", func(out []byte) { StoreBitsSlice(out, append([]uint64(nil), u64s...), k) }, wantB},
+						{"StoreBitsSlice[uint32]", func(out []byte) { StoreBitsSlice(out, append([]uint32(nil), u32s...), k) }, wantB32},
 					} {
 						out := bytes.Clone(b)
 						c.store(out)

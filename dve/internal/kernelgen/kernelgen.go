@@ -50,6 +50,8 @@ var scanClasses = []scanClass{
 		{"ALUAddInt", "%[1]s+%[2]s"}, {"ALUMaxInt", "max(%[1]s, %[2]s)"}, {"ALUMinInt", "min(%[1]s, %[2]s)"}}},
 	{"scanU64", "the bitvec class on zero-extended values: evalBits, with AND, OR and XOR written\n// out (their results stay inside the width, so they need no mask)", "uint64", "evalBits(l.op, a, b, l.width)", []scanOp{
 		{"ALUBitwiseAnd", "%[1]s&%[2]s"}, {"ALUBitwiseOr", "%[1]s|%[2]s"}, {"ALUBitwiseXor", "%[1]s^%[2]s"}}},
+	{"scanU32", "scanU64 on the dtypes of up to 32 bits, in uint32 lanes: half the bytes decoded, and\n// 4-byte elements read in place", "uint32", "uint32(evalBits(l.op, uint64(a), uint64(b), l.width))", []scanOp{
+		{"ALUBitwiseAnd", "%[1]s&%[2]s"}, {"ALUBitwiseOr", "%[1]s|%[2]s"}, {"ALUBitwiseXor", "%[1]s^%[2]s"}}},
 }
 
 func scanFile(b *bytes.Buffer) {
