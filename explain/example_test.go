@@ -65,3 +65,15 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// RuleProvenance is the entry `tpbsim check` cites for a violation: the instruction layer's
+// rule with its confidence for that opcode, else the checking package's entry.
+func ExampleRuleProvenance() {
+	p, ok := explain.RuleProvenance("has_multiple_32_channels", isa.OpSTREAM_TRANSPOSE)
+	fmt.Println(ok, p.Source, p.Confidence)
+	_, ok = explain.RuleProvenance("no_such_rule", isa.OpSTREAM_TRANSPOSE)
+	fmt.Println(ok)
+	// Output:
+	// true seed 000 §4.2, common.h:1767 HIGH/OBSERVED
+	// false
+}

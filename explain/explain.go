@@ -328,3 +328,19 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// RuleProvenance finds a violated rule's registry entry: the instruction layer's with the
+// confidence as applied to op (isa.LookupFor), else the entry of the package that checks it
+// (sim's engine check, dve's op checks, ...). It is the sim.RuleLookup `tpbsim check` prints
+// each violation's source and confidence with.
+func RuleProvenance(rule string, op isa.Opcode) (isa.Provenance, bool) {
+	if p, ok := isa.LookupFor(rule, op); ok {
+		return p, true
+	}
+	for _, p := range Registry() {
+		if p.ID == rule {
+			return p, true
+		}
+	}
+	return isa.Provenance{}, false
+}

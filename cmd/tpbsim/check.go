@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tpbsim/tpbsim/asm"
-	"github.com/tpbsim/tpbsim/fault"
-	"github.com/tpbsim/tpbsim/isa"
+	"github.com/tpbsim/tpbsim/explain"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
@@ -50,23 +44,19 @@ instruction issues and applies the checks of an immediate address then (README "
 			if err != nil {
 				return err
 			}
-			p, err := sim.FileCheckProgram(f)
+			rep, err := sim.CheckFile(f, sim.Config{MaxElements: maxElements})
 			if err != nil {
 				return ioErr(err)
 			}
-			rep, err := sim.CheckProgram(p, sim.Config{Gen: f.Gen, MaxElements: maxElements})
+			if asJSON {
+				err = rep.WriteJSON(stdout, explain.RuleProvenance)
+			} else {
+				err = rep.WriteText(stdout, explain.RuleProvenance)
+			}
 			if err != nil {
 				return ioErr(err)
 			}
-			bw := bufio.NewWriter(stdout)
-			defer bw.Flush()
-			invalid, unsupported := printCheck(bw, f, rep, asJSON)
-			if !asJSON {
-				fmt.Fprintf(bw, "%s: %d words, %d valid, %d invalid, %d unsupported on %v\n",
-					f.Path, f.Len(), f.Len()-invalid, invalid, unsupported, f.Gen)
-			}
-			if invalid > 0 {
-				bw.Flush()
+			if !rep.OK() {
 				return errSilentRule
 			}
 			return nil
@@ -76,102 +66,4 @@ instruction issues and applies the checks of an immediate address then (README "
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per word")
 	c.Flags().Uint64Var(&maxElements, "max-elements", sim.DefaultMaxElements, maxElementsHelp)
 	return c
-}
-
-// printCheck prints the report of every word, in file order, and counts the invalid words and
-// the unsupported ones (an invalid word whose struct tpbsim does not model counts in both).
-func printCheck(w io.Writer, f *asm.File, rep *sim.Report, asJSON bool) (invalid, unsupported int) {
-	byWord := make([]*sim.InstReport, f.Len())
-	for i := range rep.Insts {
-		if k := int(rep.Insts[i].Offset / isa.InstNBytes); k >= 0 && k < len(byWord) {
-			byWord[k] = &rep.Insts[i]
-		}
-	}
-	for k, r := range byWord {
-		if r == nil { // every word is in the program checkProgram builds
-			continue
-		}
-		off := k * isa.InstNBytes
-		sup := r.Modelled && r.Unsupported.Rule == ""
-		if !r.Valid() {
-			invalid++
-		}
-		if !sup {
-			unsupported++
-		}
-		why := ""
-		if r.Unsupported.Rule != "" {
-			why = "rule " + r.Unsupported.String()
-		}
-		if asJSON {
-			writeCheckJSON(w, k, off, r.Opcode, sup, why, f.Where(k), r.Violations)
-			continue
-		}
-		where := f.Where(k)
-		for _, v := range r.Violations {
-			src := ""
-			if p, ok := ruleProvenance(v.Rule, r.Opcode); ok {
-				src = fmt.Sprintf(" [%s, %v]", p.Source, p.Confidence)
-			}
-			fmt.Fprintf(w, "word %d (offset 0x%x)%s %v: %s%s\n", k, off, where, r.Opcode, v, src)
-		}
-		if why != "" {
-			fmt.Fprintf(w, "word %d (offset 0x%x)%s %v: unsupported: %s (run refuses it before anything executes)\n", k, off, where, r.Opcode, why)
-		}
-	}
-	return invalid, unsupported
-}
-
-type checkViolationJSON struct {
-	Rule       string `json:"rule"`
-	Field      string `json:"field"`
-	Value      string `json:"value"`
-	Legal      string `json:"legal"`
-	Offset     int    `json:"field_offset"` // -1 when the rule names no one field
-	Msg        string `json:"why,omitempty"`
-	Source     string `json:"source,omitempty"`
-	Confidence string `json:"confidence,omitempty"`
-}
-
-type checkWordJSON struct {
-	Word      int    `json:"word"`
-	Offset    string `json:"offset"`
-	At        string `json:"at,omitempty"` // FILE:LINE of a source's word
-	Opcode    string `json:"opcode"`
-	Valid     bool   `json:"valid"`
-	Supported bool   `json:"supported"`
-	// Unsupported says why run does not execute the word (the rule and the form; run refuses it
-	// before anything executes).
-	Unsupported string               `json:"unsupported,omitempty"`
-	Violations  []checkViolationJSON `json:"violations"`
-}
-
-func writeCheckJSON(w io.Writer, k, off int, op isa.Opcode, sup bool, why, where string, vs []fault.Violation) {
-	o := checkWordJSON{Word: k, Offset: fmt.Sprintf("0x%x", off), At: strings.TrimSpace(where), Opcode: op.String(),
-		Valid: len(vs) == 0, Supported: sup, Unsupported: why, Violations: []checkViolationJSON{}}
-	for _, v := range vs {
-		j := checkViolationJSON{Rule: v.Rule, Field: v.Path, Value: v.Value, Legal: v.Legal, Offset: v.Offset, Msg: v.Msg}
-		if p, ok := ruleProvenance(v.Rule, op); ok {
-			j.Source, j.Confidence = p.Source, p.Confidence.String()
-		}
-		o.Violations = append(o.Violations, j)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(o)
-}
-
-// ruleProvenance finds a violated rule's registry entry: the instruction layer's (with the
-// confidence as applied to op, isa.LookupFor), else the entry of the package that checks it
-// (the engine check of sim, dve's op checks, ...).
-func ruleProvenance(rule string, op isa.Opcode) (isa.Provenance, bool) {
-	if p, ok := isa.LookupFor(rule, op); ok {
-		return p, true
-	}
-	for _, p := range allProvenance() {
-		if p.ID == rule {
-			return p, true
-		}
-	}
-	return isa.Provenance{}, false
 }

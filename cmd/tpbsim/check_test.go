@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tpbsim/tpbsim/sim"
 )
 
 func writeISASrc(t *testing.T, name, src string) string {
@@ -47,7 +49,7 @@ func TestCheckExitCodes(t *testing.T) {
 	if code != 1 || len(lines) != 4 {
 		t.Fatalf("%d\n%s", code, out)
 	}
-	var w checkWordJSON
+	var w sim.CheckWordJSON
 	if err := json.Unmarshal([]byte(lines[3]), &w); err != nil || w.Valid || w.Violations[0].Rule != "has_multiple_32_channels" || w.Violations[0].Offset != 34 {
 		t.Fatalf("%v %+v", err, w)
 	}
@@ -163,7 +165,7 @@ func TestCheckAgreesWithRunOnCorpus(t *testing.T) {
 			}
 			var want []string
 			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-				var w checkWordJSON
+				var w sim.CheckWordJSON
 				if err := json.Unmarshal([]byte(line), &w); err != nil {
 					t.Fatalf("check --json line %q: %v", line, err)
 				}
