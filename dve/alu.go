@@ -242,8 +242,15 @@ func evalBits(op isa.ALUOp, a, b uint64, width int) uint64 {
 	return r & mask
 }
 
-// opFor picks the op class for an S4D4_TR reduce / scan opcode and checks op against it.
+// opFor picks the op class for an S4D4_TR reduce / scan opcode and checks op against it, and a
+// transposing reduce's cell width (transpose_cell_width) before that: the executors and the
+// pre-run check (CheckOp) both go through here, so the two cannot disagree about a word.
 func opFor(o *operands, in *isa.S4D4TR, arith bool) (isa.ALUOp, valueKind, error) {
+	if o.op == isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP || o.op == isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP {
+		if es := in.InDtype.Size(); es != 1 && es != 2 && es != 4 {
+			return 0, valueKind{}, fail(o.op, fault.ErrUnsupported, RuleTransposeCellWidth, "in_dtype", "transpose cells of %d bytes are not modelled", es)
+		}
+	}
 	op := in.Op
 	switch o.op {
 	case isa.OpTENSOR_REDUCE_ADD_BF16:
@@ -271,9 +278,10 @@ func opFor(o *operands, in *isa.S4D4TR, arith bool) (isa.ALUOp, valueKind, error
 }
 
 // CheckOp reports, without memory, whether the model computes the reduce / scan op of an S4D4_TR
-// reduce or cumulative instruction (dve_alu_op_modelled, bitvec_integer_dtype,
-// int_alu_op_integer_dtype): the machine runs it before anything executes, so an instruction the
-// model cannot compute fails before the run, not halfway. Other opcodes: nil.
+// reduce or cumulative instruction (transpose_cell_width, dve_alu_op_modelled,
+// bitvec_integer_dtype, int_alu_op_integer_dtype): the machine runs it before anything
+// executes, so an instruction the model cannot compute fails before the run, not halfway.
+// Other opcodes: nil.
 func CheckOp(in *isa.S4D4TR) error {
 	switch op := in.Hdr().Opcode; op {
 	case isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_ARITH_OP,

@@ -1,7 +1,6 @@
 package dve
 
 import (
-	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/num"
@@ -105,10 +104,8 @@ func (d *DVE) transposeReduce(m *mem.Memory, in *isa.S4D4TR, o *operands) error 
 		return o.refuse(isa.RuleHasTransposeSrcElementCountT4D, "src_mem_pattern.num_elem", "src walks %d elements", E)
 	}
 	es := o.esIn
-	if es != 1 && es != 2 && es != 4 {
-		return fail(o.op, fault.ErrUnsupported, RuleTransposeCellWidth, "in_dtype", "transpose cells of %d bytes are not modelled", es)
-	}
-	// Check the reduce's operands before transposing (cheap), then transpose into a buffer.
+	// Check the reduce's operands and cell width before transposing (cheap; opFor, the check
+	// CheckOp makes before the run), then transpose into a buffer.
 	if _, _, err := opFor(o, in, isArithOpcode(o.op)); err != nil {
 		return err
 	}

@@ -204,3 +204,51 @@ func TestPlannedDMAWordsPassCheck(t *testing.T) {
 		})
 	}
 }
+
+// A transposing reduce of 8-byte cells (TRANSPOSE_TENSOR_REDUCE_*: the model transposes 1-, 2-
+// and 4-byte cells only) is refused by check and by run before the run, under
+// transpose_cell_width: check once called these words valid and run failed them halfway
+// through. Each case is one word of 32 channels x 32 elements reduced along X; what check
+// accepts must run to the end.
+func TestTransposeReduceCellWidthCheckAgreesWithRun(t *testing.T) {
+	type tc struct {
+		op     isa.Opcode
+		eng    isa.Engine
+		alu    isa.ALUOp
+		dt     isa.DType
+		refuse bool // transpose_cell_width
+	}
+	var cases []tc
+	for _, dt := range []isa.DType{isa.DTypeINT64, isa.DTypeUINT64, isa.DTypeINT32} {
+		for _, alu := range []isa.ALUOp{isa.ALUMaxInt, isa.ALUMinInt, isa.ALUAddInt} {
+			cases = append(cases, tc{isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.EnginePOOL, alu, dt, dt.Size() == 8})
+		}
+	}
+	for _, dt := range []isa.DType{isa.DTypeUINT64, isa.DTypeUINT32} {
+		cases = append(cases, tc{isa.OpTRANSPOSE_TENSOR_REDUCE_BITVEC_OP, isa.EngineDVE, isa.ALUBitwiseXor, dt, dt.Size() == 8})
+	}
+	for _, g := range []isa.Generation{isa.CAYMAN, isa.MARIANA, isa.MAVERICK} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%v/%v/%v/%v", g, c.op, c.alu, c.dt), func(t *testing.T) {
+				in := s4(c.op, c.dt, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 32, isa.Events{})
+				in.DstMemPattern.NumElem[0] = 1
+				in.Op, in.OpDim = c.alu, isa.SubdimX
+				p := &Program{Queues: []Queue{{Engine: c.eng, Insts: []Instr{{Inst: in, Offset: -1}}}}}
+				m, err := New(Config{Gen: g, Races: RacesOff})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fillRandom(t, m, 1)
+				_, runErr := m.Run(p)
+				sameVerdicts(t, p, m.cfg, runErr)
+				rep, _ := CheckProgram(p, m.cfg)
+				switch {
+				case c.refuse && (rep.OK() || rep.Insts[0].Rules()[0] != "transpose_cell_width"):
+					t.Errorf("check: OK %v, rules %v; want transpose_cell_width", rep.OK(), rep.Insts[0].Rules())
+				case !c.refuse && runErr != nil:
+					t.Errorf("check accepts the word, run fails it: %v", runErr)
+				}
+			})
+		}
+	}
+}
