@@ -49,10 +49,10 @@ output (and the summary line to stderr).`,
 			if out == "" {
 				return ioErr(fmt.Errorf("asm: -o OUT.bin is required"))
 			}
-			if err := checkOutputs(outFlag{"-o", out}); err != nil {
+			if err := checkOutputs(output{Flag: "-o", Path: out}); err != nil {
 				return err
 			}
-			if err := notTheInput(args[0], outFlag{"-o", out}); err != nil {
+			if err := notTheInput(args[0], output{Flag: "-o", Path: out}); err != nil {
 				return err
 			}
 			f, err := loadProgramArg(args[0], gen)
@@ -65,12 +65,12 @@ output (and the summary line to stderr).`,
 				w := f.Word(k)
 				buf.Write(w[:])
 			}
-			outs := []output{{out, buf.Bytes()}}
+			outs := []output{{Flag: "-o", Path: out, Data: buf.Bytes()}}
 			if err := writeOutputs(outs, stdout); err != nil {
-				return ioErr(err)
+				return err
 			}
 			info, dest := stdout, out
-			if toStdout(outs) {
+			if out == stdoutPath {
 				info, dest = stderr, "standard output"
 			}
 			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", f.Path, f.Len(), buf.Len(), dest)

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -66,23 +63,7 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 			if noTrace {
 				tracef = ""
 			}
-			report := stdout
-			outs := tf.outFlags()
-			if tracef != "" {
-				outs = append(outs, outFlag{"--trace", tracef})
-				if tracef == stdoutPath {
-					report = stderr // stdout carries the trace
-				}
-			}
-			if err := checkOutputs(outs...); err != nil {
-				return err
-			}
-			if sumOut, err := tf.toStdout(tracef); err != nil {
-				return err
-			} else if sumOut {
-				report = stderr // stdout carries the summary
-			}
-			return runDemo(g, tracef, races, &tf, report, stdout, stderr)
+			return runDemo(g, tracef, races, &tf, stdout, stdout, stderr)
 		},
 	}
 	cmd.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "hardware generation")
@@ -100,39 +81,29 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 	return cmd
 }
 
-// exportDemo writes the demo as files tpbsim run takes (demo.Files), and prints the command line.
+// exportDemo writes the demo as files tpbsim run takes (demo.Export), and prints the command line.
 func exportDemo(g isa.Generation, dir string, w io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return ioErr(fmt.Errorf("--export %s: %w", dir, err))
-	}
-	files, err := demo.Files(g)
+	paths, err := demo.Export(g, dir)
 	if err != nil {
-		return err
-	}
-	j := func(name string) string { return filepath.Join(dir, name) }
-	outs := make([]output, len(files))
-	for i, f := range files {
-		outs[i] = output{j(f.Name), f.Data}
-	}
-	if err := writeOutputs(outs, w); err != nil {
 		return ioErr(fmt.Errorf("--export %s: %w", dir, err))
 	}
-	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy and the references expect_transposed.npy (bf16 bits),\n", j("demo.tpb"))
+	fmt.Fprintf(w, "wrote %s, x.npy, tags.npy, sentinel.npy, ones.npy and the references expect_transposed.npy (bf16 bits),\n", paths[0])
 	fmt.Fprintf(w, "expect_reduced.npy (fp32); run the demo program on its data, checking both results, with:\n\n")
-	fmt.Fprintf(w, "  tpbsim run %s --check-uninit \\\n", j("demo.tpb"))
-	fmt.Fprintf(w, "    --load hbm:0x%x=%s \\\n", demo.HBMX, j("x.npy"))
-	fmt.Fprintf(w, "    --load sbuf:0:0x%x=%s --load sbuf:0:0x%x=%s --load sbuf:0:0x%x=%s \\\n",
-		demo.OffTag, j("tags.npy"), demo.OffS, j("sentinel.npy"), demo.OffTagS, j("ones.npy"))
-	fmt.Fprintf(w, "    --expect sbuf:0:0x%x=64x64:bf16:%s --expect sbuf:0:0x%x=64x2:fp32:%s \\\n",
-		demo.OffT, j("expect_transposed.npy"), demo.OffR, j("expect_reduced.npy"))
-	fmt.Fprintf(w, "    --dump sbuf:0:0x%x=64x64:bf16:%s:float32 --trace %s\n", demo.OffT, j("transposed.npy"), j("trace.json"))
+	fmt.Fprint(w, demo.RunCommand(dir))
 	return nil
 }
 
-// runDemo runs the demo (demo.Demo.Run), printing the report to w; a trace path "-" writes the
-// trace to stdout.
+// runDemo runs the demo (demo.Demo.RunOn), printing the report to w (to stderr when stdout
+// carries an output) and writing the trace and the summary ("-": stdout).
 func runDemo(g isa.Generation, tracePath string, races sim.RaceMode, tf *timingFlags, w, stdout, stderr io.Writer) error {
 	t0 := time.Now()
+	outs, err := sim.OutputArgs{Trace: tracePath, Summary: tf.summary}.Parse(nil, g)
+	if err != nil {
+		return ioErr(err)
+	}
+	if outs.ToStdout() {
+		w = stderr // stdout carries the trace or the summary
+	}
 	d, err := demo.New(g)
 	if err != nil {
 		return ioErr(fmt.Errorf("the embedded demo program: %w", err))
@@ -169,23 +140,15 @@ func runDemo(g isa.Generation, tracePath string, races sim.RaceMode, tf *timingF
 	if races != sim.RacesOff && len(res.Run.Races) == 0 {
 		fmt.Fprintln(w, "data races: none (every pair of accesses to common bytes is ordered by queue order or a semaphore)")
 	}
-	sum := res.Run.Summary()
-	outs := tf.files(sum)
-	if tracePath != "" {
-		var b bytes.Buffer
-		if err := res.Run.Trace.Write(&b); err != nil {
-			return ioErr(err)
-		}
-		outs = append(outs, output{tracePath, b.Bytes()})
+	files, _, err := outs.RunFiles(m, res.Run, nil)
+	if err != nil {
+		return ioErr(err)
 	}
-	if err := writeOutputs(outs, stdout); err != nil {
-		return ioErr(flagged(err, map[string]string{tracePath: "--trace " + tracePath, tf.summary: "--summary " + tf.summary}))
-	}
-	if err := tf.writeStdout(sum, stdout); err != nil {
+	if err := writeOutputs(files, stdout); err != nil {
 		return err
 	}
-	if tracePath != "" {
-		fmt.Fprintf(w, "trace: %s (%d slices; open it in ui.perfetto.dev)\n", outputName(tracePath), res.Run.Trace.Len())
+	if outs.Trace != "" {
+		fmt.Fprintf(w, "trace: %s (%d slices; open it in ui.perfetto.dev)\n", sim.OutputName(outs.Trace), res.Run.Trace.Len())
 	}
 	if mismatch != nil {
 		return mismatch

@@ -320,27 +320,9 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err // a request the planner refuses breaks a rule (its category)
 	}
-	sumOut, err := f.start(r, g, requestName(f))
+	outs, err := f.start(r, g, requestName(f), f.request)
 	if err != nil {
 		return err
-	}
-	m := r.Machine()
-	// Dumps and output paths first, as in tpbsim run: a usage mistake costs no large read.
-	dumps, err := parseDumps(m, g, f.dumps, f.trace, "", f.tf.outFlags()...)
-	if err != nil {
-		return err
-	}
-	if f.request != "" {
-		written := []outFlag{}
-		if f.trace != "" {
-			written = append(written, outFlag{"--trace", f.trace})
-		}
-		for _, d := range dumps {
-			written = append(written, outFlag{"--dump " + d.Arg, d.File})
-		}
-		if err := notTheInput(f.request, written...); err != nil {
-			return err
-		}
 	}
 	var loadNotes []string
 	for _, l := range f.loads {
@@ -362,26 +344,12 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return ruleErr(mismatch)
 	}
 	p := r.Plan()
-	outs, err := dgeOutputs(m, dumps, f.trace, res, g)
-	if err != nil {
-		return err
-	}
-	outs = append(outs, f.tf.files(res.Summary)...)
-	if mismatch == nil && len(outs) > 0 {
-		if err := writeOutputs(outs, stdout); err != nil {
-			flagOf := map[string]string{f.trace: "--trace " + f.trace, f.tf.summary: "--summary " + f.tf.summary}
-			for _, d := range dumps {
-				flagOf[d.File] = "--dump " + d.Arg
-			}
-			return ioErr(flagged(err, flagOf))
-		}
-	}
-	if mismatch == nil {
-		if err := f.tf.writeStdout(res.Summary, stdout); err != nil {
+	if mismatch == nil { // a mismatch writes nothing
+		if err := f.writeOutputs(r, res, outs, g, stdout); err != nil {
 			return err
 		}
 	}
-	if toStdout(outs) || sumOut {
+	if outs.ToStdout() {
 		stdout = stderr // stdout carries the output (or would have, but for the mismatch)
 	}
 	if f.json {
@@ -415,43 +383,37 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 
 // start checks the work limits of the planned request r (before anything is allocated, loaded
 // or filled: planning is bounded by dge.MaxPlanNests, while the fill, the reference and the
-// run cost what the request moves), reads --timing and builds the machine. It reports whether
-// --summary goes to standard output. name prefixes a work-limit error ("" none).
-func (f *dgeFlags) start(r *sim.DGERun, g isa.Generation, name string) (bool, error) {
+// run cost what the request moves), reads --timing, builds the machine and checks the outputs
+// (sim.OutputArgs: dumps and paths first, as in tpbsim run, so a usage mistake costs no large
+// read). name prefixes a work-limit error ("" none); input is the --request file ("" none).
+func (f *dgeFlags) start(r *sim.DGERun, g isa.Generation, name, input string) (*sim.RunOutputs, error) {
 	if f.maxElements == 0 {
-		return false, ioErr(errZeroMaxElements)
+		return nil, ioErr(errZeroMaxElements)
 	}
 	cfg := sim.Config{Gen: g, MaxElements: f.maxElements}
 	o := sim.DGEOptions{Name: name, Raise: "tpbsim dge run --max-elements N"}
 	if err := r.CheckLimits(cfg, o); err != nil {
-		return false, err
+		return nil, err
 	}
 	var err error
 	if cfg.Timing, err = f.tf.table(g); err != nil {
-		return false, err
-	}
-	sumOut, err := f.tf.toStdout(f.trace)
-	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if err := r.Start(cfg, o); err != nil {
-		return false, ioErr(err)
+		return nil, ioErr(err)
 	}
-	return sumOut, nil
-}
-
-// dgeOutputs renders dge run's --dump files and --trace after the run.
-func dgeOutputs(m *sim.Machine, dumps []sim.DumpSpec, tracePath string, res *sim.DGEResult, g isa.Generation) ([]output, error) {
-	var outs []output
-	for _, d := range dumps {
-		data, err := d.Render(m)
-		if err != nil {
-			return nil, ruleErr(fmt.Errorf("--dump %s: %w", d.Arg, err))
-		}
-		outs = append(outs, output{path: d.File, data: data})
-	}
-	if tracePath != "" {
-		outs = append(outs, output{path: tracePath, data: res.TraceJSON(g)})
+	outs, err := sim.OutputArgs{Dumps: f.dumps, Trace: f.trace, Summary: f.tf.summary, Input: input}.Parse(r.Machine(), g)
+	if err != nil {
+		return nil, ioErr(err)
 	}
 	return outs, nil
+}
+
+// writeOutputs renders and writes dge run's outputs after the run (sim.RunOutputs.DGEFiles).
+func (f *dgeFlags) writeOutputs(r *sim.DGERun, res *sim.DGEResult, outs *sim.RunOutputs, g isa.Generation, stdout io.Writer) error {
+	files, _, err := outs.DGEFiles(r.Machine(), res, g)
+	if err != nil {
+		return ruleErr(err)
+	}
+	return writeOutputs(files, stdout)
 }

@@ -76,15 +76,11 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err // an instruction the rules or the planner refuse: its category
 	}
-	sumOut, err := f.start(r, ir.Gen, "")
+	outs, err := f.start(r, ir.Gen, "", "")
 	if err != nil {
 		return err
 	}
 	m := r.Machine()
-	dumps, err := parseDumps(m, ir.Gen, f.dumps, f.trace, "", f.tf.outFlags()...)
-	if err != nil {
-		return err
-	}
 	if err := r.WriteIndices(); err != nil {
 		return ruleErr(err)
 	}
@@ -103,18 +99,10 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return ruleErr(err)
 	}
 	p := r.Plan()
-	outs, err := dgeOutputs(m, dumps, f.trace, res, ir.Gen)
-	if err != nil {
+	if err := f.writeOutputs(r, res, outs, ir.Gen, stdout); err != nil {
 		return err
 	}
-	outs = append(outs, f.tf.files(res.Summary)...)
-	if err := writeOutputs(outs, stdout); err != nil {
-		return ioErr(err)
-	}
-	if err := f.tf.writeStdout(res.Summary, stdout); err != nil {
-		return err
-	}
-	if toStdout(outs) || sumOut {
+	if outs.ToStdout() {
 		stdout = stderr
 	}
 	if f.json {

@@ -315,7 +315,7 @@ func dtableReportCmd(stdout, stderr io.Writer) *cobra.Command {
 			if o.out == "" {
 				return ioErr(errors.New("report needs -o OUT.html"))
 			}
-			if err := checkOutputs(outFlag{"-o", o.out}); err != nil {
+			if err := checkOutputs(output{Flag: "-o", Path: o.out}); err != nil {
 				return err
 			}
 			s, err := o.load(args, o.set)
@@ -332,11 +332,10 @@ func dtableReportCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err := ucode.WriteReport(&b, s, other); err != nil {
 				return ioErr(fmt.Errorf("%s: %w", strings.Join(args, ", "), err))
 			}
-			outs := []output{{o.out, []byte(b.String())}}
-			if err := writeOutputs(outs, stdout); err != nil {
-				return ioErr(err)
+			if err := writeOutputs([]output{{Flag: "-o", Path: o.out, Data: []byte(b.String())}}, stdout); err != nil {
+				return err
 			}
-			if !toStdout(outs) {
+			if o.out != stdoutPath {
 				fmt.Fprintf(stdout, "wrote %s (%d B)\n", o.out, b.Len())
 			}
 			return nil

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,10 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tpbsim/tpbsim/internal/npy"
 	"github.com/tpbsim/tpbsim/kernel"
 	"github.com/tpbsim/tpbsim/sim"
-	"github.com/tpbsim/tpbsim/timing"
 )
 
 func init() { subcommands = append(subcommands, newKernelCmd) }
@@ -100,17 +96,17 @@ executes it; load the inputs at the addresses the header gives (--load hbm:ADDR=
 			if f.out == "" {
 				return ioErr(errors.New("kernel lower: -o PROG.tpb is required (- for standard output)"))
 			}
-			if err := checkOutputs(outFlag{"-o", f.out}); err != nil {
+			if err := checkOutputs(output{Flag: "-o", Path: f.out}); err != nil {
 				return err
 			}
-			if err := notTheInput(args[0], outFlag{"-o", f.out}); err != nil {
+			if err := notTheInput(args[0], output{Flag: "-o", Path: f.out}); err != nil {
 				return err
 			}
 			lw, _, err := lowerKernelFile(args[0], &f)
 			if err != nil {
 				return err
 			}
-			return writeOutputs([]output{{f.out, []byte(lw.Text())}}, stdout)
+			return writeOutputs([]output{{Flag: "-o", Path: f.out, Data: []byte(lw.Text())}}, stdout)
 		},
 	}
 	f.common(cmd)
@@ -190,20 +186,9 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	f.trace, f.summary = sessionNumbered(f.trace), sessionNumbered(f.summary)
-	var outs []outFlag
-	if f.trace != "" {
-		outs = append(outs, outFlag{"--trace", f.trace})
-	}
-	if f.summary != "" && f.summary != stdoutPath {
-		outs = append(outs, outFlag{"--summary", f.summary})
-	}
-	if len(outs) > 0 {
-		if err := checkOutputs(outs...); err != nil {
-			return err
-		}
-		if err := notTheInput(path, outs...); err != nil {
-			return err
-		}
+	outs, err := sim.OutputArgs{Trace: f.trace, Summary: f.summary, Input: path}.Parse(nil, 0) // no dumps: no machine, no generation
+	if err != nil {
+		return ioErr(err)
 	}
 	lw, k, err := lowerKernelFile(path, f)
 	if err != nil {
@@ -217,93 +202,35 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 		return kernelErr(err)
 	}
 	cfg := sim.Config{Trace: f.trace != "", MaxElements: f.maxElements, Races: races, CheckUninit: f.checkUninit}
-	if f.timing != "" {
-		t := timing.Default(lw.Gen)
-		fh, err := os.Open(f.timing)
-		if err != nil {
-			return ioErr(fmt.Errorf("--timing: %w", err))
-		}
-		err = t.Apply(f.timing, fh)
-		fh.Close()
-		if err != nil {
-			return ioErr(fmt.Errorf("--timing: %w", err))
-		}
-		cfg.Timing = &t
+	if cfg.Timing, err = (&timingFlags{timingFile: f.timing}).table(lw.Gen); err != nil {
+		return err
 	}
 	res, err := lw.Run(cfg, inputs)
-	writeSummary := func() error {
-		if f.summary == "" || res == nil || res.Sim == nil {
-			return nil
-		}
-		var b bytes.Buffer
-		if err := res.Sim.Summary().WriteJSON(&b); err != nil {
-			return err
-		}
-		return writeOutputs([]output{{f.summary, b.Bytes()}}, stdout)
-	}
-	writeTrace := func() error {
-		if f.trace == "" || res == nil || res.Sim == nil || res.Sim.Trace == nil {
-			return nil
-		}
-		var b bytes.Buffer
-		if err := res.Sim.Trace.Write(&b); err != nil {
-			return err
-		}
-		return writeOutputs([]output{{f.trace, b.Bytes()}}, stdout)
-	}
 	if err != nil {
-		if werr := writeTrace(); werr != nil {
-			err = errors.Join(err, fmt.Errorf("--trace %s: %w", f.trace, werr))
-		}
-		if werr := writeSummary(); werr != nil {
-			err = errors.Join(err, fmt.Errorf("--summary %s: %w", f.summary, werr))
-		}
-		if res != nil && res.Sim != nil && !f.quiet {
-			res.Sim.WriteSummary(stderr)
+		// The trace and the summary of the run up to the stop are still written.
+		if res != nil && res.Sim != nil {
+			files, _, werr := outs.RunFiles(nil, res.Sim, err)
+			if werr == nil {
+				werr = kernel.WriteOutputs("", files, stdout)
+			}
+			if werr != nil {
+				err = errors.Join(err, werr)
+			}
+			if !f.quiet {
+				res.Sim.WriteSummary(stderr)
+			}
 		}
 		return ruleErr(fmt.Errorf("kernel %s (%s): %w", k.Name, path, err))
 	}
-	var files []output
-	type outMeta struct {
-		Tensor   int    `json:"tensor"`
-		Name     string `json:"name"`
-		File     string `json:"file"`
-		DType    string `json:"dtype"`
-		Shape    []int  `json:"shape"`
-		Encoding string `json:"encoding"`
+	files, _, err := outs.RunFiles(nil, res.Sim, nil)
+	if err != nil {
+		return ioErr(err)
 	}
-	var metas []outMeta
-	for i := range res.Outputs {
-		o := &res.Outputs[i]
-		a, enc, err := kernel.OutputArray(o, f.rawBits)
-		if err != nil {
-			return ioErr(err)
-		}
-		var b bytes.Buffer
-		if err := npy.Write(&b, a); err != nil {
-			return ioErr(err)
-		}
-		name := fmt.Sprintf("output%d.npy", i)
-		metas = append(metas, outMeta{Tensor: o.Tensor, Name: o.Name, File: name, DType: k.Tensors[o.Tensor].DType, Shape: o.Shape, Encoding: enc})
-		if f.outDir != "" {
-			files = append(files, output{filepath.Join(f.outDir, name), b.Bytes()})
-		}
+	npys, metas, err := lw.OutputFiles(res, f.rawBits, f.outDir)
+	if err != nil {
+		return ioErr(err)
 	}
-	if f.outDir != "" {
-		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-			return ioErr(err)
-		}
-		rj, _ := json.MarshalIndent(map[string]any{"format": "tpbsim.kernel.result", "version": 1, "outputs": metas,
-			"instructions": len(lw.Insts), "end_ns": float64(res.Sim.EndPS) / 1000, "gen": lw.Gen.String(), "nki_version": lw.NKIVersion}, "", " ")
-		files = append(files, output{filepath.Join(f.outDir, "result.json"), append(rj, '\n')})
-	}
-	if err := writeTrace(); err != nil {
-		return ioErr(fmt.Errorf("--trace %s: %w", f.trace, err))
-	}
-	if err := writeSummary(); err != nil {
-		return ioErr(fmt.Errorf("--summary %s: %w", f.summary, err))
-	}
-	if err := writeOutputs(files, stdout); err != nil {
+	if err := kernel.WriteOutputs(f.outDir, append(files, npys...), stdout); err != nil {
 		return ioErr(err)
 	}
 	printRaces(stderr, res.Sim.Races)

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -177,10 +177,6 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if cfg.Timing, err = f.tf.table(g); err != nil {
 		return err
 	}
-	sumOut, err := f.tf.toStdout(f.trace, f.state)
-	if err != nil {
-		return err
-	}
 	var tables *ucode.TableSet
 	if f.tables != "" {
 		if tables, err = loadTables(f.tables, g, stderr); err != nil {
@@ -200,28 +196,12 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
-	// Dumps are checked (addresses, sizes against the HBM cap, output paths) before any --load is
-	// read, so a usage mistake costs no large read or allocation.
-	dumps, err := parseDumps(m, g, f.dumps, f.trace, f.state, f.tf.outFlags()...)
+	// The outputs are checked (dump addresses, sizes against the HBM cap, output paths, the
+	// --expect files) before any --load is read, so a usage mistake costs no large read.
+	outs, err := sim.OutputArgs{Dumps: f.dumps, Expects: f.expects, Trace: f.trace, State: f.state, Summary: f.tf.summary,
+		DumpOnFailure: f.dumpOnFail, Input: path}.Parse(m, g)
 	if err != nil {
-		return err
-	}
-	written := f.tf.outFlags()
-	if f.trace != "" {
-		written = append(written, outFlag{"--trace", f.trace})
-	}
-	if f.state != "" {
-		written = append(written, outFlag{"--state", f.state})
-	}
-	for _, d := range dumps {
-		written = append(written, outFlag{"--dump " + d.Arg, d.File})
-	}
-	if err := notTheInput(path, written...); err != nil {
-		return err
-	}
-	expects, err := parseExpects(m, g, f.expects)
-	if err != nil {
-		return err
+		return ioErr(err)
 	}
 	for _, l := range f.loads {
 		if err := loadArg(m, g, l); err != nil {
@@ -230,31 +210,30 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	}
 	res, err := m.Run(prog)
 	if err != nil {
-		return ruleErr(stopped(err, res, f, path, prog.Len(), g, m, dumps, stdout, stderr))
+		return ruleErr(stopped(err, res, outs, path, prog.Len(), g, m, f.quiet, stdout, stderr))
 	}
-	if err := checkExpects(m, expects); err != nil {
-		return err
+	if err := outs.CheckExpects(m); err != nil {
+		return ruleErr(err) // no output is written
 	}
-	outs, notes, err := runOutputs(res, nil, f, m, dumps)
+	files, notes, err := outs.RunFiles(m, res, nil)
 	if err != nil {
-		return err
+		return ruleErr(err)
 	}
-	if err := writeRunOutputs(outs, f, dumps, stdout); err != nil {
-		return err
-	}
-	if err := f.tf.writeStdout(res.Summary(), stdout); err != nil {
+	if err := writeOutputs(files, stdout); err != nil {
 		return err
 	}
 	printRaces(stderr, res.Races) // --races=warn; --quiet silences the summary, not a warning
 	if !f.quiet {
 		info := stdout
-		if toStdout(outs) || sumOut {
+		if outs.ToStdout() {
 			info = stderr // stdout carries the output
 		}
 		fmt.Fprintf(info, "%s: %d instructions on %v, finished\n", path, prog.Len(), g)
 		res.WriteSummary(info)
-		for _, o := range outs {
-			fmt.Fprintf(info, "wrote %s (%d bytes)\n", outputName(o.path), len(o.data))
+		for _, o := range files {
+			if o.Path != stdoutPath || o.Flag != "--summary" {
+				fmt.Fprintf(info, "wrote %s (%d bytes)\n", sim.OutputName(o.Path), len(o.Data))
+			}
 		}
 		for _, n := range notes {
 			fmt.Fprintln(info, "note:", n)
@@ -292,105 +271,20 @@ func loadArg(m *sim.Machine, g isa.Generation, arg string) error {
 	return m.Load(l)
 }
 
-// parseDumps reads every --dump and checks, before the run, that each fits where it reads
-// (sim.CheckDumps) and that the output paths (with --trace, --state and more) are usable: all
-// usage errors, exit 2, like the same mistakes in --load.
-func parseDumps(m *sim.Machine, g isa.Generation, args []string, trace, state string, more ...outFlag) ([]sim.DumpSpec, error) {
-	dumps := make([]sim.DumpSpec, 0, len(args))
-	var paths []outFlag
-	for _, a := range args {
-		d, err := sim.ParseDump(a, g)
-		if err != nil {
-			return nil, ioErr(fmt.Errorf("--dump %s: %w", a, err))
-		}
-		dumps = append(dumps, d)
-		paths = append(paths, outFlag{"--dump " + a, d.File})
-	}
-	if err := sim.CheckDumps(m, dumps); err != nil {
-		return nil, ioErr(fmt.Errorf("--dump %w", err))
-	}
-	if trace != "" {
-		paths = append(paths, outFlag{"--trace", trace})
-	}
-	if state != "" {
-		paths = append(paths, outFlag{"--state", state})
-	}
-	paths = append(paths, more...)
-	if err := checkOutputs(paths...); err != nil {
-		return nil, err
-	}
-	return dumps, nil
-}
-
-// outputName is how the report names an output.
-func outputName(p string) string {
-	if p == stdoutPath {
-		return "standard output"
-	}
-	return p
-}
-
-// runOutputs renders the outputs of a run: the dumps (unless it stopped and --dump-on-failure is
-// not given), the trace and the state. runErr is the run's error (nil: it finished).
-func runOutputs(res *sim.Result, runErr error, f *runFlags, m *sim.Machine, dumps []sim.DumpSpec) (outs []output, notes []string, err error) {
-	if runErr == nil || f.dumpOnFail {
-		for _, d := range dumps {
-			data, err := d.Render(m)
-			if err != nil {
-				return nil, nil, ruleErr(fmt.Errorf("--dump %s: %w", d.Arg, err))
-			}
-			outs = append(outs, output{d.File, data})
-			if raw, typ := d.RawBits(); raw {
-				notes = append(notes, fmt.Sprintf("%s holds %v as raw %s bits (numpy has no %v)", outputName(d.File), d.Kind, typ, d.Kind))
-			}
-		}
-	}
-	if f.trace != "" && res.Trace != nil {
-		var b bytes.Buffer
-		if err := res.Trace.Write(&b); err != nil {
-			return nil, nil, ioErr(err)
-		}
-		outs = append(outs, output{f.trace, b.Bytes()})
-	}
-	if f.state != "" {
-		data, err := res.StateJSON(runErr)
-		if err != nil {
-			return nil, nil, ioErr(err)
-		}
-		outs = append(outs, output{f.state, data})
-	}
-	if f.tf.summary != "" {
-		outs = append(outs, f.tf.files(res.Summary())...)
-	}
-	return outs, notes, nil
-}
-
-// writeRunOutputs writes the outputs of a run, all whole or none; an error names the flag.
-func writeRunOutputs(outs []output, f *runFlags, dumps []sim.DumpSpec, stdout io.Writer) error {
-	if err := writeOutputs(outs, stdout); err != nil {
-		flagOf := map[string]string{f.trace: "--trace " + f.trace, f.state: "--state " + f.state, f.tf.summary: "--summary " + f.tf.summary}
-		for _, d := range dumps {
-			flagOf[d.File] = "--dump " + d.Arg
-		}
-		return ioErr(flagged(err, flagOf))
-	}
-	return nil
-}
-
 // stopped handles a run that stopped at run time (a failing instruction, a deadlock, races under
 // --races=error): the trace and the state of the run up to the stop, whole files, are still
-// written (--trace, --state), as they show why, and the summary goes to stderr; the --dump files
-// only with --dump-on-failure. It returns err, or the error writing the outputs joined to it.
-func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.Generation, m *sim.Machine, dumps []sim.DumpSpec, stdout, stderr io.Writer) error {
+// written (--trace, --state, --summary), as they show why, and the summary goes to stderr; the
+// --dump files only with --dump-on-failure. It returns err, or the error writing the outputs
+// joined to it.
+func stopped(err error, res *sim.Result, outs *sim.RunOutputs, path string, n int, g isa.Generation, m *sim.Machine, quiet bool, stdout, stderr io.Writer) error {
 	if res == nil {
 		return err // refused before the run: nothing ran
 	}
-	outs, _, oerr := runOutputs(res, err, f, m, dumps)
-	if oerr == nil {
-		oerr = writeRunOutputs(outs, f, dumps, stdout)
-	}
-	if oerr == nil {
-		oerr = f.tf.writeStdout(res.Summary(), stdout) // the timing summary up to the stop
+	files, _, oerr := outs.RunFiles(m, res, err)
+	if oerr != nil {
+		oerr = ruleErr(oerr)
+	} else {
+		oerr = writeOutputs(files, stdout)
 	}
 	if oerr != nil {
 		return errors.Join(err, oerr)
@@ -398,19 +292,22 @@ func stopped(err error, res *sim.Result, f *runFlags, path string, n int, g isa.
 	if !errors.Is(err, fault.ErrRace) {
 		printRaces(stderr, res.Races) // the races found up to another stop
 	}
-	if !f.quiet {
+	if !quiet {
 		how := "stopped"
 		if errors.Is(err, fault.ErrRace) {
 			how = "finished with data races"
 		}
 		fmt.Fprintf(stderr, "%s: %d instructions on %v, %s\n", path, n, g, how)
 		res.WriteSummary(stderr)
-		for _, o := range outs {
+		for _, o := range files {
+			if o.Path == stdoutPath && o.Flag == "--summary" {
+				continue
+			}
 			what := "the run up to the stop"
-			if o.path != f.trace && o.path != f.state && o.path != f.tf.summary {
+			if strings.HasPrefix(o.Flag, "--dump") {
 				what = "memory as the stop left it"
 			}
-			fmt.Fprintf(stderr, "wrote %s (%d bytes): %s\n", outputName(o.path), len(o.data), what)
+			fmt.Fprintf(stderr, "wrote %s (%d bytes): %s\n", sim.OutputName(o.Path), len(o.Data), what)
 		}
 	}
 	return err
