@@ -39,7 +39,7 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		{"request: no generation", func() error {
 			_, err := PlanRequest(Request{Src: row, Dst: row, Semaphore: -1}, Options{})
 			return err
-		}, fault.ErrInvalid, new(*Error), RuleGeneration, "gen"},
+		}, fault.ErrInvalid, new(*isa.GenerationError), isa.RuleGeneration, "generation"},
 		{"instruction: counts differ, through the DIRECT2D wrapper", func() error {
 			_, err := PlanInst(g, bad2D, Config{}, Options{})
 			return err

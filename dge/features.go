@@ -67,12 +67,11 @@ var featureTables = func() map[isa.Generation]Features {
 	return out
 }()
 
-// FeaturesOf returns generation g's features; an invalid generation is an error (rule
-// dge_generation_valid, fault.ErrInvalid), never another generation's table.
+// FeaturesOf returns generation g's features; an invalid generation is an *isa.GenerationError
+// (rule isa.generation, fault.ErrInvalid), never another generation's table.
 func FeaturesOf(g isa.Generation) (Features, error) {
-	f, ok := featureTables[g]
-	if !ok {
-		return Features{}, reqErr(RuleGeneration, "gen", "generation %v: the DGE model has SUNDA, CAYMAN, MARIANA, MARIANA_PLUS and MAVERICK", g)
+	if err := g.Check(); err != nil {
+		return Features{}, err
 	}
-	return f, nil
+	return featureTables[g], nil
 }

@@ -51,26 +51,26 @@ func TestInvalidGenerationEverywhere(t *testing.T) {
 			rule string
 			call func() error
 		}{
-			{"FeaturesOf", RuleGeneration, func() error { _, err := FeaturesOf(g); return err }},
-			{"PlanRequest", RuleGeneration, func() error {
+			{"FeaturesOf", isa.RuleGeneration, func() error { _, err := FeaturesOf(g); return err }},
+			{"PlanRequest", isa.RuleGeneration, func() error {
 				_, err := PlanRequest(Request{Gen: g, Src: row, Dst: row, Semaphore: -1}, Options{})
 				return err
 			}},
-			{"PlanInst", RuleGeneration, func() error { _, err := PlanInst(g, sampleInsts(isa.CAYMAN)[0], Config{}, Options{}); return err }},
-			{"LayoutView", RuleGeneration, func() error { _, err := LayoutView(0x1000, 2, []int{4, 8}, g); return err }},
-			{"TensorRequest", RuleGeneration, func() error {
+			{"PlanInst", isa.RuleGeneration, func() error { _, err := PlanInst(g, sampleInsts(isa.CAYMAN)[0], Config{}, Options{}); return err }},
+			{"LayoutView", isa.RuleGeneration, func() error { _, err := LayoutView(0x1000, 2, []int{4, 8}, g); return err }},
+			{"TensorRequest", isa.RuleGeneration, func() error {
 				_, err := TensorRequest(g, 0x1000, 0x9000, []int{4, 8}, nil, isa.DTypeBFLOAT16)
 				return err
 			}},
-			{"MicroOps", RuleGeneration, func() error { _, err := MicroOps(&d, g, 0, 0); return err }},
-			{"dma.Engines.Run", dma.RuleGeneration, func() error {
+			{"MicroOps", isa.RuleGeneration, func() error { _, err := MicroOps(&d, g, 0, 0); return err }},
+			{"dma.Engines.Run", isa.RuleGeneration, func() error {
 				_, err := dma.New(g).Run(dmatest.New(isa.CAYMAN), &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1})
 				return err
 			}},
-			{"dma.Engines.Check", dma.RuleGeneration, func() error {
+			{"dma.Engines.Check", isa.RuleGeneration, func() error {
 				return dma.New(g).Check(dmatest.New(isa.CAYMAN), &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1})
 			}},
-			{"dma.Engine.Step", dma.RuleGeneration, func() error {
+			{"dma.Engine.Step", isa.RuleGeneration, func() error {
 				e := dma.NewEngine(g, 0)
 				e.Push(d, 0, -1, 0)
 				_, _, _, err := e.Step(dmatest.New(isa.CAYMAN), &dma.BoundRegs{})

@@ -26,15 +26,15 @@ func TestIndexRequestErrorsTyped(t *testing.T) {
 		{"gather-transpose 1-D indices", func(r *dge.IndexRequest) { r.Kind = dge.IndexGatherTranspose }, dge.RuleIndexRequest, "index_shape"},
 		{"no kind", func(r *dge.IndexRequest) { r.Kind = dge.IndexNone }, dge.RuleIndexRequest, "kind"},
 		{"no dtype size", func(r *dge.IndexRequest) { r.DType = 0 }, dge.RuleDtypes, "dtype"},
-		{"no generation", func(r *dge.IndexRequest) { r.Gen = isa.GenInvalid }, dge.RuleGeneration, ""},
+		{"no generation", func(r *dge.IndexRequest) { r.Gen = isa.GenInvalid }, isa.RuleGeneration, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := base
 			c.change(&r)
 			_, err := r.Inst()
-			var de *dge.Error
-			if !errors.As(err, &de) || !errors.Is(err, fault.ErrInvalid) || fault.Rule(err) != c.rule || (c.path != "" && fault.Path(err) != c.path) {
-				t.Errorf("Inst: %v (%T), rule %q path %q; want a *dge.Error of rule %q at %q", err, err, fault.Rule(err), fault.Path(err), c.rule, c.path)
+			var re fault.Ruled // a *dge.Error, or isa's *GenerationError
+			if !errors.As(err, &re) || !errors.Is(err, fault.ErrInvalid) || fault.Rule(err) != c.rule || (c.path != "" && fault.Path(err) != c.path) {
+				t.Errorf("Inst: %v (%T), rule %q path %q; want a typed error of rule %q at %q", err, err, fault.Rule(err), fault.Path(err), c.rule, c.path)
 			}
 		})
 	}

@@ -370,7 +370,7 @@ func TestRequestErrors(t *testing.T) {
 		{"no element size", func(r *Request) { r.Src.ElemSize = 0 }, RuleViewValid, ""},
 		{"an out dtype alone", func(r *Request) { r.In = 0 }, RuleDtypes, ""},
 		{"compute_op 9", func(r *Request) { r.ComputeOp = 9 }, RuleComputeOp, ""},
-		{"no generation", func(r *Request) { r.Gen = 0 }, RuleGeneration, ""},
+		{"no generation", func(r *Request) { r.Gen = 0 }, isa.RuleGeneration, ""},
 		// 2^64 elements wrap Elements to 0: refused as too many, not planned as none.
 		{"2^64 elements", func(r *Request) {
 			r.Src.NumElem, r.Src.StepElem = [4]uint32{65536, 65536, 65536, 65536}, [4]int64{}

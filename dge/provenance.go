@@ -103,7 +103,6 @@ func Provenance() []isa.Provenance {
 				"element-strided copy would invent an instruction the generation does not show"),
 
 		// The rules the DGE's errors name (RuleIDs).
-		r(RuleGeneration, "A request names a valid generation.", "tpbsim", isa.Invented, nil, "a caller error, reported instead of guessed"),
 		r(RuleViewValid, "Each view is a dge_shape the planner can walk: elem_size 1..64 KiB, every num_elem >= 1, steps within +-2^40 elements, at most 2^40 elements; "+
 			"an HBM view's bytes stay below the on-chip window (0x800000000000 in the ADDR8 map); a CLI layout fits the region's partitions and its partition stride is a multiple of the element size.",
 			"seed 003 §4.5 (dge_shape); FACTS §C.7", isa.MedInferred, []string{"src", "dst", "elem_size", "num_elem", "step_elem"},

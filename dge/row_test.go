@@ -2,6 +2,7 @@ package dge
 
 import (
 	"errors"
+	"github.com/tpbsim/tpbsim/fault"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dma/dmatest"
@@ -13,7 +14,7 @@ func ruleOf(err error) string {
 	if errors.As(err, &e) {
 		return e.Rule
 	}
-	return ""
+	return fault.Rule(err) // another layer's typed error, e.g. an *isa.GenerationError
 }
 
 // TestRowInPartition: an on-chip tensor whose row does not fit in its partition's active area is

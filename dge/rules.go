@@ -7,7 +7,6 @@ import "github.com/tpbsim/tpbsim/isa"
 // re-checks. A descriptor
 // the dma package refuses keeps the dma rule (dma.RuleIDs).
 const (
-	RuleGeneration         = "dge_generation_valid"
 	RuleViewValid          = "dge_view_valid"
 	RuleRowInPartition     = "dge_row_in_partition"
 	RulePartitionInRange   = "dge_partition_in_range"
@@ -41,7 +40,7 @@ const (
 
 // RuleIDs lists every rule id a DGE *Error (or *SpecError: RuleRequestForm) can carry.
 func RuleIDs() []string {
-	return []string{RuleGeneration, RuleViewValid, RuleRowInPartition, RulePartitionInRange, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
+	return []string{RuleViewValid, RuleRowInPartition, RulePartitionInRange, RuleElementCounts, RulePermValid, RuleDtypes, RuleComputeOp, RuleSemaphore,
 		RuleDMACfg, RuleSrcDstDisjoint, RuleAddrImmediate, RuleDMAInstruction, RuleIndirectMode, RuleGatherXposeShape,
 		RuleXposeDtype, RuleXposeTile, RuleXposePlacement, RulePlanNests, RuleLoopCount16, RuleOpcodeOnGeneration,
 		RuleCCEAligned, RuleGatherXposeDstInSBUF, RuleGatherXposeDstAligned, RuleGatherXposeDstStep, RuleIndexRequest, RuleRequestForm}

@@ -183,7 +183,7 @@ type Engines struct {
 const DefaultMaxJobBytes = 4 << 30
 
 // New returns the engines of generation g. The engines of an invalid generation have none: their
-// Check and Run refuse every job (rule dma_generation_valid).
+// Check and Run refuse every job (an *isa.GenerationError).
 func New(g isa.Generation) *Engines {
 	n := 0
 	if g.Valid() {
@@ -450,10 +450,7 @@ func NewEngine(g isa.Generation, id int) *Engine {
 
 // checkGen refuses an invalid generation: the engines' count, geometry and timing come from it.
 func checkGen(g isa.Generation) error {
-	if !g.Valid() {
-		return jobErr(RuleGeneration, "generation %v: the DMA engines model SUNDA, CAYMAN, MARIANA, MARIANA_PLUS and MAVERICK", g)
-	}
-	return nil
+	return g.Check() // an *isa.GenerationError (rule isa.generation)
 }
 
 // Push appends a descriptor that becomes ready at time ready; when it completes the engine

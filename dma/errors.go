@@ -18,12 +18,11 @@ const (
 	RuleDescriptorValid = "dma_descriptor_valid" // a malformed descriptor
 	RuleJobEngines      = "dma_job_engines"      // a job names more engines than the generation has
 	RuleJobBytesCap     = "dma_job_bytes_cap"    // a job moves more bytes than Engines.MaxJobBytes
-	RuleGeneration      = "dma_generation_valid" // the engines of an invalid generation were asked to run
 )
 
 // RuleIDs lists every rule id the DMA engines' own errors carry.
 func RuleIDs() []string {
-	return []string{RuleBoundsCheck, RuleRangeInMemory, RuleAddrNoWrap, RuleIndexInBound, RuleDescriptorValid, RuleJobEngines, RuleJobBytesCap, RuleGeneration}
+	return []string{RuleBoundsCheck, RuleRangeInMemory, RuleAddrNoWrap, RuleIndexInBound, RuleDescriptorValid, RuleJobEngines, RuleJobBytesCap}
 }
 
 // descPath is the path of a field of descriptor desc (desc < 0: not known), e.g.
@@ -126,7 +125,7 @@ func (e *IndexError) Violation() fault.Violation {
 
 // DescriptorError is a malformed descriptor or job; it unwraps to fault.ErrInvalid.
 type DescriptorError struct {
-	Rule string // RuleDescriptorValid, RuleJobEngines, RuleJobBytesCap or RuleGeneration
+	Rule string // RuleDescriptorValid, RuleJobEngines, or RuleJobBytesCap
 	// Engine and Desc locate the descriptor in its job when the executor checked it (Desc -1:
 	// the descriptor was validated alone, or the error is about the whole job).
 	Engine, Desc int

@@ -65,8 +65,6 @@ func Provenance() []isa.Provenance {
 			"the descriptor limits are the struct fields' widths and the xbar tile geometry"),
 		r(RuleJobEngines, "A job's descriptor queues name only DMA engines the generation has.", "FACTS §C.7 (MEMCOPY_DMA_CFG DMA bitfield)", isa.HighInferred, nil,
 			"a queue for a missing engine cannot run; the DGE planner never makes one"),
-		r(RuleGeneration, "The DMA engines run for one of the five modelled generations; engines made for any other value (dma.New, dma.NewEngine) refuse every job and descriptor.",
-			"tpbsim", isa.Invented, nil, "a caller error, reported instead of being run with a default generation's engine count and timing"),
 		r(RuleJobBytesCap, "One job moves at most Engines.MaxJobBytes bytes (when set): a model limit, not a hardware rule.", "tpbsim", isa.Invented, nil,
 			"keeps a crafted program from running for hours on the host"),
 	}

@@ -143,7 +143,7 @@ func TestWriteTiming(t *testing.T) {
 			}
 		})
 	}
-	if err := WriteTiming(&bytes.Buffer{}, TimingOptions{Gen: isa.MAVERICK + 1}); fault.Rule(err) != timing.RuleGeneration {
+	if err := WriteTiming(&bytes.Buffer{}, TimingOptions{Gen: isa.MAVERICK + 1}); fault.Rule(err) != isa.RuleGeneration {
 		t.Errorf("invalid generation: %v", err)
 	}
 }
@@ -230,7 +230,7 @@ func TestRuntimeRuleLiteralsAreListed(t *testing.T) {
 
 // The rule ids the library's own typed errors name outside the runtime lists are registered.
 func TestLibraryRuleIDsRegistered(t *testing.T) {
-	for _, id := range []string{timing.RuleGeneration, timing.RuleCalibration, sim.RuleExpectMet, sim.RuleDGEVerifyMatches,
+	for _, id := range []string{isa.RuleGeneration, timing.RuleCalibration, sim.RuleExpectMet, sim.RuleDGEVerifyMatches,
 		demo.RuleResultsMatch, npy.RuleFormat} {
 		t.Run(id, func(t *testing.T) {
 			if p, ok := Lookup(id); !ok || p.Kind != "rule" {

@@ -58,7 +58,7 @@ func TestErrorVocabulary(t *testing.T) {
 		{"view past the tensors", copyKernel(func(b *kb) { b.k.Calls[1].Src.Tensor = 9 }),
 			fault.ErrInvalid, true, "kernel.form.view", "calls[1].src.tensor", "9; legal 0..3"},
 		{"invalid generation", func() error { _, err := Lower(&newKB().k, Options{}); return err },
-			fault.ErrInvalid, true, "kernel.generation", "gen", "generation"},
+			fault.ErrInvalid, true, isa.RuleGeneration, "gen", "generation"},
 		{"unknown NKI release", func() error { return CheckNKIVersion("3.0") },
 			fault.ErrInvalid, true, "kernel.nki_version", "nki_version", `"3.0"`},
 		{"NKI rule", copyKernel(func(b *kb) {

@@ -167,9 +167,9 @@ type lowerer struct {
 // built in Go rather than parsed gets the form's checks first (Parse makes them), so any *Kernel
 // is lowered or refused with an *Error.
 func Lower(k *Kernel, opt Options) (*Lowered, error) {
-	if !opt.Gen.Valid() {
-		return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: "gen", Rule: "kernel.generation",
-			Msg: fmt.Sprintf("generation %v", opt.Gen), Legal: "SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK"}
+	if opt.Gen.Check() != nil { // isa's rule and its violation's value and legal values, as every layer reports them
+		v := (&isa.GenerationError{Gen: opt.Gen}).Violation()
+		return nil, &Error{Kind: fault.ErrInvalid, Malformed: true, Arg: "gen", Rule: v.Rule, Msg: "generation " + v.Value, Legal: v.Legal}
 	}
 	if err := k.checkStructure(); err != nil {
 		return nil, err

@@ -21,7 +21,6 @@ var ruleTexts = []struct{ id, text, source string }{
 	{"kernel.form.tensor", "A kernel has tensors; each has a shape of positive extents (at most 2^40 elements), a buffer, a kind and an encoding of the form's, and only inputs (in HBM) have a file or an arg.", "FORMAT.md"},
 	{"kernel.form.view", "A view names a tensor of the kernel, has 1 to 16 axes of 1..2^32 positions with steps and offset within 2^40 (at most 2^40 elements), and an indirect index view that is direct and names an axis of the view.", "FORMAT.md"},
 	{"kernel.gather_transpose_shape", "An indirect dma_transpose's src is [rows, row] or [rows, a, b] after dropping size-1 axes, indexed on its first axis.", "NKI.md §2-§3"},
-	{"kernel.generation", "A kernel is lowered for a generation tpbsim models.", "FORMAT.md"},
 	{"kernel.indirect_both", "An indirect DMA indexes its src or its dst, not both.", "NKI.md §2"},
 	{"kernel.indirect_cast", "An indirect DMA keeps the dtype.", "tpbsim's lowering (INDIRECT1D rows)"},
 	{"kernel.indirect_row", "The axes of an indexed view other than the indexed one form one contiguous run (the INDIRECT1D element).", "dma.indirect1d"},

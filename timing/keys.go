@@ -123,9 +123,6 @@ func Provenance() []isa.Provenance {
 		Source: "shared/spec/TIMING.md", Confidence: isa.MedInferred,
 		Reason: "a first-order model from the public figures, each reproduced by a test (timing/figures_test.go); --timing FILE.json calibrates any constant"}}
 	out = append(out,
-		isa.Rule(RuleGeneration, "A timing table exists for the five modelled generations only: an invalid generation is refused (timing.For), never given another generation's table.",
-			"shared/spec/TIMING.md (figures per generation)", isa.Invented, []string{"gen"},
-			"the figures are per generation and there is no table for a generation tpbsim does not model; the rule id is tpbsim's"),
 		isa.Rule(RuleCalibration, "A calibration file (--timing FILE.json) is one JSON object of keys `tpbsim explain timing --json` prints, each a finite number >= 0, optionally with \"gen\" naming the run's generation, or such objects keyed by generation; a key given twice is refused. A refused file changes nothing.",
 			"shared/spec/TIMING.md", isa.Invented, []string{"gen", "key"},
 			"the file form is tpbsim's own; refusing rather than ignoring what it cannot apply keeps a typo from running on the defaults unnoticed"))

@@ -15,9 +15,7 @@
 package timing
 
 import (
-	"fmt"
 
-	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -95,28 +93,13 @@ func build(h []generation) map[isa.Generation]Table {
 	return out
 }
 
-// RuleGeneration is the rule an invalid generation breaks: a timing table exists for the
-// five modelled generations only.
-const RuleGeneration = "timing.generation"
-
-// GenerationError is a generation with no timing table (GenInvalid, or a value past the
-// last generation). It unwraps to fault.ErrInvalid.
-type GenerationError struct{ Gen isa.Generation }
-
-func (e *GenerationError) Error() string {
-	return fmt.Sprintf("timing: no timing table for generation %v (want one of %v)", e.Gen, isa.Generations)
-}
-func (e *GenerationError) Unwrap() error  { return fault.ErrInvalid }
-func (e *GenerationError) RuleID() string { return RuleGeneration }
-
 // For returns generation g's table: the previous generation's, copied and patched. An invalid
-// generation is a *GenerationError, never another generation's table.
+// generation is an *isa.GenerationError (rule isa.generation), never another generation's table.
 func For(g isa.Generation) (Table, error) {
-	t, ok := tables[g]
-	if !ok {
-		return Table{}, &GenerationError{g}
+	if err := g.Check(); err != nil {
+		return Table{}, err
 	}
-	return t, nil
+	return tables[g], nil
 }
 
 // Default is For without the error, for callers that have validated g already: an invalid
