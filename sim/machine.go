@@ -152,6 +152,8 @@ type Machine struct {
 	chk checker // the check pipeline of the configuration (report.go)
 
 	addrRegs addrRegFile // the address registers (regs.go)
+
+	hb *raceDetector // the race detector of the last run, reused by the next (Machine.raceDetector)
 }
 
 // Limits returns the work limits of the configuration, New's defaults applied: the element
@@ -383,17 +385,17 @@ const (
 // a *DeadlockError. When the run stopped on an error the Result of the run so far (trace,
 // statistics) comes with it.
 func (m *Machine) Run(p *Program) (*Result, error) {
+	rep := m.chk.report(p)
+	if err := rep.Err(); err != nil {
+		return nil, err
+	}
 	r := &run{m: m, prog: p, res: &Result{}, tm: newRunTiming(&m.tt, m.geo.DMAEngineCount)}
 	r.tm.off = m.timelineOff
 	if !r.tm.off {
 		r.tm.nodes = make([]node, 0, timelineCap(p))
 	}
-	rep := m.chk.report(p)
-	if err := rep.Err(); err != nil {
-		return nil, err
-	}
 	m.applyRegs(p) // indices checked by the report
-	r.hb = newRaceDetector(r)
+	r.hb = m.raceDetector(r)
 	if m.cfg.Trace {
 		r.tr = trace.New()
 		r.tr.Process(pidEngines, fmt.Sprintf("NeuronCore %v engine queues", m.gen))
@@ -520,6 +522,7 @@ func (r *run) finish() *Result {
 	res.gen = r.m.gen
 	res.Semaphores = r.m.sems
 	res.Races, res.RacesDropped = r.hb.finish(), r.hb.dropped
+	r.hb.release() // the machine's next run reuses it
 	for _, e := range r.engines {
 		res.State = append(res.State, r.state(e))
 	}

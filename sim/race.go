@@ -281,11 +281,60 @@ type raceDetector struct {
 }
 
 func newRaceDetector(r *run) *raceDetector {
-	d := &raceDetector{r: r, on: r.m.cfg.Races != RacesOff, pairs: map[[2]int32]int{}}
-	for i := range d.sems {
-		d.sems[i].h = []semEntry{{v: r.m.sems[i]}}
-	}
+	d := &raceDetector{}
+	d.reset(r)
 	return d
+}
+
+// raceDetector returns the machine's race detector set up for run r: the one its last run
+// used, its buffers kept (the shadow segments, the actors, the semaphore histories: about 26 KB
+// a run allocated afresh), its state as newRaceDetector leaves it. What a run hands out (its
+// Races) is never reused.
+func (m *Machine) raceDetector(r *run) *raceDetector {
+	if m.hb == nil {
+		m.hb = newRaceDetector(r)
+		return m.hb
+	}
+	m.hb.reset(r)
+	return m.hb
+}
+
+// reset makes d the detector of a new run r, as a fresh one is: no actor, no access, no race,
+// every semaphore's history its value at the start.
+func (d *raceDetector) reset(r *run) {
+	d.release()
+	d.r, d.on = r, r.m.cfg.Races != RacesOff
+	for i := range d.sems {
+		d.sems[i].h = append(d.sems[i].h, semEntry{v: r.m.sems[i]})
+	}
+	if d.pairs == nil {
+		d.pairs = map[[2]int32]int{}
+	}
+}
+
+// release empties d when its run is over (the run's Races are in its Result, which keeps
+// them): every buffer truncated and cleared of what it pointed to, so that a machine holds
+// nothing of its last run's program, trace or clocks, and the next run starts from the state
+// of a fresh detector. The backing arrays are kept.
+func (d *raceDetector) release() {
+	clear(d.actors)
+	for i := range d.shadow {
+		clear(d.shadow[i].segs)
+		d.shadow[i].segs = d.shadow[i].segs[:0]
+	}
+	for i := range d.sems {
+		s := &d.sems[i]
+		clear(s.h)
+		*s = semHist{h: s.h[:0]}
+	}
+	clear(d.sides)
+	clear(d.pairs)
+	d.r, d.on = nil, false
+	d.actors, d.sides, d.boxes = d.actors[:0], d.sides[:0], d.boxes[:0]
+	d.clocks, d.epochs, d.tasks, d.insts = [numQueues]vclock{}, [numQueues]uint32{}, 0, 0
+	d.races, d.dropped = nil, 0
+	d.issueClock, d.cur, d.curInst, d.curWrite, d.curClock, d.curBox = vclock{}, 0, 0, false, nil, box{}
+	d.relRead, d.relDone, d.relActor = nil, nil, 0
 }
 
 // hb reports whether actor a's access (a read, or a write) happened before clock c.

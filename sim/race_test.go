@@ -593,3 +593,69 @@ func TestNoRaceMeansSameBytes(t *testing.T) {
 	}
 	t.Logf("%d programs: %d stopped, %d race-free in every timing (same bytes), %d with timing-dependent bytes (all reported)", programs, stops, clean, differing)
 }
+
+// TestRaceDetectorReused: a machine reuses its race detector's buffers from run to run
+// (Machine.raceDetector). A chain of runs on one machine, racy and clean, finished, failed and
+// deadlocked, Reset between them or not, gives the same results, errors, race reports and traces
+// as the same chain on a machine that starts every run with a new detector; and a run's Races
+// stay as they were when later runs reuse the detector.
+func TestRaceDetectorReused(t *testing.T) {
+	chains, runs := 12, 10
+	if testing.Short() {
+		chains, runs = 4, 6
+	}
+	races := 0
+	for chain := uint64(0); chain < uint64(chains); chain++ {
+		cfg := Config{Gen: isa.CAYMAN, Trace: chain%2 == 0, Races: RaceMode(chain % 2)} // RacesError, RacesWarn
+		reused, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type kept struct {
+			res  *Result
+			text string
+		}
+		var earlier []kept
+		for k := uint64(0); k < uint64(runs); k++ {
+			if k%3 != 2 { // every third run on the machine the last one left
+				reused.Reset()
+				fresh.Reset()
+			}
+			fresh.hb = nil
+			seed := chain<<32 | k
+			var pr, pf *Program
+			if k%2 == 0 {
+				pr, pf = randomSyncProgram(rand.New(rand.NewPCG(seed, 5))), randomSyncProgram(rand.New(rand.NewPCG(seed, 5)))
+			} else {
+				rr, rf := rand.New(rand.NewPCG(seed, ^seed)), rand.New(rand.NewPCG(seed, ^seed))
+				randomSemaphores(rr, reused)
+				randomSemaphores(rf, fresh)
+				pr, pf = randomProgram(rr, cfg.Gen), randomProgram(rf, cfg.Gen)
+			}
+			or, of := runOutcome(t, reused, pr), runOutcome(t, fresh, pf)
+			if d := diffOutcomes(or, of); d != "" {
+				t.Fatalf("chain %d run %d: reused detector vs new: %s", chain, k, d)
+			}
+			if d := diffMachines(reused, fresh); d != "" {
+				t.Fatalf("chain %d run %d: after the run: %s", chain, k, d)
+			}
+			if or.res != nil {
+				races += len(or.res.Races)
+				earlier = append(earlier, kept{or.res, fmt.Sprintf("%#v", or.res.Races)})
+			}
+		}
+		for i, e := range earlier {
+			if s := fmt.Sprintf("%#v", e.res.Races); s != e.text {
+				t.Fatalf("chain %d: the Races of result %d changed when later runs reused the detector:\n%s\nwas\n%s", chain, i, s, e.text)
+			}
+		}
+	}
+	if races == 0 {
+		t.Fatal("no run reported a race: the test checks nothing")
+	}
+	t.Logf("%d races reported", races)
+}
