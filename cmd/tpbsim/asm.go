@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tpbsim/tpbsim/asm"
-	"github.com/tpbsim/tpbsim/isa"
 )
 
 func newAsmCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -59,13 +55,13 @@ output (and the summary line to stderr).`,
 			if err != nil {
 				return err
 			}
-			warning := binQueueWarning(f)
-			var buf bytes.Buffer
-			for k := 0; k < f.Len(); k++ {
-				w := f.Word(k)
-				buf.Write(w[:])
+			arg := f.Path
+			if arg == stdinName {
+				arg = stdinPath + " (the same input)"
 			}
-			outs := []output{{Flag: "-o", Path: out, Data: buf.Bytes()}}
+			warning := f.BinQueueWarning(arg)
+			words := f.Bytes()
+			outs := []output{{Flag: "-o", Path: out, Data: words}}
 			if err := writeOutputs(outs, stdout); err != nil {
 				return err
 			}
@@ -73,8 +69,8 @@ output (and the summary line to stderr).`,
 			if out == stdoutPath {
 				info, dest = stderr, "standard output"
 			}
-			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", f.Path, f.Len(), buf.Len(), dest)
-			if warning != "" {
+			fmt.Fprintf(info, "%s: %d instructions (%d bytes) written to %s\n", f.Path, f.Len(), len(words), dest)
+			if warning != nil {
 				fmt.Fprintf(stderr, "tpbsim asm: warning: %s\n", warning)
 			}
 			return nil
@@ -83,38 +79,4 @@ output (and the summary line to stderr).`,
 	c.Flags().StringVarP(&out, "out", "o", "", "output file of 64-byte words (required; - for standard output)")
 	c.Flags().StringVar(&gen, "gen", "", "generation for the address syntax: SUNDA, CAYMAN, MARIANA, MARIANA_PLUS, MAVERICK (default CAYMAN)")
 	return c
-}
-
-// binQueueWarning says when writing a source as a bare word file loses its engine queues: a
-// .bin has none, and 'tpbsim run' puts each of its words on the queue of its opcode's engine, so
-// an instruction placed on another queue (an .engine section, a JSON "engine" key) would run
-// elsewhere, and a correct multi-queue program could deadlock or race. The .bin is still
-// written (DESIGN.md §7: asm turns any source into its bytes); the warning names the first such
-// line and how to keep the queues. A source whose every instruction is on its opcode's own
-// queue runs the same from the .bin: no warning.
-func binQueueWarning(f *asm.File) string {
-	if f.Binary() {
-		return ""
-	}
-	it, moved := f.Src.OffDefaultEngine()
-	if !moved {
-		return ""
-	}
-	op := isa.Opcode(it.Word[0])
-	there := fmt.Sprintf("on %v (its opcode's engine)", op.Engine())
-	if op.Engine() == isa.EngineNone {
-		there = "on no queue (its opcode has no engine)"
-	}
-	arg := f.Path
-	if arg == stdinName {
-		arg = stdinPath + " (the same input)"
-	}
-	keep := fmt.Sprintf("to run it as written, run the source (.s/.tpb) or its JSON form, which keeps each instruction's engine: tpbsim disasm --json %s > OUT.json", arg)
-	if f.Form == asm.FormJSON {
-		keep = fmt.Sprintf("to run it as written, run %s itself: the JSON form keeps each instruction's engine", f.Path)
-	}
-	e := &asm.Error{File: it.File, Line: it.Line, Field: "engine",
-		Msg: fmt.Sprintf("%v is on the %v queue, but a bare .bin has no engine queues: 'tpbsim run' of the .bin puts it %s; %s",
-			op, it.Engine, there, keep)}
-	return e.Error()
 }

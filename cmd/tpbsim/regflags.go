@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/tpbsim/tpbsim/asm"
@@ -52,36 +51,4 @@ func applyRegFlags(p *sim.Program, g isa.Generation, bound, addr []string) error
 		}
 	}
 	return nil
-}
-
-// regsJSON is the JSON form's register object, {"bound_regs": {"5": "0x64"}, "addr_regs":
-// {"3": "sbuf:1:0x100"}}; "" when the program sets none.
-func regsJSON(bound, addr map[int]uint32, g isa.Generation) string {
-	var objs []string
-	for _, f := range []struct {
-		key  string
-		regs map[int]uint32
-		val  func(uint32) string
-	}{
-		{"bound_regs", bound, func(v uint32) string { return fmt.Sprintf("0x%x", v) }},
-		{"addr_regs", addr, func(v uint32) string { return asm.AddrRegText(v, g) }},
-	} {
-		if len(f.regs) == 0 {
-			continue
-		}
-		keys := make([]int, 0, len(f.regs))
-		for k := range f.regs {
-			keys = append(keys, k)
-		}
-		sort.Ints(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%q: %q", fmt.Sprint(k), f.val(f.regs[k]))
-		}
-		objs = append(objs, fmt.Sprintf("%q: {%s}", f.key, strings.Join(parts, ", ")))
-	}
-	if objs == nil {
-		return ""
-	}
-	return "{" + strings.Join(objs, ", ") + "}"
 }
