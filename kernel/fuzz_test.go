@@ -238,25 +238,28 @@ func fuzzMachine(t *testing.T, g isa.Generation) (*sim.Machine, func()) {
 // *LoweringError is a defect), and runs to its end: no race, no deadlock, no refused
 // instruction (an index past its table, with oob_mode error, is the only run-time failure a
 // well-formed kernel may have).
+//
+// The machine's check is made once, by the run (Options.DeferCheck), which refuses with what
+// Lower would have; the outputs stay on the machine (Exec).
 func lowerAndRun(t *testing.T, k *Kernel, opt Options) {
+	opt.DeferCheck = true
 	lw, err := Lower(k, opt)
 	if err != nil {
-		var ke *Error
-		if !errors.As(err, &ke) {
-			t.Fatalf("Lower error of type %T: %v", err, err)
-		}
-		if c := fault.Category(err); c != fault.ErrInvalid && c != fault.ErrCapacity && c != fault.ErrUnsupported {
-			t.Fatalf("Lower error of category %v: %v", c, err)
-		}
-		if ke.Rule == "" {
-			t.Fatalf("Lower error names no rule: %v", err)
-		}
+		checkLowerErr(t, err)
 		return
 	}
 	m, put := fuzzMachine(t, lw.Gen)
 	defer put()
-	_, err = lw.RunOn(m, fuzzInputs(lw))
-	if err == nil {
+	_, err = lw.Exec(m, fuzzInputs(lw))
+	var le *LoweringError
+	var ke *Error
+	switch {
+	case err == nil:
+		return
+	case errors.As(err, &le):
+		t.Fatalf("a lowered word is refused by the machine's checks: %v\n%s", err, lw.Text())
+	case errors.As(err, &ke) && !ke.Malformed: // the check Lower deferred refused it with a call's *Error
+		checkLowerErr(t, err)
 		return
 	}
 	indirect := false
@@ -267,6 +270,22 @@ func lowerAndRun(t *testing.T, k *Kernel, opt Options) {
 	}
 	if !indirect || !errors.Is(err, fault.ErrBounds) {
 		t.Fatalf("a lowered kernel fails to run: %v\n%s", err, lw.Text())
+	}
+}
+
+// checkLowerErr: err, a refusal of Lower (or of the check it deferred to the run), is an *Error
+// of one of the kernel categories naming a rule.
+func checkLowerErr(t *testing.T, err error) {
+	t.Helper()
+	var ke *Error
+	if !errors.As(err, &ke) {
+		t.Fatalf("Lower error of type %T: %v", err, err)
+	}
+	if c := fault.Category(err); c != fault.ErrInvalid && c != fault.ErrCapacity && c != fault.ErrUnsupported {
+		t.Fatalf("Lower error of category %v: %v", c, err)
+	}
+	if ke.Rule == "" {
+		t.Fatalf("Lower error names no rule: %v", err)
 	}
 }
 

@@ -19,6 +19,13 @@ type Options struct {
 	// NKIVersion selects the NKI release whose constraint set applies ("" = the newest,
 	// NewestNKIVersion).
 	NKIVersion string
+	// DeferCheck leaves the machine's check pipeline to the run: Lower does not check the
+	// lowered words (sim.CheckProgram), and Run and RunOn return what Lower would have (the
+	// call's *Error or a *LoweringError) when their machine's check, which Run makes anyway,
+	// refuses one. A kernel lowered to be run is then checked once, not twice (the check plans
+	// every DMA word with the DGE). The check is the running machine's: its limits
+	// (sim.Config.MaxElements) apply, where Lower's own check is a default machine's.
+	DeferCheck bool
 }
 
 // Inst is one lowered instruction: the queue that issues it, the word, and what it came from.
@@ -56,6 +63,8 @@ type Lowered struct {
 	// Zero lists the device address ranges the runner zeroes before the run (the sync
 	// carriers' scratch words), as [addr, bytes] pairs.
 	Zero [][2]uint64
+
+	deferred bool // Options.DeferCheck: the words are checked by the run only
 }
 
 // Program is the lowered kernel as a machine program, queue by queue in emission order; each
@@ -163,7 +172,8 @@ type lowerer struct {
 }
 
 // Lower allocates, lowers and synchronises kernel k for opt.Gen and checks every word with the
-// machine's check pipeline (sim.CheckProgram): a word it refuses is a *LoweringError. A kernel
+// machine's check pipeline (sim.CheckProgram): a word it refuses is a *LoweringError (with
+// opt.DeferCheck the run makes that check, and refuses with the same errors). A kernel
 // built in Go rather than parsed gets the form's checks first (Parse makes them), so any *Kernel
 // is lowered or refused with an *Error.
 func Lower(k *Kernel, opt Options) (*Lowered, error) {
@@ -197,7 +207,10 @@ func Lower(k *Kernel, opt Options) (*Lowered, error) {
 			return nil, err
 		}
 	}
-	lw := &Lowered{Kernel: k, Gen: l.g, NKIVersion: rs.version, Tensors: l.tensors, Placements: l.pls, Insts: l.out, Zero: l.zero}
+	lw := &Lowered{Kernel: k, Gen: l.g, NKIVersion: rs.version, Tensors: l.tensors, Placements: l.pls, Insts: l.out, Zero: l.zero, deferred: opt.DeferCheck}
+	if lw.deferred {
+		return lw, nil
+	}
 	if err := lw.selfCheck(); err != nil {
 		return nil, err
 	}
@@ -205,37 +218,50 @@ func Lower(k *Kernel, opt Options) (*Lowered, error) {
 }
 
 // selfCheck runs the machine's check pipeline (sim.CheckProgram, what Run refuses before it
-// executes anything) on the lowered program. A DMA word whose source and destination share bytes
-// (dge_src_dst_disjoint) comes from a call whose src and dst views overlap (tensors that live at
-// the same time never share bytes), so it is that call's error; any other refused word is a
-// *LoweringError.
+// executes anything) on the lowered program; a refusal is returned as checkRefusal words it.
 func (lw *Lowered) selfCheck() error {
-	p := lw.Program()
-	rep, err := sim.CheckProgram(p, sim.Config{Gen: lw.Gen})
+	rep, err := sim.CheckProgram(lw.Program(), sim.Config{Gen: lw.Gen})
 	if err != nil {
 		return err
 	}
-	if rep.OK() {
-		return nil
+	if err := rep.Err(); err != nil {
+		return lw.checkRefusal(err.(*sim.ProgramError))
 	}
-	byQueue := map[isa.Engine][]*Inst{}
-	for _, in := range lw.Insts {
-		byQueue[in.Engine] = append(byQueue[in.Engine], in)
-	}
-	for i := range rep.Insts {
-		r := &rep.Insts[i]
-		if r.Executable() {
-			continue
+	return nil
+}
+
+// checkRefusal is the error of a lowering whose program the check pipeline refuses with pe
+// (Lower's own check, or the run's under Options.DeferCheck): the first refused word's. A DMA
+// word whose source and destination share bytes (dge_src_dst_disjoint) comes from a call whose
+// src and dst views overlap (tensors that live at the same time never share bytes), so it is that
+// call's error; any other refused word is a *LoweringError; a program refused for its settings
+// only is refused with pe.
+func (lw *Lowered) checkRefusal(pe *sim.ProgramError) error {
+	for _, ie := range pe.Errs {
+		if ie.Index < 0 {
+			continue // a program setting (listed first)
 		}
-		ie := r.Err(lw.Kernel.Source)
-		if q := byQueue[r.Engine]; ie.Rule == dge.RuleSrcDstDisjoint && r.Index >= 0 && r.Index < len(q) && q[r.Index].Call >= 0 {
-			c := &lw.Kernel.Calls[q[r.Index].Call]
+		// the word: instruction ie.Index of the queue ie.Engine names (Program's queue order)
+		var in *Inst
+		eng, n := isa.EngineNone, 0
+		for _, x := range lw.Insts {
+			if x.Engine.String() != ie.Engine && (x.Engine != isa.EngineNone || ie.Engine != "") {
+				continue
+			}
+			if n == ie.Index {
+				in, eng = x, x.Engine
+				break
+			}
+			n++
+		}
+		if ie.Rule == dge.RuleSrcDstDisjoint && in != nil && in.Call >= 0 {
+			c := &lw.Kernel.Calls[in.Call]
 			return callErr(c, fault.ErrInvalid, "dst", dge.RuleSrcDstDisjoint, "a dst that shares no byte with src (or the very same view, a no-op)",
-				"dst and src share bytes: %s", r.Violations[0].Msg)
+				"dst and src share bytes: %s", ie.Violations[0].Msg)
 		}
-		return &LoweringError{Origin: r.Origin, Engine: r.Engine, Index: r.Index, Opcode: r.Opcode, Rule: ie.Rule, Err: ie}
+		return &LoweringError{Origin: ie.Origin, Engine: eng, Index: ie.Index, Opcode: ie.Opcode, Rule: ie.Rule, Err: ie}
 	}
-	return rep.Err()
+	return pe
 }
 
 func (l *lowerer) placement(t int) *Placement {
