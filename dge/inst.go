@@ -100,7 +100,16 @@ func isaRefusal(inst isa.Inst, g isa.Generation, err error) error {
 	if !ok {
 		return err
 	}
-	return &Error{Rule: v.Rule, Err: fault.ErrInvalid, Path: v.Field, Msg: v.Field + " = " + v.Value + ", legal: " + v.Legal, Value: v.Value, Legal: v.Legal}
+	return isaError(v, v.Field)
+}
+
+// isaError is the ISA validator's violation v as the DGE's error, at path (the word's field, or
+// the request's field that carries it).
+func isaError(v isa.Violation, path string) *Error {
+	if path == "" {
+		path = v.Field
+	}
+	return &Error{Rule: v.Rule, Err: fault.ErrInvalid, Path: path, Msg: path + " = " + v.Value + ", legal: " + v.Legal, Value: v.Value, Legal: v.Legal}
 }
 
 // isISARule reports whether id is a rule of the ISA validator (isa.Registry).

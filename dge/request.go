@@ -234,25 +234,48 @@ func (r *Request) validate() error {
 		return reqErr(RuleComputeOp, "in_dtype", "compute_op %v needs in/out dtypes", r.ComputeOp)
 	}
 	if r.In != r.Out || r.ComputeOp != isa.DGEComputeNONE {
-		// The CCE path (a cast or a reduce-on-copy) moves whole values: each start address is a
-		// multiple of its dtype's size, as the ISA's is_valid_dma_cce requires of DMAMEMCPY
-		// (FACTS §C.2: "aligned start addresses and steps"); the element sizes are multiples of
-		// the dtype sizes (RuleDtypes), so every value is aligned.
-		for _, s := range []struct {
-			name  string
-			base  uint64
-			dtype isa.DType
-		}{{"src", r.Src.Base, r.In}, {"dst", r.Dst.Base, r.Out}} {
-			if sz := uint64(s.dtype.Size()); s.base%sz != 0 {
-				return reqErr(RuleCCEAligned, s.name+": base", "%s 0x%x with a cast or compute_op (%v -> %v, %v): a multiple of the %v size %d (CCE alignment)",
-					s.name, s.base, r.In, r.Out, r.ComputeOp, s.dtype, sz)
-			}
+		if err := r.cceRefusal(); err != nil {
+			return err
 		}
 	}
 	if r.Semaphore > 255 || r.Semaphore < -1 || r.SemIncrement < 0 || r.SemIncrement > 255 {
 		return reqErr(RuleSemaphore, semField(r.Semaphore), "semaphore %d / sem_increment %d: legal semaphore -1 (none) or 0..255, sem_increment 0..255", r.Semaphore, r.SemIncrement)
 	}
 	return r.checkDisjoint()
+}
+
+// cceRefusal applies to a cast or reduce-on-copy request the instruction layer's own
+// predicates of the DMAMEMCPY CCE path, are_valid_memcpy_dtypes and is_valid_dma_cce (FACTS
+// §C.2): the validator runs on the one-element DMAMEMCPY word with the request's dtypes,
+// compute_op, start addresses and element sizes (the element counts are RuleElementCounts'),
+// and its first violation of either rule is the refusal, under the ISA's rule, value and legal
+// values with the path named as the request's field. So `tpbsim dge run` refuses what `tpbsim
+// check` refuses of the word asking for the same copy (a 64-bit dtype, an element size that is
+// not the dtype size, a start address off the dtype size), in the same words.
+//
+// A plain copy (no cast, no compute_op) is not on this path: its dtype only sizes the elements
+// (the DGE moves it as raw bytes, planDirect2D drops a plain word's dtypes, and the DMA engine
+// copies raw bytes), so a plain copy of 64-bit values is the DMAMEMCPY word that names any
+// dtype is_valid_dtype allows with an 8-byte elem_size, not a copy the hardware refuses.
+func (r *Request) cceRefusal() error {
+	es := func(n uint32) uint16 { return uint16(n) } // 64 KiB (validated maximum) is 0, "0 means 64 KiB"
+	w := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: isa.InstWordLen}, ComputeOp: r.ComputeOp,
+		SrcStartAddr: isa.Addr8(r.Src.Base), SrcStepElem: [2]int32{1, 1}, SrcNumElem: [2]uint16{1, 1}, SrcElemSize: es(r.Src.ElemSize),
+		DstStartAddr: isa.Addr8(r.Dst.Base), DstStepElem: [2]int32{1, 1}, DstNumElem: [2]uint16{1, 1}, DstElemSize: es(r.Dst.ElemSize),
+		InDtype: r.In, OutDtype: r.Out}
+	for _, v := range isa.Validate(w, r.Gen) {
+		if v.Rule == isa.RuleAreValidMemcpyDtypes || v.Rule == isa.RuleIsValidDMACCE {
+			return isaError(v, cceRequestPath[v.Field])
+		}
+	}
+	return nil
+}
+
+// cceRequestPath names the request's field for each DMAMEMCPY field cceRefusal's rules check.
+var cceRequestPath = map[string]string{
+	"in_dtype": "in_dtype", "out_dtype": "out_dtype", "compute_op": "compute_op",
+	"src_elem_size": "src: elem_size", "dst_elem_size": "dst: elem_size",
+	"src_start_addr": "src: base", "dst_start_addr": "dst: base", "dst_num_elem": "dst: num_elem",
 }
 
 // rowInPartition refuses an on-chip view whose row does not fit in its partition's active area

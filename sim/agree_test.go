@@ -11,6 +11,7 @@ import (
 
 	"github.com/tpbsim/tpbsim/asm"
 	"github.com/tpbsim/tpbsim/dge"
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -125,23 +126,44 @@ func TestDGERequestAgreesWithCheck(t *testing.T) {
 		name     string
 		src, dst uint64
 		in, out  isa.DType
-		known    string // a known disagreement: who fixes it
+		op       isa.DGEComputeOp
+		ses, des uint32    // element sizes (0: the dtype sizes)
+		word     isa.DType // the word's dtype when it is not the request's (a plain copy moves raw bytes)
+		known    string    // a known disagreement: who fixes it
 	}{
-		{"aligned cast", 0x0, 0x1000, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
-		{"cast at src 0x1 / dst 0x1003", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
-		{"cast at src 0x4 / dst 0x1003", 0x4, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, ""},
-		{"widening cast aligned", 0x2, 0x1004, isa.DTypeBFLOAT16, isa.DTypeFP32, ""},
-		{"plain copy at odd addresses", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeFP32, ""},
+		{"aligned cast", 0x0, 0x1000, isa.DTypeFP32, isa.DTypeBFLOAT16, 0, 0, 0, 0, ""},
+		{"cast at src 0x1 / dst 0x1003", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, 0, 0, 0, 0, ""},
+		{"cast at src 0x4 / dst 0x1003", 0x4, 0x1003, isa.DTypeFP32, isa.DTypeBFLOAT16, 0, 0, 0, 0, ""},
+		{"widening cast aligned", 0x2, 0x1004, isa.DTypeBFLOAT16, isa.DTypeFP32, 0, 0, 0, 0, ""},
+		{"plain copy at odd addresses", 0x1, 0x1003, isa.DTypeFP32, isa.DTypeFP32, 0, 0, 0, 0, ""},
+		// are_valid_memcpy_dtypes: no 64-bit dtype on the CCE path (is_valid_dtype, FACTS §A).
+		{"INT64 MAX on copy", 0x0, 0x1000, isa.DTypeINT64, isa.DTypeINT64, isa.DGEComputeMAX, 0, 0, 0, ""},
+		{"UINT64 ADD on copy", 0x0, 0x1000, isa.DTypeUINT64, isa.DTypeUINT64, isa.DGEComputeADD, 0, 0, 0, ""},
+		{"INT64 -> INT32 cast", 0x0, 0x1000, isa.DTypeINT64, isa.DTypeINT32, 0, 0, 0, 0, ""},
+		// A plain copy of 64-bit values moves raw bytes: the word asking for it names a dtype
+		// is_valid_dtype allows and an 8-byte element.
+		{"plain INT64 copy", 0x0, 0x1000, isa.DTypeINT64, isa.DTypeINT64, 0, 0, 0, isa.DTypeUINT32, ""},
+		{"plain UINT64 copy", 0x8, 0x1008, isa.DTypeUINT64, isa.DTypeUINT64, 0, 0, 0, isa.DTypeUINT8, ""},
+		// is_valid_dma_cce: a cast's element sizes are the dtype sizes.
+		{"cast FP32 -> BF16 of 8-byte / 4-byte elements", 0x0, 0x1000, isa.DTypeFP32, isa.DTypeBFLOAT16, 0, 8, 4, 0, ""},
+		{"MAX on copy of 8-byte FP32 elements", 0x0, 0x1000, isa.DTypeFP32, isa.DTypeFP32, isa.DGEComputeMAX, 8, 8, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ss, ds := uint32(tc.in.Size()), uint32(tc.out.Size())
+			if tc.ses != 0 {
+				ss, ds = tc.ses, tc.des
+			}
 			req := dge.Request{Gen: g, Src: dge.RowMajor(tc.src, ss, []int{rows, cols}), Dst: dge.RowMajor(tc.dst, ds, []int{rows, cols}),
-				In: tc.in, Out: tc.out, Semaphore: -1}
+				In: tc.in, Out: tc.out, ComputeOp: tc.op, Semaphore: -1}
 			_, planErr := dge.PlanRequest(req, dge.Options{Quiet: true})
-			word := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: isa.InstWordLen},
+			win, wout := tc.in, tc.out
+			if tc.word != 0 {
+				win, wout = tc.word, tc.word
+			}
+			word := &isa.DMADirect2D{Header: isa.Header{Opcode: isa.OpDMAMEMCPY, InstWordLen: isa.InstWordLen}, ComputeOp: tc.op,
 				SrcStartAddr: isa.Addr8(tc.src), SrcStepElem: [2]int32{1, cols}, SrcNumElem: [2]uint16{cols, rows}, SrcElemSize: uint16(ss),
 				DstStartAddr: isa.Addr8(tc.dst), DstStepElem: [2]int32{1, cols}, DstNumElem: [2]uint16{cols, rows}, DstElemSize: uint16(ds),
-				InDtype: tc.in, OutDtype: tc.out}
+				InDtype: win, OutDtype: wout}
 			r, err := CheckInst(Config{Gen: g}, isa.EngineTPB_SP, word)
 			if err != nil {
 				t.Fatal(err)
@@ -160,8 +182,24 @@ func TestDGERequestAgreesWithCheck(t *testing.T) {
 			case tc.known != "" && agree:
 				t.Errorf("the known disagreement (%s) is gone: both say %q; drop the note", tc.known, checkRule)
 			}
+			if agree && checkRule != "" {
+				// One rule, one message: the DGE's refusal is the validator's value and legal values.
+				cv, dv := r.Violations[0], violationOf(planErr)
+				if cv.Value != dv.Value || cv.Legal != dv.Legal {
+					t.Errorf("check: %q (legal %q); the DGE: %q (legal %q)", cv.Value, cv.Legal, dv.Value, dv.Legal)
+				}
+			}
 		})
 	}
+}
+
+// violationOf is the broken rule a DGE error carries as a value.
+func violationOf(err error) fault.Violation {
+	var de *dge.Error
+	if errors.As(err, &de) {
+		return de.Violation()
+	}
+	return fault.Violation{}
 }
 
 // Every DMA word the DGE would plan is one check accepts: dge.PlanInst, the planner run and
