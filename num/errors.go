@@ -12,12 +12,12 @@ const (
 	RuleBufferHoldsElements = "num.buffer_holds_elements"
 )
 
-// RuleIDs lists the rule ids a num error can carry.
+// RuleIDs lists the rule ids a num error can carry (RuleKindName: ParseKind's).
 func RuleIDs() []string {
-	return []string{RuleKindHasEncoding, RuleElementCount, RuleBufferHoldsElements}
+	return []string{RuleKindHasEncoding, RuleElementCount, RuleBufferHoldsElements, RuleKindName}
 }
 
-// Error is an error of ConvertSlice: the rule broken, the argument ("src", "dst" or "n") and
+// Error is an error of ConvertSlice or ParseKind: the rule broken, the argument ("src", "dst", "n" or "dtype") and
 // what is wrong, wrapping its category (fault.ErrInvalid, or fault.ErrBounds for a short
 // buffer). It implements fault.Ruled and fault.Pathed.
 type Error struct {

@@ -14,6 +14,7 @@ package num
 
 import (
 	"fmt"
+	"github.com/tpbsim/tpbsim/fault"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,25 +164,56 @@ func Kinds() []Kind {
 	return ks
 }
 
-// userNames maps the names users write (NKI.md "Data types users name", numpy spellings and
-// common short forms) to kinds. float8_e4m3fn and tfloat32 are deliberately absent: they are not
-// wire DTYPE codes (see Provenance num.fp8.e4m3).
-var userNames = map[string]Kind{
-	"uint8": UINT8, "int8": INT8, "uint16": UINT16, "int16": INT16, "uint32": UINT32,
-	"int32": INT32, "uint64": UINT64, "int64": INT64, "int4": INT4, "bool": UINT8,
-	"float32": FP32, "fp32": FP32, "f32": FP32, "float32r": FP32R, "fp32r": FP32R,
-	"float16": FP16, "fp16": FP16, "f16": FP16, "half": FP16,
-	"bfloat16": BFLOAT16, "bf16": BFLOAT16,
-	"float8_e3m4": FP8_EXP3, "e3m4": FP8_EXP3, "fp8_e3m4": FP8_EXP3,
-	"float8_e4m3": FP8_EXP4, "e4m3": FP8_EXP4, "fp8_e4m3": FP8_EXP4,
-	"float8_e5m2": FP8_EXP5, "e5m2": FP8_EXP5, "fp8_e5m2": FP8_EXP5,
-	"float8_e2m5": FP8_EXP2, "e2m5": FP8_EXP2,
-	"float4_e2m1": FP4_EXP2, "float4_e2m1fn": FP4_EXP2, "e2m1": FP4_EXP2, "fp4": FP4_EXP2,
-	"float8_e8m0fnu": SFP8_E8, "e8m0": SFP8_E8,
+// A userName is a name users write for a kind (NKI.md §5 "Data types users name", numpy spellings
+// and common short forms), declared once for every tool: ParseKind (the CLI's --dtype, asm's
+// dtype fields) reads them all but the NKI-only ones, LookupNKI (the kernels) the NKI ones.
+type userName struct {
+	name string
+	kind Kind   // INVALID: the name has no storage kind (refuse is why)
+	nki  bool   // an NKI dtype name: a kernel may give it
+	only string // non-empty: the name stands for its kind only in kernels (Provenance kernel.dtype_e4m3fn); elsewhere it is refused with this
+	// refuse is why a name with no kind is refused, everywhere.
+	refuse string
+}
+
+var userNames = []userName{
+	{name: "uint8", kind: UINT8, nki: true}, {name: "int8", kind: INT8, nki: true},
+	{name: "uint16", kind: UINT16, nki: true}, {name: "int16", kind: INT16, nki: true},
+	{name: "uint32", kind: UINT32, nki: true}, {name: "int32", kind: INT32, nki: true},
+	{name: "uint64", kind: UINT64}, {name: "int64", kind: INT64}, {name: "int4", kind: INT4},
+	{name: "bool", kind: UINT8, nki: true}, {name: "bool_", kind: UINT8, nki: true},
+	{name: "float32", kind: FP32, nki: true}, {name: "fp32", kind: FP32}, {name: "f32", kind: FP32},
+	{name: "float32r", kind: FP32R}, {name: "fp32r", kind: FP32R},
+	{name: "float16", kind: FP16, nki: true}, {name: "fp16", kind: FP16}, {name: "f16", kind: FP16}, {name: "half", kind: FP16},
+	{name: "bfloat16", kind: BFLOAT16, nki: true}, {name: "bf16", kind: BFLOAT16},
+	{name: "float8_e3m4", kind: FP8_EXP3, nki: true}, {name: "e3m4", kind: FP8_EXP3}, {name: "fp8_e3m4", kind: FP8_EXP3},
+	{name: "float8_e4m3", kind: FP8_EXP4, nki: true}, {name: "e4m3", kind: FP8_EXP4}, {name: "fp8_e4m3", kind: FP8_EXP4},
+	{name: "float8_e4m3fn", kind: FP8_EXP4, nki: true, only: "FP8_EXP4 is the IEEE-like e4m3 (max 240), not OCP e4m3fn; an NKI kernel's float8_e4m3fn is converted as FP8_EXP4 (Provenance kernel.dtype_e4m3fn)"},
+	{name: "e4m3fn", only: "FP8_EXP4 is the IEEE-like e4m3 (max 240), not OCP e4m3fn", kind: FP8_EXP4},
+	{name: "float8_e5m2", kind: FP8_EXP5, nki: true}, {name: "e5m2", kind: FP8_EXP5}, {name: "fp8_e5m2", kind: FP8_EXP5},
+	{name: "float8_e2m5", kind: FP8_EXP2}, {name: "e2m5", kind: FP8_EXP2},
+	{name: "float4_e2m1", kind: FP4_EXP2}, {name: "float4_e2m1fn", kind: FP4_EXP2}, {name: "e2m1", kind: FP4_EXP2}, {name: "fp4", kind: FP4_EXP2},
+	{name: "float8_e8m0fnu", kind: SFP8_E8, nki: true}, {name: "e8m0", kind: SFP8_E8},
+	{name: "tfloat32", nki: true, refuse: "tfloat32 is a Tensor Engine compute type with no DTYPE code; store as FP32 (or FP32R)"},
+	{name: "tf32", refuse: "tfloat32 is a Tensor Engine compute type with no DTYPE code; store as FP32 (or FP32R)"},
+}
+
+// RuleKindName: an element type is named by its wire name, a user name or its code.
+const RuleKindName = "num.kind_name"
+
+func lookupName(s string) (userName, bool) {
+	s = strings.ToLower(s)
+	for _, u := range userNames {
+		if u.name == s {
+			return u, true
+		}
+	}
+	return userName{}, false
 }
 
 // ParseKind reads a kind from its wire name (BFLOAT16, FP8_EXP4, ...), a user name (bfloat16,
-// float8_e4m3, ...; case-insensitive) or a number (decimal or 0x-hex wire code).
+// float8_e4m3, ...; case-insensitive) or a number (decimal or 0x-hex wire code). An unknown name
+// is a *Error (rule num.kind_name, fault.ErrInvalid) listing the names that work.
 func ParseKind(s string) (Kind, error) {
 	t := strings.TrimSpace(s)
 	up := strings.ToUpper(t)
@@ -190,26 +222,42 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	if k, ok := userNames[strings.ToLower(t)]; ok {
-		return k, nil
+	if u, ok := lookupName(t); ok {
+		switch {
+		case u.refuse != "":
+			return INVALID, errorf(fault.ErrInvalid, RuleKindName, "dtype", "unknown element type %q: %s", s, u.refuse)
+		case u.only != "":
+			return INVALID, errorf(fault.ErrInvalid, RuleKindName, "dtype", "unknown element type %q: %s", s, u.only)
+		}
+		return u.kind, nil
 	}
 	if v, err := strconv.ParseUint(t, 0, 8); err == nil {
 		return Kind(v), nil
 	}
-	switch strings.ToLower(t) {
-	case "float8_e4m3fn", "e4m3fn":
-		return INVALID, fmt.Errorf("num: unknown element type %q: FP8_EXP4 is the IEEE-like e4m3 (max 240), not OCP e4m3fn", s)
-	case "tfloat32", "tf32":
-		return INVALID, fmt.Errorf("num: unknown element type %q: tfloat32 has no DTYPE code; use FP32 or FP32R", s)
-	}
-	return INVALID, fmt.Errorf("num: unknown element type %q (names: %s; or a DTYPE wire name or code)", s, userNameList())
+	return INVALID, errorf(fault.ErrInvalid, RuleKindName, "dtype", "unknown element type %q (names: %s; or a DTYPE wire name or code)", s, userNameList(false))
 }
 
-// userNameList is the user names in a stable order, for error messages.
-func userNameList() string {
-	names := make([]string, 0, len(userNames))
-	for n := range userNames {
-		names = append(names, n)
+// LookupNKI resolves an NKI dtype name (NKI.md §5; case-insensitive): its kind; or, for a name
+// NKI has but with no storage kind (tfloat32), INVALID and why it is refused. ok is false for a
+// name NKI does not have (NKINames lists those it has).
+func LookupNKI(name string) (k Kind, refuse string, ok bool) {
+	u, found := lookupName(name)
+	if !found || !u.nki {
+		return INVALID, "", false
+	}
+	return u.kind, u.refuse, true
+}
+
+// NKINames is the NKI dtype names that have a kind, sorted, for messages.
+func NKINames() string { return userNameList(true) }
+
+// userNameList is the user names (NKI's only, with nki) that name a kind, sorted, for messages.
+func userNameList(nki bool) string {
+	var names []string
+	for _, u := range userNames {
+		if u.refuse == "" && (nki && u.nki || !nki && u.only == "") {
+			names = append(names, u.name)
+		}
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")

@@ -145,6 +145,13 @@ func Provenance() []Decision {
 			Reason:     "FACTS gives the CPTC codes no element layout and INVALID is no dtype: converting them would invent bits",
 		},
 		{
+			ID: RuleKindName, Kind: "rule",
+			Text:       "An element type is named by its wire name (FACTS §A.1), a user name of the one table tools and kernels share (NKI.md §5, numpy spellings, short forms) or its code; float8_e4m3fn stands for FP8_EXP4 in NKI kernels only, and tfloat32 names no storage type.",
+			Source:     "FACTS §A.1; NKI.md §5",
+			Confidence: "MED/INFERRED",
+			Reason:     "the wire names and NKI's names are the sources'; the short forms and the refusal of e4m3fn outside kernels are tpbsim's, so a CLI user never gets IEEE-like e4m3 when asking for OCP e4m3fn",
+		},
+		{
 			ID: RuleElementCount, Kind: "rule",
 			Text:       "ConvertSlice's element count n is not negative.",
 			Source:     "tpbsim",
