@@ -442,6 +442,9 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 				}
 			}
 		}
+		for i := range e.queue { // the run's copy: errors, races and the trace name the position
+			e.queue[i].Index = i
+		}
 		r.engines = append(r.engines, e)
 		if r.tr != nil {
 			r.tr.AddTrack(trace.Track{Pid: pidEngines, Tid: e.tid, Name: e.name, Sort: slot})

@@ -10,8 +10,13 @@ import (
 
 // Instr is one instruction of a queue with where it came from, so an error can name it.
 type Instr struct {
-	Inst   isa.Inst
-	Index  int   // position in its queue (0-based)
+	Inst isa.Inst
+	// Index is its position in its engine's queue (0-based), as the loaders (FromList, FromAsm,
+	// FileCheckProgram) set it. The machine does not read it: the check pipeline's Report, the
+	// errors, the race reports and the trace name an instruction by its position in its engine's
+	// queue (the Program's Queues of one engine counted as one, in order), so a hand-built
+	// Program may leave it 0.
+	Index  int
 	Offset int64 // byte offset of the 64-byte word in its file, -1 when not from a binary file
 	Line   int   // source line in an assembly / JSON file, 0 when unknown
 	// Origin names what the instruction was made from when that is not File:Line, e.g. the
@@ -27,8 +32,8 @@ type Queue struct {
 }
 
 // Program is a set of engine queues that run concurrently on one Machine. Several Queues of the
-// same engine run as one queue, in their order; Instr.Index is the caller's and should count
-// along that combined queue (the deadlock report's "instruction i of n" does).
+// same engine run as one queue, in their order; an instruction's index in every report is its
+// position along that combined queue (the deadlock report's "instruction i of n" too).
 type Program struct {
 	File   string // for messages; may be empty
 	Queues []Queue

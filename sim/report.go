@@ -25,7 +25,7 @@ import (
 // InstReport is the verdict of the check pipeline on one instruction.
 type InstReport struct {
 	Engine isa.Engine // the queue it runs on
-	Index  int        // its index in the queue
+	Index  int        // its position in its engine's queue (the program's Queues of that engine counted as one, in order)
 	Offset int64      // byte offset of its word in its file, -1 unknown
 	Line   int        // source line, 0 unknown
 	Origin string     // what it was lowered from (Instr.Origin)
@@ -193,10 +193,16 @@ func (m *Machine) Check(p *Program) error { return m.Report(p).Err() }
 func (c *checker) report(p *Program) *Report {
 	rep := &Report{Gen: c.gen, File: p.File, Insts: make([]InstReport, 0, p.Len())}
 	rep.Settings = settingsViolations(p)
-	for _, q := range p.Queues {
-		for _, in := range q.Insts {
+	for qi, q := range p.Queues {
+		at := 0 // the Queues of one engine are one queue: its instructions in the earlier ones come first
+		for _, o := range p.Queues[:qi] {
+			if o.Engine == q.Engine {
+				at += len(o.Insts)
+			}
+		}
+		for i, in := range q.Insts {
 			r := c.inst(q.Engine, in.Inst)
-			r.Index, r.Offset, r.Line, r.Origin = in.Index, in.Offset, in.Line, in.Origin
+			r.Index, r.Offset, r.Line, r.Origin = at+i, in.Offset, in.Line, in.Origin
 			rep.Insts = append(rep.Insts, r)
 		}
 	}
