@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tpbsim/tpbsim/kernel"
+	nkipy "github.com/tpbsim/tpbsim/python"
 	"github.com/tpbsim/tpbsim/sim"
 )
 
@@ -185,7 +186,11 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f.trace, f.summary = sessionNumbered(f.trace), sessionNumbered(f.summary)
+	// The N-th kernel run of one `tpbsim nki run` script (N >= 2) writes FILE-N.json.
+	if dir := os.Getenv(nkipy.EnvSession); dir != "" && (f.trace != "" && f.trace != stdoutPath || f.summary != "" && f.summary != stdoutPath) {
+		n := nkipy.SessionRun(dir)
+		f.trace, f.summary = nkipy.Numbered(f.trace, n), nkipy.Numbered(f.summary, n)
+	}
 	outs, err := sim.OutputArgs{Trace: f.trace, Summary: f.summary, Input: path}.Parse(nil, 0) // no dumps: no machine, no generation
 	if err != nil {
 		return ioErr(err)
@@ -246,41 +251,4 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// sessionNumbered gives the N-th kernel run of one `tpbsim nki run` script (N >= 2) its own
-// output file, FILE-N.json: nki run names a session folder in TPBSIM_NKI_SESSION, where each
-// kernel run takes the next number.
-func sessionNumbered(path string) string {
-	dir := os.Getenv("TPBSIM_NKI_SESSION")
-	if path == "" || path == stdoutPath || dir == "" {
-		return path
-	}
-	n := sessionRun(dir)
-	if n < 2 {
-		return path
-	}
-	ext := filepath.Ext(path)
-	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), n, ext)
-}
-
-// sessionRun is this kernel run's number in the session (1-based), memoised per process.
-var sessionRunN int
-
-func sessionRun(dir string) int {
-	if sessionRunN > 0 {
-		return sessionRunN
-	}
-	for n := 1; n < 1<<20; n++ {
-		fh, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("run-%d", n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			fh.Close()
-			sessionRunN = n
-			return n
-		}
-		if !os.IsExist(err) {
-			return 1
-		}
-	}
-	return 1
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -93,31 +92,6 @@ func nkiPythonPath() (string, error) {
 	return nkipy.Install("")
 }
 
-// findPython picks a python3 that imports numpy.
-func findPython(explicit string) (string, error) {
-	cands := []string{}
-	if explicit != "" {
-		cands = append(cands, explicit)
-	} else {
-		if p := os.Getenv("TPBSIM_PYTHON"); p != "" {
-			cands = append(cands, p)
-		}
-		if p, err := exec.LookPath("python3"); err == nil {
-			cands = append(cands, p)
-		}
-		cands = append(cands, "/usr/bin/python3")
-	}
-	var tried []string
-	for _, c := range cands {
-		if err := exec.Command(c, "-c", "import numpy").Run(); err == nil {
-			return c, nil
-		}
-		tried = append(tried, c)
-	}
-	return "", fmt.Errorf("no python3 with numpy found (tried %s); install numpy (Debian: apt-get install python3-numpy) or name one with --python / TPBSIM_PYTHON",
-		strings.Join(tried, ", "))
-}
-
 func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(file); err != nil {
 		return ioErr(err)
@@ -137,7 +111,7 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 			return ioErr(fmt.Errorf("--nki-version %s: unknown NKI release (tpbsim knows %s)", f.nkiVersion, strings.Join(kernel.NKIVersions, ", ")))
 		}
 	}
-	py, err := findPython(f.python)
+	py, err := nkipy.FindPython(f.python)
 	if err != nil {
 		return ioErr(err)
 	}
@@ -155,37 +129,21 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 			kargs = append(kargs, kv[0], kv[1])
 		}
 	}
-	if f.printProgram {
-		kargs = append(kargs, "--print-program")
-	}
-	if !f.verbose {
-		kargs = append(kargs, "--quiet")
-	}
-	if f.uninit {
-		kargs = append(kargs, "--check-uninit")
-	}
-	ja, _ := json.Marshal(kargs)
-	pp := dir
-	if old := os.Getenv("PYTHONPATH"); old != "" {
-		pp += string(os.PathListSeparator) + old
-	}
-	env := append(os.Environ(), "PYTHONPATH="+pp, "TPBSIM_BIN="+self, "TPBSIM_KERNEL_ARGS="+string(ja))
-	if f.trace != "" || f.summary != "" {
-		sess, err := os.MkdirTemp("", "tpbsim-nki-session-")
-		if err != nil {
-			return ioErr(err)
+	for _, b := range []struct {
+		on   bool
+		flag string
+	}{{f.printProgram, "--print-program"}, {!f.verbose, "--quiet"}, {f.uninit, "--check-uninit"}} {
+		if b.on {
+			kargs = append(kargs, b.flag)
 		}
-		defer os.RemoveAll(sess)
-		env = append(env, "TPBSIM_NKI_SESSION="+sess)
 	}
-	if f.rawBits {
-		env = append(env, "TPBSIM_RAW_BITS=1")
+	sc := nkipy.Script{Python: py, PythonPath: dir, Bin: self, File: file, Args: args, KernelArgs: kargs,
+		Session: f.trace != "" || f.summary != "", RawBits: f.rawBits, Keep: f.keep}
+	cmd, cleanup, err := sc.Command()
+	if err != nil {
+		return ioErr(err)
 	}
-	if f.keep {
-		env = append(env, "TPBSIM_KEEP=1")
-	}
-	cmd := exec.Command(py, append([]string{file}, args...)...)
-	cmd.Env = env
+	defer cleanup()
 	cmd.Stdin = os.Stdin
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err = cmd.Run()
