@@ -1,8 +1,11 @@
 package dge
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dma"
@@ -145,4 +148,37 @@ func requestTilesAgree(t *testing.T, g isa.Generation) int {
 		t.Error(fmt.Sprintf("%v: no crossbar tile checked", g))
 	}
 	return words
+}
+
+// A DMA_TRANSPOSE the crossbar cannot place is refused under dge_xpose_placement naming the
+// planner's reason alone (Plan.Fallback): the plan's other notes (MEMCOPY_DMA_CFG read as every
+// engine, ...) stay notes and never enter a violation's message.
+func TestXposePlacementNamesOnlyTheReason(t *testing.T) {
+	g := isa.CAYMAN
+	dst := isa.DMALocalBase + 0x110 // not 32-byte aligned
+	_, err := PlanInst(g, xposeWord(isa.DTypeBFLOAT16, isa.DTypeBFLOAT16, 0x4000, dst, 16, 16, 200, 0), Config{}, Options{Quiet: true})
+	var de *Error
+	if !errors.As(err, &de) || de.Rule != RuleXposePlacement {
+		t.Fatalf("PlanInst: %v, want rule %s", err, RuleXposePlacement)
+	}
+	want := fmt.Sprintf("DMA_TRANSPOSE: the crossbar writes 32-byte aligned destinations (dst_start_addr %% 32 == 0, seed 003 §3.3) and dst 0x%x is not", dst)
+	if de.Msg != want {
+		t.Errorf("message %q\nwant    %q", de.Msg, want)
+	}
+	// The request asking for the same transpose plans element-strided, with the reason as its
+	// own field and every note kept.
+	r, err := TensorRequest(g, 0x4000, dst, []int{16, 16}, []int{1, 0}, isa.DTypeBFLOAT16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanRequest(r, Options{Quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Kind != KindElementStrided || !strings.HasPrefix(p.Fallback, "the crossbar writes 32-byte aligned destinations") {
+		t.Errorf("kind %v, fallback %q", p.Kind, p.Fallback)
+	}
+	if !slices.Contains(p.Notes, p.Fallback) || len(p.Notes) < 2 {
+		t.Errorf("notes %q: want the reason among the other notes", p.Notes)
+	}
 }

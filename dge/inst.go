@@ -414,7 +414,7 @@ func planDirect2DXpose(f *Features, in *isa.DMADirect2DXpose, cfg Config, opt Op
 	if p.Kind == KindElementStrided {
 		// The instruction names the crossbar; the planner's element-strided fallback is not what
 		// it asks for (a request may fall back, an instruction the crossbar cannot run is invalid).
-		return nil, reqErr(RuleXposePlacement, "dst_start_addr", "DMA_TRANSPOSE: %s", strings.TrimSuffix(strings.Join(p.Notes, "; "), ": element-strided DIRECT2D fallback"))
+		return nil, reqErr(RuleXposePlacement, "dst_start_addr", "DMA_TRANSPOSE: %s", strings.TrimSuffix(p.Fallback, ": element-strided DIRECT2D fallback"))
 	}
 	p.Notes = append(p.Notes, "DMA_TRANSPOSE (0xBD) layout is partial: src_start_addr (16), dst_start_addr (40) and dst_row_step (48) are tpbsim's INFERRED offsets (dge.direct2d_xpose_layout)")
 	return p, nil

@@ -69,6 +69,10 @@ type Plan struct {
 	Streams      [][]MicroOp // per engine (index = engine id)
 	Log          []string    // firmware log lines ("S: ..."), plus tpbsim notes prefixed "tpbsim: "
 	Notes        []string
+	// Fallback is why a transpose is not on the crossbar (the reason of an element-strided
+	// plan of a transpose; also one of Notes), "" otherwise: a caller that refuses the
+	// fallback (DMA_TRANSPOSE) names this reason, not every note of the plan.
+	Fallback string
 }
 
 // level is one loop level of the common nest: count and the element steps on each side.
@@ -453,9 +457,11 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 	}
 	if perm && kind == KindDirect && !common {
 		kind = KindElementStrided
+		p.Fallback = "the source and destination nests have no common refinement"
 	}
 	if why != "" {
 		lg.note(why)
+		p.Fallback = why
 	}
 	p.ElemSize = [2]uint32{ess, esd}
 
