@@ -22,7 +22,7 @@ func TestLoopCount16(t *testing.T) {
 		factored bool
 		peeled   bool
 	}{
-		{"2x70000 transpose (issue 15)", []int{2, 70000}, []int{1, 0}, 0x1000000, true, false},
+		{"2x70000 transpose", []int{2, 70000}, []int{1, 0}, 0x1000000, true, false},
 		{"2x70004 transpose, 70004 = 4 x 17501", []int{2, 70004}, []int{1, 0}, 0x1000000, true, false},
 		{"2x70001 transpose, prime", []int{2, 70001}, []int{1, 0}, 0x1000000, false, true},
 		{"3x65537 transpose, prime", []int{3, 65537}, []int{1, 0}, 0x1000000, false, true},
@@ -69,7 +69,7 @@ func TestLoopCount16Independent(t *testing.T) {
 	}
 }
 
-// TestBoundParts: the lower bound's parts of issue 15's 100x77 transpose: 7 units (six full row
+// TestBoundParts: the lower bound's parts of a 100x77 transpose: 7 units (six full row
 // tiles and an edge) over 16 engines, two tile shapes, and the units are what idles nine engines.
 func TestBoundParts(t *testing.T) {
 	g := isa.CAYMAN

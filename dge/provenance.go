@@ -122,7 +122,7 @@ func Provenance() []isa.Provenance {
 			"JSON requests and `tpbsim dge` layouts. ISA DMA instructions (DIRECT2D, DMA_TRANSPOSE) are exempt: their ADDR8 addresses are linear device addresses "+
 			"(addr = region_base + partition x PARTITION_SIZE + offset), so a walk past a partition's end legally continues in the next partition; the DMA bounds check "+
 			"still refuses any byte outside an active area (CAYMAN's 192 KiB..256 KiB gap).",
-			"FACTS §B.3 (partition folded into the address), §B.5 (STATE_BUF_PARTITION_ACTIVE_SIZE); issue 4 §6 (the rest of each row contiguous from the byte offset)", isa.MedInferred,
+			"FACTS §B.3 (partition folded into the address), §B.5 (STATE_BUF_PARTITION_ACTIVE_SIZE); tpbsim (the rest of each row contiguous from the byte offset)", isa.MedInferred,
 			[]string{"src", "dst", "base", "step_elem"},
 			"a tensor's partition axis is the hardware's; a row that spills into the next partition is another partition's data, and on MARIANA / MARIANA_PLUS (active = stride) no bounds check catches it"),
 		r(RuleElementCounts, "The source and destination views hold the same number of elements.", "FACTS §C.2 (src_num*src_elem == dst_num*dst_elem)", isa.HighInferred,

@@ -13,7 +13,7 @@ import (
 	"github.com/tpbsim/tpbsim/mem"
 )
 
-// Benchmarks of issue 3 item 8: StreamTranspose on [128 x N] tiles of 1-, 2- and 4-byte cells at
+// Benchmarks of StreamTranspose on [128 x N] tiles of 1-, 2- and 4-byte cells at
 // 1 MiB and at the largest transpose one instruction can do on CAYMAN (source and destination
 // filling the SBUF active area: 112 KiB per partition each, 14 MiB each), reporting GB/s
 // (SetBytes = source bytes) and "x-copy", the ratio to copy() of the same number of bytes

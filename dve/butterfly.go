@@ -289,10 +289,10 @@ func (p *dselProg) runInPlace(a, b *vreg) {
 
 // deltaSwap is progSwap in place, on two different registers. Word by word and unrolled:
 // loading all sixteen words first (as the aliasing-safe run must) needs more registers than
-// amd64 has and spilled (32 swaps 370 -> 255 ns, session 3); a loop with the shift constant
+// amd64 has and spilled (32 swaps 370 -> 255 ns when unrolled); a loop with the shift constant
 // measured slower still. Unrolling (here and in the exchanges) made the butterfly 1.8-1.9x
-// faster at 1 MiB than loops, whose speed had also swung 1.7x with an unrelated change
-// elsewhere in the package (commit a3fd92f).
+// faster at 1 MiB than loops, whose speed also swung 1.7x with unrelated changes elsewhere in
+// the package.
 func deltaSwap(a, b *vreg, k, keep uint64) {
 	var t uint64
 	t = (a[0]>>k ^ b[0]) & keep
@@ -447,8 +447,8 @@ const bflyWork = 64
 
 // bflyBuf is one worker's register file and the src and dst rows of its current run of passes:
 // the src rows are copied in and the dst rows out in one piece per row (copyOut: non-temporal
-// stores for large instructions) rather than 64 bytes at a time. Session 3, 4-byte cells, one
-// core: full size 8.4 -> 5.6 ms (the fast path: 0.65 ms), 1 MiB 294 -> 330 us; runs of 64
+// stores for large instructions) rather than 64 bytes at a time: 4-byte cells, one core, full
+// size 8.4 -> 5.6 ms (the fast path: 0.65 ms), 1 MiB 294 -> 330 us; runs of 64
 // passes measured 5-10% faster than 16 at full size.
 type bflyBuf struct {
 	regs    [2][32]vreg

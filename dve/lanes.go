@@ -13,7 +13,9 @@ const laneChunk = 512
 
 // laneValue is the value type an op class computes in: FP32, the integer band's int64, and
 // raw bit vectors (uint32 for the dtypes of up to 32 bits, uint64 for the others).
-type laneValue interface{ float32 | int64 | uint64 | uint32 }
+type laneValue interface {
+	float32 | int64 | uint64 | uint32
+}
 
 // lanes is the element pipeline of one reduce or scan instruction in the value type T of its op
 // class: the dtype and op specialised loops chosen for it, the four lanes the scan runs (x,

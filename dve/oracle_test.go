@@ -16,7 +16,7 @@ import (
 	"github.com/tpbsim/tpbsim/num"
 )
 
-// The numpy oracle (issue 3 item 7, dve part): random instructions of every S4D4_TR opcode, with
+// The numpy oracle: random instructions of every S4D4_TR opcode, with
 // random shapes, strides (negative and zero included), channel counts, dtypes and SBUF / PSUM
 // placements, run here and, in one batch, by testdata/dve/oracle.py, which implements the
 // semantics of DESIGN.md §4 in numpy. Results must agree byte for byte: every op the oracle

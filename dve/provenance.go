@@ -104,9 +104,9 @@ func Provenance() []isa.Provenance {
 			"the hardware streams the destination in walk order, so a later element plausibly overwrites an earlier one; the model writes that way on every path (channels "+
 				"run on distinct partitions, so parallel transposes cannot reorder writes to one byte) and the result is deterministic"),
 		b("dve.effect_spans", "Effect reports one bounding box per pattern (partitions x byte range); bytes read/written count the elements actually walked.",
-			"issue 3 item 5 (trace)", isa.Invented, "A strided pattern can touch millions of runs; a bounding box per operand is what a trace can show."),
+			"tpbsim (what a trace shows of an operand)", isa.Invented, "A strided pattern can touch millions of runs; a bounding box per operand is what a trace can show."),
 		b("dve.parallel", "Large StreamTransposes (> 256 KiB) split work across channel groups and tile ranges on up to GOMAXPROCS goroutines; results are identical to the serial path.",
-			"issue 3 item 8", isa.Invented, "Host performance only; no architectural effect."),
+			"tpbsim (host performance)", isa.Invented, "Host performance only; no architectural effect."),
 
 		// The executor's own rules (RuleIDs); the ISA's predicates are in isa.Registry.
 		r(RuleInstGiven, "DVE.Execute needs an instruction (a caller error, not an ISA rule).", "tpbsim", isa.Invented, nil,

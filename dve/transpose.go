@@ -196,7 +196,7 @@ func parallel(procs, n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// Work split of a parallel transpose (issue 3 item 8). A call is cut into about
+// Work split of a parallel transpose. A call is cut into about
 // procs*workPerProc (group, tile range) items that the workers (procs-1 goroutines plus the
 // caller) take in turn from an atomic counter, so a worker slowed by other load takes fewer
 // items instead of holding up the end of the call. Item boundaries fall on 64 bytes of every dst

@@ -7,7 +7,7 @@
 // the src rows are read in place (a pointer per row) with software prefetch PD bytes ahead, the
 // dst rows are written with 16-byte stores, non-temporal ones on request.
 
-// PD is how far ahead of the tile being read the src lines are prefetched (measured, session 3:
+// PD is how far ahead of the tile being read the src lines are prefetched (measured:
 // 512 and 2048 bytes equal within noise, 4096 as slow as none at full size).
 #define PD 512
 

@@ -73,7 +73,7 @@ func transposeLayouts(g isa.Generation, rng *rand.Rand, E, es int, psumOK bool) 
 	return cs
 }
 
-// TestStreamTransposeImplementationsAgree is the exhaustive check of issue 3 item 3: over dtype
+// TestStreamTransposeImplementationsAgree is the exhaustive agreement check: over dtype
 // widths, channel counts {32,64,96,128}, tile counts and layouts on random data, the fast path,
 // the butterfly model and the naive reference leave identical memory.
 func TestStreamTransposeImplementationsAgree(t *testing.T) {

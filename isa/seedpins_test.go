@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Pins of seed claims against the seeds' literal values (issue 15 item 10). Each names the claim
+// Pins of seed claims against the seeds' literal values (testdata/claims/claims.tsv lists them with their mutations). Each names the claim
 // it pins; each was shown to fail by breaking the code it pins (see the commit message).
 
 func rulesOf(vs []Violation) map[string]bool {

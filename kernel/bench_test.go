@@ -10,7 +10,7 @@ import (
 
 // BenchmarkLower1000 / BenchmarkLowerRun1000: a 1,000-call random kernel (loads, copies and
 // casts on three engines, VE transposes, reduces, shuffles, gathers, stores; see randomKernel)
-// lowered, and lowered and run with race detection and timing (issue 11 item 7).
+// lowered, and lowered and run with race detection and timing (the figures are in BENCHMARKS.md).
 func BenchmarkLower1000(b *testing.B) {
 	k, _ := randomKernel(rand.New(rand.NewSource(1)), 1000)
 	b.ReportAllocs()

@@ -1,4 +1,4 @@
-// Package kernel runs NKI-level kernels on the tpbsim machine (issue 11): the JSON kernel form a
+// Package kernel runs NKI-level kernels on the tpbsim machine: the JSON kernel form a
 // front end records (FORMAT.md), allocation of its tensors per generation, lowering of every
 // call to the ISA instructions and DMA descriptors the machine executes, the semaphores a
 // compiler would insert between engines, NKI-level constraint checks per release, and the run

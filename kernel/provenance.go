@@ -21,7 +21,7 @@ func Provenance() []isa.Provenance {
 			"need the earlier instruction complete before the later one issues, unless that is already known: queue order completes a compute instruction before its queue issues the next, and knowledge passes on through "+
 			"every wait (a vector clock). Each compute queue counts its signalling instructions' completions on one semaphore (DVE 1, POOL 2, ACT 3; SEM_INC_COMPLETE added only when a later instruction waits), every DMA "+
 			"instruction increments a pool semaphore (4..255) on completion, reused only by a DMA that already knows the previous user complete; waits are WAIT_FOR_SEM_GE_IMM.",
-			"issue 11 item 3 (synchronisation as a compiler inserts it)", isa.Invented, "how the Neuron compiler numbers its semaphores is not public; counting semaphores with GE waits never deadlock (every wait names an earlier instruction) and are race-free by construction"),
+			"tpbsim (synchronisation as a compiler inserts it)", isa.Invented, "how the Neuron compiler numbers its semaphores is not public; counting semaphores with GE waits never deadlock (every wait names an earlier instruction) and are race-free by construction"),
 		b("kernel.sync_carrier", "An instruction waits on one semaphore (its EVENTS band). When it needs more, each extra wait goes on a wait carrier before it, a 1-element UINT32 COPY between two scratch words of its queue "+
 			"(top of SBUF partition 0, zeroed before the run); a DMA on SP, which has no compute instruction, waits for a relay carrier on a compute queue that signals.",
 			"FACTS §B.2 (one wait per instruction)", isa.Invented, "the hardware's EVENTS band holds one wait; the sources name no no-op instruction, and a COPY of the queue's own scratch touches nothing the kernel uses"),

@@ -9,7 +9,7 @@ import (
 	"github.com/tpbsim/tpbsim/isa"
 )
 
-// NKI-level constraint checks per release (issue 11 item 4, NKI.md §2-§3). The public rules
+// NKI-level constraint checks per release (NKI.md §2-§3). The public rules
 // changed between releases; a ruleSet holds those of one release. Every violation names the
 // call's file:line, the argument, the rule and what would be legal, and the release.
 

@@ -7,7 +7,7 @@ import (
 	"github.com/tpbsim/tpbsim/sim"
 )
 
-// Synchronisation as a compiler inserts it (issue 11 item 3; Provenance kernel.sync). Every
+// Synchronisation as a compiler inserts it (Provenance kernel.sync). Every
 // lowered instruction's memory accesses are tracked as boxes of bytes; an access that conflicts
 // with an earlier one (read-after-write, write-after-read, write-after-write) on bytes it
 // overlaps needs the earlier instruction complete before it issues. What is already known

@@ -21,21 +21,21 @@ func Provenance() []Decision {
 			Text: "Every cast between different kinds goes through FP32: the source widens to FP32 (integers rounded to nearest even), " +
 				"then FP32 narrows to the destination. Integer-to-integer casts lose the low bits of values beyond 2^24, and 32/64-bit " +
 				"integers cast to BF16/FP16/FP8 are rounded twice. A cast to the same kind copies the bits.",
-			Source:     "FACTS §A.1 (FP32 \"the cast hub\"); DESIGN.md §4 Cast; issue 3 item 1",
+			Source:     "FACTS §A.1 (FP32 \"the cast hub\"); DESIGN.md §4 Cast",
 			Confidence: "MED/INFERRED",
 			Reason:     "FACTS names FP32 the cast hub and DESIGN says casts go via FP32; no wider integer path is described for the DVE or DMA casts.",
 		},
 		{
 			ID:         "num.cast.float_to_int",
 			Text:       "Float to integer rounds toward zero and saturates at the integer type's range; NaN gives 0, +Inf the maximum, -Inf the minimum (0 for unsigned).",
-			Source:     "DESIGN.md §4 Cast; issue 3 item 1",
+			Source:     "DESIGN.md §4 Cast",
 			Confidence: "MED/INFERRED",
-			Reason:     "DESIGN and the issue fix toward-zero saturating; NaN -> 0 matches the common accelerator convention (and the saturating-cast behaviour users see from NKI) and is the only value not biased to either end.",
+			Reason:     "DESIGN fixes toward-zero saturating; NaN -> 0 matches the common accelerator convention (and the saturating-cast behaviour users see from NKI) and is the only value not biased to either end.",
 		},
 		{
 			ID:         "num.cast.rne",
 			Text:       "Narrowing into a float kind rounds to nearest, ties to even. Overflow rounds to Inf where the format has Inf (FP32, FP32R, BF16, FP16, FP8 E3M4/E4M3/E5M2) and saturates to the largest finite value where it has none (FP8_EXP2, FP4_EXP2, SFP8_*).",
-			Source:     "DESIGN.md §4 Cast; issue 3 item 1",
+			Source:     "DESIGN.md §4 Cast",
 			Confidence: "MED/INFERRED",
 			Reason:     "IEEE 754 default rounding and overflow; formats without Inf cannot do otherwise than saturate.",
 		},

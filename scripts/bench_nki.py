@@ -1,5 +1,5 @@
 """Times a 1,000-call NKI kernel on tpbsim (trace in Python, then lower + run in Go) beside eager
-numpy of the same calls (issue 11 item 7; figures go to BENCHMARKS.md, never a timed test).
+numpy of the same calls (figures go to BENCHMARKS.md, never a timed test).
 
     PYTHONPATH=python TPBSIM_BIN=$(go env GOPATH)/bin/tpbsim /usr/bin/python3 scripts/bench_nki.py
 """

@@ -11,7 +11,7 @@ import (
 // the same run, with the same schedule, recording no timeline and making no summary
 // (Machine.timelineOff). The cost formulas and the DMA placement run in both: any run needs
 // times to order its engines; their own share is read from a CPU profile (BENCHMARKS.md).
-// Issue 13 asks for at most 20% in all.
+// The budget for the whole timing model is 20% of an untimed run.
 func BenchmarkTimingOverhead(b *testing.B) {
 	g := isa.CAYMAN
 	// 40,000 small instructions on four queues: the instruction-bound case, where per-instruction

@@ -17,7 +17,7 @@ func relocatedFields(w LaneWord, g TableGen) (valid, mode, stage uint64) {
 	return uint64(w) >> b.valid & 1, uint64(w) >> b.mode & 7, uint64(w) >> b.stage & 7
 }
 
-// TestCrossGenNamesDifferingFields is issue 15 item 8: `dtable diff --op` across generations named
+// TestCrossGenNamesDifferingFields: `dtable diff --op` across generations once named
 // only OPA and MUX (the low fields it allows to change) when MODE was what made a lane fail, so a
 // reader looked in the wrong field. The synthetic default sets never fail the check (their
 // unquoted lanes are relocated gen2 lanes), which is why a run over them could not reproduce it;

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Synthetic table sets (issue 5 item 7). The compiler's blobs cannot be shipped, so BuildFixture
+// Synthetic table sets. The compiler's blobs cannot be shipped, so BuildFixture
 // assembles full-size sets from every byte-exact fact the sources quote, and fills the rest with
 // deterministic filler chosen to reproduce the real blobs' published counts where that does not
 // contradict a fact. What is real and what is filler is said at each step below; in short:

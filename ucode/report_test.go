@@ -212,7 +212,7 @@ func TestProvenance(t *testing.T) {
 
 // TestReportOpcodeLabelsAndLinks: each block of the map names the opcodes on its row (title and
 // label), a pinned block is linkable as #block-N and its panel links to itself, and the opcode
-// table's fast rows link to their blocks (issue 15 item 8). gen3 op65 is on fast row 8 (FACTS
+// table's fast rows link to their blocks. gen3 op65 is on fast row 8 (FACTS
 // §E.2, 0x3008), shared with its twin 81.
 func TestReportOpcodeLabelsAndLinks(t *testing.T) {
 	s, err := Load([]string{"../testdata/ucode/dve_bin_gen3"}, "", GenUnknown)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Times numpy's np.copyto(out, tiles.T) on the data of dve's BenchmarkStreamTranspose
-(issue 3 item 8): [128 x N] tiles of 1-, 2- and 4-byte cells at 1 MiB and at the CAYMAN full
+"""Times numpy's np.copyto(out, tiles.T) on the data of dve's BenchmarkStreamTranspose:
+[128 x N] tiles of 1-, 2- and 4-byte cells at 1 MiB and at the CAYMAN full
 size (112 KiB per partition, 14 MiB per side), next to np.copyto(out, tiles) (a plain copy).
 
     python3 testdata/dve/bench_numpy.py

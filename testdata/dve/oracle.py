@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""numpy oracle for the DVE S4D4_TR executor (tpbsim issue 3 item 7, dve part).
+"""numpy oracle for the DVE S4D4_TR executor (tpbsim).
 
 Usage: oracle.py DIR
   DIR/cases.json  list of cases (see dve/oracle_test.go)

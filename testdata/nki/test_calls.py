@@ -1,4 +1,4 @@
-"""Every supported NKI call on tpbsim against numpy (issue 11 item 6), as a unittest file run by
+"""Every supported NKI call on tpbsim against numpy, as a unittest file run by
 `tpbsim nki run` (cmd/tpbsim TestNKIOracle): casts with NaN / Inf / overflow, partial VE
 transposes, PSUM placement, dst_rmw_op add, reduces, shuffles with 255 entries, indirect DMA
 with out-of-bound indices in both modes, and the refusals."""
