@@ -320,38 +320,11 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err // a request the planner refuses breaks a rule (its category)
 	}
-	outs, err := f.start(r, g, requestName(f), f.request)
+	ran, err := f.execute(r, g, requestName(f), f.request, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	var loadNotes []string
-	for _, l := range f.loads {
-		note, err := dgeLoad(r, g, l)
-		if err != nil {
-			return err
-		}
-		if note != "" {
-			loadNotes = append(loadNotes, note)
-		}
-	}
-	if len(f.loads) == 0 {
-		if err := r.Fill(f.seed); err != nil {
-			return ruleErr(err)
-		}
-	}
-	res, mismatch := r.Execute(f.verify)
-	if res == nil {
-		return ruleErr(mismatch)
-	}
-	p := r.Plan()
-	if mismatch == nil { // a mismatch writes nothing
-		if err := f.writeOutputs(r, res, outs, g, stdout); err != nil {
-			return err
-		}
-	}
-	if outs.ToStdout() {
-		stdout = stderr // stdout carries the output (or would have, but for the mismatch)
-	}
+	res, p, stdout, mismatch := ran.res, r.Plan(), ran.report, ran.mismatch
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -368,7 +341,7 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, ", %d credit waits (ring depth %d)", res.CreditWaits, p.Job.RingDepth)
 		}
 		fmt.Fprintln(stdout)
-		for _, n := range append(loadNotes, p.Notes...) {
+		for _, n := range append(ran.notes, p.Notes...) {
 			fmt.Fprintf(stdout, "note: %s\n", n)
 		}
 		for _, s := range res.Sems {
@@ -381,12 +354,24 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	return mismatch
 }
 
-// start checks the work limits of the planned request r (before anything is allocated, loaded
-// or filled: planning is bounded by dge.MaxPlanNests, while the fill, the reference and the
-// run cost what the request moves), reads --timing, builds the machine and checks the outputs
-// (sim.OutputArgs: dumps and paths first, as in tpbsim run, so a usage mistake costs no large
-// read). name prefixes a work-limit error ("" none); input is the --request file ("" none).
-func (f *dgeFlags) start(r *sim.DGERun, g isa.Generation, name, input string) (*sim.RunOutputs, error) {
+// dgeRan is a request dge run executed: the result, the notes of the loads, where the report
+// goes (stderr when stdout carries an output), and the verification's mismatch.
+type dgeRan struct {
+	res      *sim.DGEResult
+	notes    []string
+	report   io.Writer
+	mismatch error
+}
+
+// execute runs the planned request r (a tensor or an index request). It checks the work limits
+// before anything is allocated, loaded or filled (planning is bounded by dge.MaxPlanNests,
+// while the fill, the reference and the run cost what the request moves), reads --timing,
+// builds the machine, checks the outputs (sim.OutputArgs: dumps and paths first, as in tpbsim
+// run, so a usage mistake costs no large read), writes an index request's indices, loads
+// (--load) or fills (--seed), executes, verifies (--verify) and writes the outputs, unless the
+// destination differs from the reference. name prefixes a work-limit error ("" none); input is
+// the --request file ("" none).
+func (f *dgeFlags) execute(r *sim.DGERun, g isa.Generation, name, input string, stdout, stderr io.Writer) (*dgeRan, error) {
 	if f.maxElements == 0 {
 		return nil, ioErr(errZeroMaxElements)
 	}
@@ -406,14 +391,38 @@ func (f *dgeFlags) start(r *sim.DGERun, g isa.Generation, name, input string) (*
 	if err != nil {
 		return nil, ioErr(err)
 	}
-	return outs, nil
-}
-
-// writeOutputs renders and writes dge run's outputs after the run (sim.RunOutputs.DGEFiles).
-func (f *dgeFlags) writeOutputs(r *sim.DGERun, res *sim.DGEResult, outs *sim.RunOutputs, g isa.Generation, stdout io.Writer) error {
-	files, _, err := outs.DGEFiles(r.Machine(), res, g)
-	if err != nil {
-		return ruleErr(err)
+	if err := r.WriteIndices(); err != nil {
+		return nil, ruleErr(err)
 	}
-	return writeOutputs(files, stdout)
+	ran := &dgeRan{report: stdout}
+	for _, l := range f.loads {
+		note, err := dgeLoad(r, g, l)
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			ran.notes = append(ran.notes, note)
+		}
+	}
+	if len(f.loads) == 0 {
+		if err := r.Fill(f.seed); err != nil {
+			return nil, ruleErr(err)
+		}
+	}
+	if ran.res, ran.mismatch = r.Execute(f.verify); ran.res == nil {
+		return nil, ruleErr(ran.mismatch)
+	}
+	if ran.mismatch == nil { // a mismatch writes nothing
+		files, _, err := outs.DGEFiles(r.Machine(), ran.res, g)
+		if err != nil {
+			return nil, ruleErr(err)
+		}
+		if err := writeOutputs(files, stdout); err != nil {
+			return nil, err
+		}
+	}
+	if outs.ToStdout() {
+		ran.report = stderr // stdout carries the output (or would have, but for the mismatch)
+	}
+	return ran, nil
 }

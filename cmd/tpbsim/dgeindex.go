@@ -76,35 +76,14 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err // an instruction the rules or the planner refuse: its category
 	}
-	outs, err := f.start(r, ir.Gen, "", "")
+	ran, err := f.execute(r, ir.Gen, "", "", stdout, stderr)
 	if err != nil {
 		return err
 	}
-	m := r.Machine()
-	if err := r.WriteIndices(); err != nil {
-		return ruleErr(err)
+	if ran.mismatch != nil {
+		return ruleErr(ran.mismatch)
 	}
-	for _, l := range f.loads {
-		if err := loadArg(m, ir.Gen, l); err != nil {
-			return ioErr(fmt.Errorf("--load %s: %w", l, err))
-		}
-	}
-	if len(f.loads) == 0 {
-		if err := r.Fill(f.seed); err != nil {
-			return ruleErr(err)
-		}
-	}
-	res, err := r.Execute(f.verify)
-	if err != nil {
-		return ruleErr(err)
-	}
-	p := r.Plan()
-	if err := f.writeOutputs(r, res, outs, ir.Gen, stdout); err != nil {
-		return err
-	}
-	if outs.ToStdout() {
-		stdout = stderr
-	}
+	res, p, stdout := ran.res, r.Plan(), ran.report
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
