@@ -106,11 +106,6 @@ func refuse(inst isa.Inst, g isa.Generation, rule, field, format string, args ..
 		e.Detail += fmt.Sprintf(" (isa.Validate reports no violation; the executor relies on %s)", rule)
 		return e
 	}
-	v := violation(w)
-	return &Error{Opcode: op, Rule: v.Rule, Field: v.Path, Detail: v.Value + ", legal: " + v.Legal, Violation: &v, Err: fault.ErrInvalid}
-}
-
-// violation is an isa.Violation as the bottom vocabulary's value.
-func violation(v isa.Violation) fault.Violation {
-	return fault.Violation{Rule: v.Rule, Path: v.Field, Value: v.Value, Legal: v.Legal, Offset: v.Offset}
+	v := w.Fault()
+	return &Error{Opcode: op, Rule: v.Rule, Field: v.Path, Detail: fault.Violation{Value: v.Value, Legal: v.Legal}.Detail(), Violation: &v, Err: fault.ErrInvalid}
 }

@@ -93,26 +93,42 @@ type Violation struct {
 	Msg    string // optional: why, beyond rule and field
 }
 
-// String renders "rule: path = value, legal: legal (msg)", leaving out what is empty.
+// String is the one text form of a violation, printed by every layer (tpbsim check, run's
+// instruction errors, the DGE's and the executors' errors): "rule: path = value, legal: legal:
+// msg", leaving out what is empty (Detail is the part after the rule).
 func (v Violation) String() string {
+	d := v.Detail()
+	switch {
+	case d == "":
+		return v.Rule
+	case v.Rule == "":
+		return d
+	}
+	return v.Rule + ": " + d
+}
+
+// Detail is String without the rule, "path = value, legal: legal: msg", for an error that names
+// the rule itself.
+func (v Violation) Detail() string {
 	var b strings.Builder
-	b.WriteString(v.Rule)
-	if v.Path != "" {
-		b.WriteString(": ")
-		b.WriteString(v.Path)
-		if v.Value != "" {
-			b.WriteString(" = ")
-			b.WriteString(v.Value)
+	sep := func(s string) {
+		if b.Len() > 0 {
+			b.WriteString(s)
 		}
 	}
+	b.WriteString(v.Path)
+	if v.Value != "" {
+		sep(" = ")
+		b.WriteString(v.Value)
+	}
 	if v.Legal != "" {
-		b.WriteString(", legal: ")
+		sep(", ")
+		b.WriteString("legal: ")
 		b.WriteString(v.Legal)
 	}
 	if v.Msg != "" {
-		b.WriteString(" (")
+		sep(": ")
 		b.WriteString(v.Msg)
-		b.WriteString(")")
 	}
 	return b.String()
 }

@@ -65,8 +65,11 @@ func TestViolationString(t *testing.T) {
 		want string
 	}{
 		{fault.Violation{Rule: "r", Path: "f", Value: "3", Legal: "0..2"}, "r: f = 3, legal: 0..2"},
-		{fault.Violation{Rule: "r", Msg: "why"}, "r (why)"},
+		{fault.Violation{Rule: "r", Msg: "why"}, "r: why"},
 		{fault.Violation{Rule: "r", Path: "f"}, "r: f"},
+		{fault.Violation{Rule: "r", Path: "f", Msg: "why"}, "r: f: why"},
+		{fault.Violation{Rule: "r", Path: "f", Value: "3", Legal: "0..2", Offset: 7, Msg: "why"}, "r: f = 3, legal: 0..2: why"},
+		{fault.Violation{Rule: "r"}, "r"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			if got := tc.v.String(); got != tc.want {

@@ -79,10 +79,8 @@ type Violation struct {
 	Offset int    // byte offset of the field in the 64-byte word
 }
 
-// String renders "rule: field = value, legal: legal".
-func (v Violation) String() string {
-	return v.Rule + ": " + v.Field + " = " + v.Value + ", legal: " + v.Legal
-}
+// String renders "rule: field = value, legal: legal", the one form of fault.Violation.String.
+func (v Violation) String() string { return v.Fault().String() }
 
 // Error makes a Violation usable as an error.
 func (v Violation) Error() string { return v.String() }

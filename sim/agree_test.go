@@ -290,3 +290,47 @@ func TestTransposeReduceCellWidthCheckAgreesWithRun(t *testing.T) {
 		}
 	}
 }
+
+// One rule, one message: the words check refuses, run refuses before the run with the same
+// text (fault.Violation.String, the one renderer): an ISA violation (value, legal), one with a
+// reason as well, and an unsupported word with a reason.
+func TestCheckAndRunPrintARuleAlike(t *testing.T) {
+	g := isa.CAYMAN
+	psum := isa.Addr4(g.Geometry().PSUMOffset)
+	cellWidth := s4(isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.DTypeINT64, 32, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 32, isa.Events{})
+	cellWidth.DstMemPattern.NumElem[0] = 1
+	cellWidth.Op, cellWidth.OpDim = isa.ALUMaxInt, isa.SubdimX
+	for _, tc := range []struct {
+		name string
+		eng  isa.Engine
+		in   isa.Inst
+	}{
+		{"has_multiple_32_channels", isa.EngineDVE, s4(isa.OpSTREAM_TRANSPOSE, isa.DTypeFP32, 48, sbufAddr(g, 0, 0), sbufAddr(g, 0, 0x1000), 32, isa.Events{})},
+		{"gpsimd_cannot_access_psum", isa.EnginePOOL, s4(isa.OpCOPY, isa.DTypeFP32, 32, sbufAddr(g, 0, 0), psum, 32, isa.Events{})},
+		{"transpose_cell_width", isa.EnginePOOL, cellWidth},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Program{Queues: []Queue{{Engine: tc.eng, Insts: []Instr{{Inst: tc.in, Offset: -1}}}}}
+			m, err := New(Config{Gen: g, Races: RacesOff})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := CheckProgram(p, m.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &rep.Insts[0]
+			v := r.Unsupported
+			if len(r.Violations) > 0 {
+				v = r.Violations[0]
+			}
+			if v.Rule != tc.name {
+				t.Fatalf("check: %v, want rule %s", v, tc.name)
+			}
+			_, runErr := m.Run(p)
+			if runErr == nil || !strings.Contains(runErr.Error(), ": rule "+v.String()) {
+				t.Errorf("check says %q; run:\n%v", v.String(), runErr)
+			}
+		})
+	}
+}

@@ -37,5 +37,5 @@ func ExampleCheckProgram() {
 	// line 2: STREAM_TRANSPOSE [has_multiple_32_channels]
 	// false
 	// 1 instruction(s) fail the checks made before the run; nothing was executed
-	//   DVE instruction 1 (line 2): STREAM_TRANSPOSE: invalid instruction: rule has_multiple_32_channels: num_active_channels (byte 34) = 48 (legal: 32, 64, 96 or 128)
+	//   DVE instruction 1 (line 2): STREAM_TRANSPOSE: invalid instruction: rule has_multiple_32_channels: num_active_channels = 48, legal: 32, 64, 96 or 128
 }

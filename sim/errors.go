@@ -100,7 +100,7 @@ func (e *InstError) Error() string {
 	switch {
 	case len(e.Violations) > 0:
 		b.WriteString(": rule ")
-		writeRule(&b, e.Violations[0])
+		b.WriteString(e.Violations[0].String())
 	case e.Rule != "":
 		fmt.Fprintf(&b, ": rule %s", e.Rule)
 	}
@@ -170,27 +170,6 @@ func kindText(kind error) string {
 		return "capacity limit exceeded"
 	}
 	return kind.Error()
-}
-
-// writeRule writes the broken rule of an instruction error: "R: path (byte N) = value (legal:
-// L): why", leaving out what is empty.
-func writeRule(b *strings.Builder, v fault.Violation) {
-	b.WriteString(v.Rule)
-	if v.Path != "" {
-		fmt.Fprintf(b, ": %s", v.Path)
-		if v.Offset > 0 {
-			fmt.Fprintf(b, " (byte %d)", v.Offset)
-		}
-		if v.Value != "" {
-			fmt.Fprintf(b, " = %s", v.Value)
-		}
-	}
-	if v.Legal != "" {
-		fmt.Fprintf(b, " (legal: %s)", v.Legal)
-	}
-	if v.Msg != "" {
-		fmt.Fprintf(b, ": %s", v.Msg)
-	}
 }
 
 // Unwrap exposes both the category sentinel and the cause to errors.Is / errors.As.

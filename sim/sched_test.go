@@ -260,7 +260,7 @@ func TestCheckBeforeRun(t *testing.T) {
 	if !errors.Is(err, fault.ErrInvalid) || !errors.Is(err, fault.ErrLimit) {
 		t.Errorf("errors.Is through ProgramError failed")
 	}
-	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: invalid instruction: rule opcode_legal_on_engine: opcode = LOAD_MASK_SELECT on the SP queue (legal: on DVE)") {
+	if !strings.Contains(err.Error(), "SP instruction 0 (t.s, byte offset 0): LOAD_MASK_SELECT: invalid instruction: rule opcode_legal_on_engine: opcode = LOAD_MASK_SELECT on the SP queue, legal: on DVE") {
 		t.Errorf("message:\n%v", err)
 	}
 }

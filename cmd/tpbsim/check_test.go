@@ -124,7 +124,7 @@ func TestCheckAgreesWithRun(t *testing.T) {
 		{"GpSimd PSUM", "POOL", "COPY in=FP32 out=FP32 nac=32 src=sbuf:0:0[32@1] dst=psum:0:0[32@1]", true, "gpsimd_cannot_access_psum",
 			"COPY: gpsimd_cannot_access_psum: dst_mem_pattern.start_addr = 0x02000000, legal: an SBUF address"},
 		{"work limit", "DVE", "COPY in=FP32 out=FP32 nac=32 src=sbuf:0:0[65535@0,65535@0,65535@0,65535@0] dst=sbuf:0:0x100[65535@0,65535@0,65535@0,65535@0]",
-			true, "sim.max_elements", "COPY: sim.max_elements (streams "},
+			true, "sim.max_elements", "COPY: sim.max_elements: streams "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := writeISASrc(t, "w.s", ".gen CAYMAN\n.engine "+tc.engine+"\n"+tc.word+"\n")
