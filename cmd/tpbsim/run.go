@@ -4,16 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
-	"github.com/tpbsim/tpbsim/mem"
 	"github.com/tpbsim/tpbsim/sim"
-	"github.com/tpbsim/tpbsim/ucode"
 )
 
 type runFlags struct {
@@ -152,12 +149,8 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	cfg := sim.Config{Gen: g, CheckUninit: f.checkUninit, Trace: f.trace != "", MaxElements: f.maxElements, Butterfly: f.butterfly,
 		HugePages: true, Races: races}
 	if f.hbmCap != "" {
-		if cfg.HBMCapBytes, err = sim.ParseSize(f.hbmCap); err != nil {
-			return ioErr(fmt.Errorf("--hbm-cap: %v", err))
-		}
-		if cfg.HBMCapBytes < mem.HBMPageSize {
-			return ioErr(fmt.Errorf("--hbm-cap %s: %d bytes is less than one HBM page (%d bytes): HBM is allocated in whole pages, so nothing could be written",
-				f.hbmCap, cfg.HBMCapBytes, mem.HBMPageSize))
+		if cfg.HBMCapBytes, err = sim.ParseHBMCap(f.hbmCap); err != nil {
+			return ioErr(fmt.Errorf("--hbm-cap %s: %v", f.hbmCap, err))
 		}
 	}
 	pf, err := loadProgramFile(path, g, f.genSet)
@@ -169,28 +162,23 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := applyRegFlags(prog, pf.Gen, f.boundRegs, f.addrRegs); err != nil {
-		return err
+	if err := prog.ApplyRegArgs(pf.Gen, f.boundRegs, f.addrRegs); err != nil {
+		return ioErr(err)
 	}
 	g = pf.Gen
 	cfg.Gen = g
 	if cfg.Timing, err = f.tf.table(g); err != nil {
 		return err
 	}
-	var tables *ucode.TableSet
 	if f.tables != "" {
-		if tables, err = loadTables(f.tables, g, stderr); err != nil {
-			return err
+		tables, warnings, err := sim.LoadTableSet(f.tables, g, prog)
+		if err != nil {
+			return ioErr(fmt.Errorf("--tables: %w", err))
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "tpbsim: warning: %s\n", w)
 		}
 		cfg.Annotate = sim.TableAnnotator(tables)
-		var ops []uint8
-		for _, op := range prog.Opcodes(isa.EngineDVE) {
-			ops = append(ops, uint8(op))
-		}
-		for _, op := range tables.MissingOpcodes(ops) {
-			fmt.Fprintf(stderr, "tpbsim: warning: the microcode table set %q lacks opcode %v (0x%02x), which the DVE queue uses\n",
-				tables.Name, isa.Opcode(op), op)
-		}
 	}
 	m, err := sim.New(cfg)
 	if err != nil {
@@ -240,26 +228,6 @@ func runProgram(path string, f *runFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-func loadTables(dir string, g isa.Generation, stderr io.Writer) (*ucode.TableSet, error) {
-	tg := ucode.TableGenFor(g)
-	if tg == ucode.GenUnknown {
-		return nil, ioErr(fmt.Errorf("--tables: %v has no DVE microcode table generation", g))
-	}
-	// A missing path is an I/O error in its own words (as in dtable), not a file whose table
-	// kind cannot be told.
-	if _, err := os.Stat(dir); err != nil {
-		return nil, ioErr(fmt.Errorf("--tables: %w", err))
-	}
-	ts, err := ucode.Load([]string{dir}, "", ucode.GenUnknown)
-	if err != nil {
-		return nil, ioErr(fmt.Errorf("--tables: %w", err))
-	}
-	if ts.Gen != tg {
-		fmt.Fprintf(stderr, "tpbsim: warning: table set %q is %v (%s) but %v uses %v tables\n", ts.Name, ts.Gen, ts.GenReason, g, tg)
-	}
-	return ts, nil
 }
 
 // loadArg applies one --load ADDR=FILE.npy[:DTYPE] (sim.ParseLoad, sim.Machine.Load).
