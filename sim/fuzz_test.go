@@ -97,7 +97,7 @@ func randomProgram(r *rand.Rand, g isa.Generation) *Program {
 		q := Queue{Engine: queueEngines[pick(len(queueEngines))]}
 		if valid {
 			q.Engine = queueEngines[qi]
-			for i, n := 0, 1+pick(6); i < n; i++ {
+			for i, n := 0, 1+pick(4); i < n; i++ {
 				in := validInst(r, g, q.Engine, events())
 				q.Insts = append(q.Insts, Instr{Inst: in, Index: i, Offset: int64(i * 64)})
 			}
@@ -169,8 +169,13 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 			isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_CUMULATIVE_ARITH_OP, isa.OpRECIPROCAL)
 	}
 	if e == isa.EngineTPB_SP || (e != isa.EngineDVE && pick(3) == 0) {
-		// HBM <-> SBUF copy of rows x cols fp32, rows over partitions
-		rows, cols := uint16(1+pick(128)), uint16(1+pick(256))
+		// HBM <-> SBUF copy of rows x cols fp32, rows over partitions: mostly a few of each (a
+		// descriptor a row, on up to 16 partitions: two DMA engines), one in four up to every
+		// partition (all the engines) and past the element limit (rows x cols > 1<<14)
+		rows, cols := uint16(1+pick(16)), uint16(1+pick(16))
+		if pick(4) == 0 {
+			rows, cols = uint16(1+pick(128)), uint16(1+pick(256))
+		}
 		part := uint32(pick(int(129 - rows)))
 		hbm := uint64(pick(1<<20)) * 4
 		d := dmaLoad(g, hbm, rows, cols, uint8(pick(4)), ev)
@@ -203,9 +208,13 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 	if op == isa.OpCAST || op == isa.OpRECIPROCAL {
 		out = any[pick(len(any))]
 	}
-	nac := uint8(32 * (1 + pick(4)))
+	// Mostly 32 or 64 channels of 32 elements (what an instruction costs is its elements), one
+	// in four up to 128 channels of 128.
+	nac, n := uint8(32*(1+pick(2))), uint16(32)
+	if pick(4) == 0 {
+		nac, n = uint8(32*(1+pick(4))), uint16(32*(1+pick(4)))
+	}
 	part := uint32(32 * pick(int(4-nac/32+1)))
-	n := uint16(32 * (1 + pick(4)))
 	off := func() isa.Addr4 { return isa.Addr4(part*stride + uint32(pick(8))*0x200) }
 	t := func(a isa.Addr4, n uint16) isa.Tensor4D {
 		return isa.Tensor4D{StartAddr: a, StepElem: [4]int16{1, int16(n), int16(n), int16(n)}, NumElem: [4]uint16{n, 1, 1, 1}}
