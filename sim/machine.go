@@ -661,8 +661,11 @@ func (r *run) issue(e *engine, slot int) error {
 		occPS           int64 // how long the queue is held
 		src             int   // the timeline node the semaphore update comes from
 		lat             int64 // and the latency it takes to reach a waiter
-		args            = map[string]any{}
+		args            map[string]any // the trace slice's args (traced runs only)
 	)
+	if r.tr != nil {
+		args = map[string]any{}
+	}
 	start := r.now
 	pred, via, vlat := r.tm.predOf(start, e.last, waited > 0, ev.WaitIdx)
 	self := len(r.tm.nodes)
@@ -675,7 +678,9 @@ func (r *run) issue(e *engine, slot int) error {
 			return withRegReads(err, reads)
 		}
 		eff, readPS, totalPS = d.eff, d.readPS, d.totalPS
-		args["descriptors"] = d.n
+		if args != nil {
+			args["descriptors"] = d.n
+		}
 		src, lat = d.last, r.tm.semLatencyPS(true)
 	} else {
 		var err error
@@ -691,8 +696,10 @@ func (r *run) issue(e *engine, slot int) error {
 		r.hb.compute(slot, &e.queue[e.pc], &eff, start, start+occPS)
 		src, lat = r.tm.add(node{kind: nodeCompute, queue: e.kind, index: int32(in.Index), op: op, start: start, occEnd: start + occPS, end: start + totalPS, pred: int32(pred), via: via, sem: ev.WaitIdx, viaLatency: vlat}), r.tm.semLatencyPS(false)
 		r.annotate(e, op, args)
-		for k, v := range eff.Notes {
-			args[k] = v
+		if args != nil {
+			for k, v := range eff.Notes {
+				args[k] = v
+			}
 		}
 	}
 	e.last = self
@@ -759,7 +766,9 @@ func (r *run) annotate(e *engine, op isa.Opcode, args map[string]any) {
 	}
 	r.res.Annotated = append(r.res.Annotated, AnnotatedInst{Engine: e.name, Index: e.pc, Opcode: op, Annotation: a})
 	for k, v := range a {
-		args[k] = v
+		if args != nil {
+			args[k] = v
+		}
 		if k == AnnotationClassKey {
 			if e.stats.Notes == nil {
 				e.stats.Notes = map[string]int{}
