@@ -23,7 +23,7 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		{"unknown opcode", "NOPE_OP x=1\n", false, RuleForm, "opcode", true},
 		{"bad field", "COPY nac=300\n", false, RuleForm, "num_active_channels", true},
 		{"bad directive", ".frob 1\n", false, RuleForm, "", false},
-		{"bad generation", ".gen NOPE\n", false, RuleForm, "", true},
+		{"bad generation", ".gen NOPE\n", false, isa.RuleGenerationName, "generation", true},
 		{"json shared line", `[{"opcode":"COPY"},{"opcode":"NOPE_OP"}]`, true, RuleForm, "instruction[1]: opcode", true},
 	}
 	for _, c := range cases {

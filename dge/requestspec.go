@@ -211,7 +211,7 @@ func (s *RequestSpec) Request() (Request, error) {
 		}
 	}
 	if req.ComputeOp, err = ParseComputeOp(s.ComputeOp); err != nil {
-		return req, specErr("compute_op", err, "%s %q: want NONE, ADD, MULTIPLY, MAX or MIN", s.name("compute_op"), s.ComputeOp)
+		return req, specErr("compute_op", nil, "%s %q: want NONE, ADD, MULTIPLY, MAX or MIN", s.name("compute_op"), s.ComputeOp)
 	}
 	req.CarveoutCfg = uint32(s.CarveoutCfg)
 	if req.DMACfg, err = withDMAs(g, s.DMAs, uint32(s.DMACfg), s.name); err != nil {
@@ -398,7 +398,7 @@ func ParseComputeOp(s string) (isa.DGEComputeOp, error) {
 	}
 	v, err := strconv.ParseUint(s, 0, 8)
 	if err != nil {
-		return 0, fmt.Errorf("compute_op %q: want NONE, ADD, MULTIPLY, MAX or MIN", s)
+		return 0, &SpecError{Path: "compute_op", Msg: fmt.Sprintf("compute_op %q: want NONE, ADD, MULTIPLY, MAX or MIN", s)}
 	}
 	return isa.DGEComputeOp(v), nil
 }

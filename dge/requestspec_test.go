@@ -51,7 +51,7 @@ func TestParseRequestJSON(t *testing.T) {
 		{"tensor form beside views", `{"shape":[4],` + views + `}`, 0, dge.RuleRequestForm, "shape", `"shape" is the flag form's`, nil},
 		{"one view", `{"src_view":{"base":"hbm:0","elem_size":4,"num_elem":[4],"step_elem":[1]}}`, 0, dge.RuleRequestForm, "src_view", "go together", nil},
 		{"missing fields", `{"src":"hbm:0","shape":[4]}`, 0, dge.RuleRequestForm, "dst", "missing dst, dtype", nil},
-		{"bad address", `{"src":"sram:0","dst":"hbm:0","shape":[4],"dtype":"uint8"}`, 0, dge.RuleRequestForm, "src", "src: ", nil},
+		{"bad address", `{"src":"sram:0","dst":"hbm:0","shape":[4],"dtype":"uint8"}`, 0, dge.RuleRequestForm, "src: address", "src: ", nil},
 		{"raw address past the map", `{"src":"0xffffffffffffffff","dst":"hbm:0","shape":[4],"dtype":"uint8"}`, 0, dge.RuleRequestForm, "src", "outside the device address map", nil},
 		{"semaphore without increment", `{"src":"hbm:0","dst":"hbm:0x100","shape":[4],"dtype":"uint8","semaphore":3}`, 0, dge.RuleRequestForm, "sem_increment", "without sem_increment", nil},
 		{"increment without semaphore", `{"src":"hbm:0","dst":"hbm:0x100","shape":[4],"dtype":"uint8","sem_increment":3}`, 0, dge.RuleRequestForm, "semaphore", "without semaphore", nil},

@@ -60,57 +60,57 @@ func ParseAddress(s string, g Generation) (Location, error) {
 	switch strings.ToLower(parts[0]) {
 	case "sbuf", "psum":
 		if len(parts) != 3 {
-			return Location{}, fmt.Errorf("address %q: want %s:PARTITION:OFFSET", s, parts[0])
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: want %s:PARTITION:OFFSET", s, parts[0])
 		}
 		p, err := parseNumber(parts[1])
 		if err != nil {
-			return Location{}, fmt.Errorf("address %q: partition: %v", s, err)
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: partition: %v", s, err)
 		}
 		off, err := parseNumber(parts[2])
 		if err != nil {
-			return Location{}, fmt.Errorf("address %q: offset: %v", s, err)
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: offset: %v", s, err)
 		}
 		sp, stride, n := SpaceSBUF, uint64(geo.StateBufPartitionSize), geo.StateBufNumPartitions
 		if strings.EqualFold(parts[0], "psum") {
 			if geo.PSUMSize == 0 {
 				// MAVERICK: the on-chip window PSUM would occupy is SBUF, so encoding the
 				// address would silently name an SBUF partition (audit defect).
-				return Location{}, fmt.Errorf("address %q: %v has no PSUM (PSUM_BUF_SZ = 0)", s, g)
+				return Location{}, parseErr(RuleAddressForm, "address", "address %q: %v has no PSUM (PSUM_BUF_SZ = 0)", s, g)
 			}
 			sp, stride, n = SpacePSUM, uint64(geo.PSUMPartitionSize), geo.PSUMNumPartitions
 		}
 		if p >= uint64(n) {
-			return Location{}, fmt.Errorf("address %q: partition %d out of range (0..%d)", s, p, n-1)
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: partition %d out of range (0..%d)", s, p, n-1)
 		}
 		if off >= stride {
-			return Location{}, fmt.Errorf("address %q: offset 0x%x beyond the %s partition stride 0x%x on %v", s, off, sp, stride, g)
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: offset 0x%x beyond the %s partition stride 0x%x on %v", s, off, sp, stride, g)
 		}
 		return Location{Space: sp, Partition: int(p), Offset: off}, nil
 	case "hbm", "reg":
 		if len(parts) != 2 {
-			return Location{}, fmt.Errorf("address %q: want %s:NUMBER", s, parts[0])
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: want %s:NUMBER", s, parts[0])
 		}
 		v, err := parseNumber(parts[1])
 		if err != nil {
-			return Location{}, fmt.Errorf("address %q: %v", s, err)
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: %v", s, err)
 		}
 		if strings.EqualFold(parts[0], "reg") {
 			if v > 255 {
-				return Location{}, fmt.Errorf("address %q: register number above 255", s)
+				return Location{}, parseErr(RuleAddressForm, "address", "address %q: register number above 255", s)
 			}
 			return Location{Space: SpaceReg, Offset: v}, nil
 		}
 		if v >= DMALocalBase {
-			return Location{}, fmt.Errorf("address %q: HBM address must be below 0x%x (tpbsim's on-chip window)", s, DMALocalBase)
+			return Location{}, parseErr(RuleAddressForm, "address", "address %q: HBM address must be below 0x%x (tpbsim's on-chip window)", s, DMALocalBase)
 		}
 		return Location{Space: SpaceHBM, Offset: v}, nil
 	}
 	if len(parts) != 1 {
-		return Location{}, fmt.Errorf("address %q: want sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a number", s)
+		return Location{}, parseErr(RuleAddressForm, "address", "address %q: want sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a number", s)
 	}
 	v, err := parseNumber(t)
 	if err != nil {
-		return Location{}, fmt.Errorf("address %q: want sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a number", s)
+		return Location{}, parseErr(RuleAddressForm, "address", "address %q: want sbuf:P:OFF, psum:P:OFF, hbm:ADDR, reg:N or a number", s)
 	}
 	return Location{Space: SpaceRaw, Offset: v}, nil
 }
@@ -145,11 +145,11 @@ func (l Location) Addr4(g Generation) (Addr4, error) {
 		return Addr4(uint32(Addr4MarkerADDR_REG)<<24 | uint32(l.Offset)), nil
 	case SpaceRaw:
 		if l.Offset > 0xFFFFFFFF {
-			return 0, fmt.Errorf("0x%x does not fit a 32-bit ADDR4", l.Offset)
+			return 0, parseErr(RuleAddressForm, "address", "0x%x does not fit a 32-bit ADDR4", l.Offset)
 		}
 		return Addr4(l.Offset), nil
 	}
-	return 0, fmt.Errorf("%v: an ADDR4 holds only on-chip (sbuf/psum) addresses", l)
+	return 0, parseErr(RuleAddressForm, "address", "%v: an ADDR4 holds only on-chip (sbuf/psum) addresses", l)
 }
 
 // Addr8 encodes the location as an ADDR8 word on generation g (on-chip locations go through
@@ -167,7 +167,7 @@ func (l Location) Addr8(g Generation) (Addr8, error) {
 	case SpaceReg:
 		return Addr8(uint64(Addr8MarkerADDR_REG)<<56 | l.Offset), nil
 	}
-	return 0, fmt.Errorf("bad location %v", l)
+	return 0, parseErr(RuleAddressForm, "address", "bad location %v", l)
 }
 
 // LocateOnChip splits a 29-bit on-chip byte address into SBUF / PSUM partition and offset on

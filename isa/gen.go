@@ -59,7 +59,7 @@ func ParseGeneration(s string) (Generation, error) {
 	case "MAVERICK", "V5", "NC_V5", "TRN4":
 		return MAVERICK, nil
 	}
-	return GenInvalid, fmt.Errorf("unknown generation %q (want SUNDA, CAYMAN, MARIANA, MARIANA_PLUS or MAVERICK)", s)
+	return GenInvalid, parseErr(RuleGenerationName, "generation", "unknown generation %q (want SUNDA, CAYMAN, MARIANA, MARIANA_PLUS or MAVERICK)", s)
 }
 
 // NCVersion is the NeuronCore version number of the ISA header banner (SUNDA = 2 ... MAVERICK = 5;

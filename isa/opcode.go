@@ -163,7 +163,7 @@ func ParseEngine(s string) (Engine, error) {
 	case "TOP_SP":
 		return EngineTOP_SP, nil
 	}
-	return EngineNone, fmt.Errorf("unknown engine %q (want DVE, POOL, ACT, SP, PE)", s)
+	return EngineNone, parseErr(RuleEngineName, "engine", "unknown engine %q (want DVE, POOL, ACT, SP, PE)", s)
 }
 
 func upper(s string) string {
@@ -337,7 +337,7 @@ func ParseOpcode(s string) (Opcode, error) {
 	if n, err := parseNumber(s); err == nil && n < 256 {
 		return Opcode(n), nil
 	}
-	return 0, fmt.Errorf("unknown opcode %q", s)
+	return 0, parseErr(RuleOpcodeName, "opcode", "unknown opcode %q (a name of AllOpcodes, or a number below 256)", s)
 }
 
 // AllOpcodes lists every named opcode in numeric order.

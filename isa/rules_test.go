@@ -422,7 +422,7 @@ func TestEveryRuleFailsAlone(t *testing.T) {
 
 func TestRegistryComplete(t *testing.T) {
 	emitted := map[string]bool{}
-	for _, id := range RuleIDs() {
+	for _, id := range append(RuleIDs(), ParseRuleIDs()...) {
 		emitted[id] = true
 		t.Run(id, func(t *testing.T) {
 			p, ok := Lookup(id)
