@@ -119,6 +119,8 @@ func TestCheckAgreesWithRun(t *testing.T) {
 			"TENSOR_TENSOR_ARITH_OP: unsupported: rule opcode_executable: opcode = TENSOR_TENSOR_ARITH_OP (0x41)"},
 		{"AMAX_INT on POOL", "POOL", "TENSOR_REDUCE_ARITH_OP src_mem_pattern=sbuf:0:0x200[32@1] in_dtype=INT32 out_dtype=UINT32 num_active_channels=32 op=AMAX_INT op_dim=X dst_mem_pattern=sbuf:0:0x1300[1@1]",
 			false, "dve_alu_op_modelled", "TENSOR_REDUCE_ARITH_OP: unsupported: rule dve_alu_op_modelled: op = AMAX_INT"},
+		{"8-byte transpose cells", "POOL", "TRANSPOSE_TENSOR_REDUCE_ARITH_OP src_mem_pattern=sbuf:0:0x0[32@1] in_dtype=INT64 out_dtype=INT64 num_active_channels=32 op=MAX_INT op_dim=X dst_mem_pattern=sbuf:0:0x1000[1@1]",
+			false, "transpose_cell_width", "TRANSPOSE_TENSOR_REDUCE_ARITH_OP: unsupported: rule transpose_cell_width: in_dtype = INT64: transpose cells of 8 bytes are not modelled"},
 		{"COPY on SP", "SP", copyOp, true, "opcode_legal_on_engine",
 			"COPY: opcode_legal_on_engine: opcode = COPY on the SP queue, legal: on DVE, POOL, ACT [FACTS §D.2"},
 		{"GpSimd PSUM", "POOL", "COPY in=FP32 out=FP32 nac=32 src=sbuf:0:0[32@1] dst=psum:0:0[32@1]", true, "gpsimd_cannot_access_psum",
