@@ -42,3 +42,16 @@ func ExampleIndexRequestSpec_Request() {
 	// INDIRECT on 3 DMA engines
 	// --dmas 17: CAYMAN has 16 DMA engines
 }
+
+// ParseInts reads --shape and --perm: decimal integers separated by ',' or 'x'.
+func ExampleParseInts() {
+	fmt.Println(dge.ParseInts("64,32", "--shape"))
+	fmt.Println(dge.ParseInts("128x64", "--shape"))
+	fmt.Println(dge.ParseInts("0x10", "--shape"))
+	fmt.Println(dge.ParseInts("1,,0", "--perm"))
+	// Output:
+	// [64 32] <nil>
+	// [128 64] <nil>
+	// [] --shape "0x10": "0x10" looks like a hex number; write decimal integers separated by ',' (e.g. 64,32)
+	// [] --perm "1,,0": an empty item (want comma-separated integers, e.g. 1,0)
+}

@@ -380,6 +380,37 @@ func DeviceAddress(s string, g isa.Generation) (uint64, error) {
 	return 0, fmt.Errorf("%v: register addresses are resolved by a program, not here", loc)
 }
 
+// ParseInts reads a shape or an axis permutation as `tpbsim dge --shape` / `--perm` take it
+// (what names it in messages): integers separated by ',' (or 'x', or spaces). An empty
+// item ("1,,0", ",") is an error, not skipped: "--perm ," used to plan with no permutation.
+// An item written as a hex number ("0x10") is refused, as --dump's SHAPE refuses it: split at
+// its 'x' it read as the two axes 0 and 10 and failed as a rule (exit 1) about a 0 axis the
+// user never wrote.
+func ParseInts(s, what string) ([]int, error) {
+	var out []int
+	for _, item := range strings.Split(s, ",") {
+		for _, f := range strings.Fields(item) {
+			if len(f) > 1 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X') {
+				return nil, fmt.Errorf("%s %q: %q looks like a hex number; write decimal integers separated by ',' (e.g. 64,32)", what, s, f)
+			}
+		}
+	}
+	for _, part := range strings.Split(strings.NewReplacer("x", ",", "X", ",").Replace(s), ",") {
+		items := strings.Fields(part)
+		if len(items) == 0 {
+			return nil, fmt.Errorf("%s %q: an empty item (want comma-separated integers, e.g. 1,0)", what, s)
+		}
+		for _, p := range items {
+			v, err := strconv.Atoi(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s %q: %q is not an integer (want comma-separated integers, e.g. 1,0)", what, s, p)
+			}
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
 // ParseComputeOp reads a compute_op: NONE (or "", BYPASS), ADD, MULTIPLY (MUL, MULT), MAX, MIN,
 // in any case, or a number (an invalid value can be given on purpose: the planner refuses it
 // under RuleComputeOp).

@@ -39,7 +39,8 @@ type RunOutputs struct {
 	DumpOnFailure         bool
 }
 
-// Parse checks the outputs against machine m of generation g before anything runs: the dumps
+// Parse checks the outputs against machine m of generation g before anything runs (m and g
+// are read only by dumps and expectations: without them m may be nil): the dumps
 // fit where they read (CheckDumps), the paths are usable (one "-" unless it is --summary's
 // beside files; atomicfile.CheckOutputs) and none names the input, and the --expect reference
 // files read. Every error is a usage mistake; the dumps and paths are checked before any
@@ -116,7 +117,7 @@ func (o *RunOutputs) CheckExpects(m *Machine) error {
 
 // RunFiles renders the outputs of a run on m that ended with runErr (nil: it finished): the
 // dumps (unless it stopped and DumpOnFailure is not set), the trace, the state and the timing
-// summary. The notes say which dumps hold raw bits.
+// summary. The notes say which dumps hold raw bits; only the dumps read m (nil without them).
 func (o *RunOutputs) RunFiles(m *Machine, res *Result, runErr error) (files []OutputFile, notes []string, err error) {
 	if runErr == nil || o.DumpOnFailure {
 		if files, notes, err = o.dumpFiles(m); err != nil {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -149,36 +147,6 @@ func addDgeFlags(c *cobra.Command, f *dgeFlags) {
 	fl.StringVar(&f.indexAddr, "index-addr", "", "where the indices go: sbuf:0:OFF (default: the end of each partition's active area)")
 }
 
-// parseInts reads --shape / --perm: integers separated by ',' (or 'x', or spaces). An empty
-// item ("1,,0", ",") is an error, not skipped: "--perm ," used to plan with no permutation.
-// An item written as a hex number ("0x10") is refused, as --dump's SHAPE refuses it: split at
-// its 'x' it read as the two axes 0 and 10 and failed as a rule (exit 1) about a 0 axis the
-// user never wrote.
-func parseInts(s, what string) ([]int, error) {
-	var out []int
-	for _, item := range strings.Split(s, ",") {
-		for _, f := range strings.Fields(item) {
-			if len(f) > 1 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X') {
-				return nil, fmt.Errorf("%s %q: %q looks like a hex number; write decimal integers separated by ',' (e.g. 64,32)", what, s, f)
-			}
-		}
-	}
-	for _, part := range strings.Split(strings.NewReplacer("x", ",", "X", ",").Replace(s), ",") {
-		items := strings.Fields(part)
-		if len(items) == 0 {
-			return nil, fmt.Errorf("%s %q: an empty item (want comma-separated integers, e.g. 1,0)", what, s)
-		}
-		for _, p := range items {
-			v, err := strconv.Atoi(p)
-			if err != nil {
-				return nil, fmt.Errorf("%s %q: %q is not an integer (want comma-separated integers, e.g. 1,0)", what, s, p)
-			}
-			out = append(out, v)
-		}
-	}
-	return out, nil
-}
-
 // requestFlags are the flags that describe a request: with --request the file describes it, so
 // none of them may be given (--gen excepted: it overrides the file's gen).
 var requestFlags = []string{"src", "dst", "shape", "perm", "dtype", "out-dtype", "compute-op", "dmas", "dma-cfg", "carveout-cfg"}
@@ -229,12 +197,12 @@ func buildRequest(f *dgeFlags) (dge.Request, error) {
 	s := dge.RequestSpec{Flags: true, Gen: f.gen, Src: f.src, Dst: f.dst, DType: f.dtype, OutDType: f.outDtype, ComputeOp: f.computeOp, DMAs: f.dmas}
 	var err error
 	if f.shape != "" {
-		if s.Shape, err = parseInts(f.shape, "--shape"); err != nil {
+		if s.Shape, err = dge.ParseInts(f.shape, "--shape"); err != nil {
 			return dge.Request{}, err
 		}
 	}
 	if f.perm != "" {
-		if s.Perm, err = parseInts(f.perm, "--perm"); err != nil {
+		if s.Perm, err = dge.ParseInts(f.perm, "--perm"); err != nil {
 			return dge.Request{}, err
 		}
 	}

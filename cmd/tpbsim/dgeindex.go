@@ -34,7 +34,7 @@ func buildIndexRequest(f *dgeFlags) (*dge.IndexRequest, error) {
 	s := dge.IndexRequestSpec{Gen: f.gen, Kind: kind, IndexFile: file, Src: f.src, Dst: f.dst, DType: f.dtype, DMAs: f.dmas, IndexAt: f.indexAddr}
 	var err error
 	if f.shape != "" {
-		if s.Shape, err = parseInts(f.shape, "--shape"); err != nil {
+		if s.Shape, err = dge.ParseInts(f.shape, "--shape"); err != nil {
 			return nil, err
 		}
 	}
