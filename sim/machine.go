@@ -657,10 +657,10 @@ func (r *run) issue(e *engine, slot int) error {
 	op := opcodeOf(in.Inst)
 	var (
 		eff             Effect
-		readPS, totalPS int64 // from the issue: reads done, complete
-		occPS           int64 // how long the queue is held
-		src             int   // the timeline node the semaphore update comes from
-		lat             int64 // and the latency it takes to reach a waiter
+		readPS, totalPS int64          // from the issue: reads done, complete
+		occPS           int64          // how long the queue is held
+		src             int            // the timeline node the semaphore update comes from
+		lat             int64          // and the latency it takes to reach a waiter
 		args            map[string]any // the trace slice's args (traced runs only)
 	)
 	if r.tr != nil {

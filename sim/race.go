@@ -319,8 +319,9 @@ func (d *raceDetector) reset(r *run) {
 func (d *raceDetector) release() {
 	clear(d.actors)
 	for i := range d.shadow {
-		clear(d.shadow[i].segs)
-		d.shadow[i].segs = d.shadow[i].segs[:0]
+		segs := d.shadow[i].segs
+		clear(segs[:cap(segs)]) // merging segments shortens the slice: clear past its length too
+		d.shadow[i].segs = segs[:0]
 	}
 	for i := range d.sems {
 		s := &d.sems[i]

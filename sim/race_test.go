@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/fault"
@@ -643,6 +644,11 @@ func TestRaceDetectorReused(t *testing.T) {
 			if d := diffMachines(reused, fresh); d != "" {
 				t.Fatalf("chain %d run %d: after the run: %s", chain, k, d)
 			}
+			if reused.hb != nil {
+				if d := detectorLeft(reused.hb); d != "" {
+					t.Fatalf("chain %d run %d: the released detector keeps %s", chain, k, d)
+				}
+			}
 			if or.res != nil {
 				races += len(or.res.Races)
 				earlier = append(earlier, kept{or.res, fmt.Sprintf("%#v", or.res.Races)})
@@ -658,4 +664,56 @@ func TestRaceDetectorReused(t *testing.T) {
 		t.Fatal("no run reported a race: the test checks nothing")
 	}
 	t.Logf("%d races reported", races)
+}
+
+// detectorLeft names what a released detector (raceDetector.release) still holds of its run, or
+// returns "": every buffer empty and, up to its capacity, zero (nothing of the run kept alive),
+// every other field zero, the pair map empty.
+func detectorLeft(d *raceDetector) string {
+	zeroUpToCap := func(name string, v reflect.Value) string {
+		if v.Len() != 0 {
+			return fmt.Sprintf("%s: %d entries", name, v.Len())
+		}
+		full := v.Slice(0, v.Cap())
+		for i := 0; i < full.Len(); i++ {
+			if !full.Index(i).IsZero() {
+				return fmt.Sprintf("%s[%d] beyond its length: %+v", name, i, full.Index(i))
+			}
+		}
+		return ""
+	}
+	for i := range d.sems {
+		s := d.sems[i]
+		if s.lastBreak != 0 || s.drawn != [numQueues]int{} {
+			return fmt.Sprintf("sem[%d]'s history state %+v", i, s)
+		}
+		if msg := zeroUpToCap(fmt.Sprintf("sem[%d] history", i), reflect.ValueOf(s.h)); msg != "" {
+			return msg
+		}
+	}
+	for i := range d.shadow {
+		if msg := zeroUpToCap(fmt.Sprintf("shadow %d", i), reflect.ValueOf(d.shadow[i].segs)); msg != "" {
+			return msg
+		}
+	}
+	for name, v := range map[string]any{"actors": d.actors, "sides": d.sides, "boxes": d.boxes} {
+		if name == "boxes" { // plain values, rewritten before every read
+			if reflect.ValueOf(v).Len() != 0 {
+				return "boxes"
+			}
+			continue
+		}
+		if msg := zeroUpToCap(name, reflect.ValueOf(v)); msg != "" {
+			return msg
+		}
+	}
+	if len(d.pairs) != 0 {
+		return fmt.Sprintf("%d pairs", len(d.pairs))
+	}
+	rest := *d
+	rest.sems, rest.shadow, rest.actors, rest.sides, rest.boxes, rest.pairs = [NumSemaphores]semHist{}, [numShadow]shadowMap{}, nil, nil, nil, nil
+	if !reflect.ValueOf(rest).IsZero() {
+		return fmt.Sprintf("state %+v", rest)
+	}
+	return ""
 }
