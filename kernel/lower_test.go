@@ -286,6 +286,17 @@ func TestRefusals(t *testing.T) {
 		{"reduce op", func(b *kb) {
 			b.k.Calls[1] = Call{Op: OpTensorReduce, Call: "nisa.tensor_reduce", Loc: "t.py:11", Dst: full(3, []int{64, 1}), Data: full(2, []int{64, 64}), ReduceOp: "power", Axis: []int{1}}
 		}, fault.ErrInvalid, "nki.tensor_reduce.op"},
+		// FuzzLower's testdata 61aff1c7b5fb39c7: a transposed data view (axis 1 walks the
+		// partitions) was lowered as if axis 1 were free, to a word the check refused
+		{"reduce over partitions", func(b *kb) {
+			b.k.Calls[1] = Call{Op: OpTensorReduce, Call: "nisa.tensor_reduce", Loc: "t.py:11", Dst: &View{Tensor: 3, Pattern: [][2]int64{{64, 64}, {1, 1}}},
+				Data: &View{Tensor: 2, Pattern: [][2]int64{{1, 64}, {64, 64}}}, ReduceOp: "add", Axis: []int{1}}
+		}, fault.ErrInvalid, "nki.tensor_reduce.partition_axis"},
+		// a free axis 0 was dropped from the walk: the sum of 1 of the 4 rows asked for
+		{"reduce with a free axis 0", func(b *kb) {
+			b.k.Calls[1] = Call{Op: OpTensorReduce, Call: "nisa.tensor_reduce", Loc: "t.py:11", Dst: &View{Tensor: 3, Pattern: [][2]int64{{1, 1}}},
+				Data: &View{Tensor: 2, Pattern: [][2]int64{{16, 4}, {1, 16}}}, ReduceOp: "add", Axis: []int{1}}
+		}, fault.ErrInvalid, "nki.tensor_reduce.partition_axis"},
 		{"start partition", func(b *kb) {
 			v := full(2, []int{4, 64})
 			v.Offset = 5 * 64

@@ -320,6 +320,21 @@ func (l *lowerer) tensorReduce(c *Call) error {
 	// The data view's axes: 0 is the partition axis, the rest free. Reduced free axes go
 	// innermost in the walk (op_dim X/XY/XYZ/XYZW reduces the innermost dims), kept ones outside.
 	rank := len(c.Data.Pattern)
+	for a, p := range c.Data.Pattern {
+		// resolve took the axis that steps whole partition rows as the partition axis, wherever
+		// it stands; the axis numbers of the call need it first (the first pair of an access
+		// pattern is the partition axis), else a free axis would be dropped or partitions
+		// walked as a free axis (a word the check refuses, or a wrong sum)
+		walks := p[0] != 0 && p[0]%src.pl.FreeElems == 0
+		if p[1] > 1 && walks != (a == 0) {
+			what := "stays in a partition"
+			if walks {
+				what = "walks partitions"
+			}
+			return callErr(c, fault.ErrInvalid, "data", "nki.tensor_reduce.partition_axis", "a data view whose axis 0, and no other, walks partitions",
+				"axis %d of the data view %v (step %d, %d positions) %s", a, src.shape, p[0], p[1], what)
+		}
+	}
 	red := map[int]bool{}
 	for _, a := range c.Axis {
 		if a < 0 {

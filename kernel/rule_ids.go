@@ -89,6 +89,7 @@ var ruleTexts = []struct{ id, text, source string }{
 	{"nki.tensor_reduce.axis", "tensor_reduce reduces at least one free axis (1 .. rank-1).", "NKI.md §2"},
 	{"nki.tensor_reduce.negate", "negate only with an arithmetic reduce op.", "NKI.md §2"},
 	{"nki.tensor_reduce.op", "tensor_reduce's op is add, subtract, multiply, maximum, minimum, or a bitwise / logical and, or, xor.", "NKI.md §2"},
+	{"nki.tensor_reduce.partition_axis", "tensor_reduce's data view walks partitions along its axis 0 (unless it has one position) and only there: axes 1..rank-1 are free.", "NKI.md §1 (the first pair of an access pattern is the partition axis), §2"},
 }
 
 func ruleEntries() []isa.Provenance {
