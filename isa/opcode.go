@@ -306,6 +306,19 @@ func (o Opcode) InGen(g Generation) bool {
 // Struct is the operand struct o binds to (StructNone for named-only opcodes).
 func (o Opcode) Struct() StructKind { return opcodeArr[o].Struct }
 
+// IsDMA reports whether o is a DMA instruction: one of the DMA descriptor structs (FACTS §C.2-§C.5),
+// which a queue issues to the DMA engines rather than executing itself.
+func (o Opcode) IsDMA() bool { return o.Struct().IsDMA() }
+
+// IsDMA reports whether k is one of the DMA descriptor structs (FACTS §C.2-§C.5).
+func (k StructKind) IsDMA() bool {
+	switch k {
+	case StructDMA_DIRECT2D, StructDMA_INDIRECT1D, StructDMA_GATHER_XPOSE, StructDMA_DIRECT2D_XPOSE:
+		return true
+	}
+	return false
+}
+
 // Engine is the engine whose queue executes o in a bare instruction list.
 func (o Opcode) Engine() Engine {
 	if opcodeKnown[o] {

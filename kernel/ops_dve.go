@@ -121,8 +121,15 @@ func s4(op isa.Opcode, in, out isa.DType, nac int, src, dst isa.Tensor4D) *isa.S
 		NumActiveChannels: uint8(nac), SrcMemPattern: src, DstMemPattern: dst}
 }
 
-// computeEngine maps an NKI engine argument of a compute call onto a queue.
-func computeEngine(c *Call, allowed ...isa.Engine) (isa.Engine, error) {
+// computeEngine maps an NKI engine argument of a compute call onto a queue: one that executes
+// every opcode the call may lower to (isa's opcode table, Opcode.Engines). A queue the ISA
+// gives none of them is refused, never swapped for another (the call's parallelism, races and
+// timing depend on its queue).
+func computeEngine(c *Call, ops ...isa.Opcode) (isa.Engine, error) {
+	allowed := ^isa.EngineSet(0)
+	for _, op := range ops {
+		allowed &= op.Engines()
+	}
 	e := isa.EngineDVE
 	if c.Engine != nil {
 		switch *c.Engine {
@@ -138,12 +145,11 @@ func computeEngine(c *Call, allowed ...isa.Engine) (isa.Engine, error) {
 			return 0, callErr(c, fault.ErrInvalid, "engine", "nki.engine", "vector, gpsimd, scalar", "engine %q", *c.Engine)
 		}
 	}
-	for _, a := range allowed {
-		if a == e {
-			return e, nil
-		}
+	if allowed.Has(e) {
+		return e, nil
 	}
-	return 0, callErr(c, fault.ErrInvalid, "engine", "nki.engine", fmt.Sprint(allowed), "%s does not run %s", e, c.name())
+	return 0, callErr(c, fault.ErrUnsupported, "engine", "kernel.engine_modelled", fmt.Sprint("an engine of ", allowed),
+		"%s does not run %s: the ISA gives %v to %v only", e, c.name(), ops, allowed)
 }
 
 // elementwise checks the common shape rule of copy-like calls: same partitions, same elements
@@ -165,7 +171,7 @@ func (l *lowerer) vectorAcc(in *isa.S4D4TR, srcES, dstES, nac int) []access {
 }
 
 func (l *lowerer) tensorCopy(c *Call) error {
-	eng, err := computeEngine(c, isa.EngineDVE, isa.EnginePOOL, isa.EngineACT)
+	eng, err := computeEngine(c, isa.OpCOPY, isa.OpCAST)
 	if err != nil {
 		return err
 	}
@@ -254,7 +260,7 @@ func (l *lowerer) memset(c *Call) error {
 	if err := l.rules.check(l, c); err != nil {
 		return err
 	}
-	if _, err := computeEngine(c, isa.EngineDVE, isa.EnginePOOL); err != nil {
+	if _, err := computeEngine(c, isa.OpMEMSET); err != nil {
 		return err
 	}
 	dst, err := l.vectorSide(c, "dst", c.Dst, true)

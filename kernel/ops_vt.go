@@ -16,7 +16,7 @@ import (
 // destination then has exactly the 32 channels the instruction writes, each cut to P elements
 // by same_or_fewer). mask_enable stays 0: the padding, not the mask, keeps the result exact.
 func (l *lowerer) ncTranspose(c *Call) error {
-	if _, err := computeEngine(c, isa.EngineDVE); err != nil {
+	if _, err := computeEngine(c, isa.OpSTREAM_TRANSPOSE); err != nil {
 		return err
 	}
 	dst, src, err := l.vectorOperands(c, "data", c.Data)

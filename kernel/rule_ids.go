@@ -12,7 +12,7 @@ var ruleTexts = []struct{ id, text, source string }{
 	{"kernel.dma_step_range", "DMA steps fit DIRECT2D's int32 element steps.", "FACTS §C.2"},
 	{"kernel.dma_step_whole", "DMA steps are whole elements of the element size the word uses.", "FACTS §C.2"},
 	{"kernel.dtype", "A tensor's dtype is an NKI dtype name with an ISA storage dtype on the generation (tfloat32 has none).", "NKI.md §5; FACTS §A.1"},
-	{"kernel.engine_modelled", "The engine a call names is one tpbsim models (not the Tensor Engine).", "DESIGN.md §1"},
+	{"kernel.engine_modelled", "The engine a call names is one tpbsim models (not the Tensor Engine) and one the ISA's opcode table gives the instructions the call lowers to (nisa.memset: DVE's MEMSET; nc_transpose: DVE's STREAM_TRANSPOSE).", "DESIGN.md §1"},
 	{"kernel.form.call", "A call has an op of the kernel form, the operands its op takes (dst, src, data) and no others, and memset a value.", "FORMAT.md"},
 	{"kernel.form.format", "The form is tpbsim.kernel, version 1.", "FORMAT.md"},
 	{"kernel.form.json", "The kernel form is one JSON object of the documented types, with nothing after it.", "FORMAT.md"},

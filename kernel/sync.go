@@ -264,7 +264,7 @@ func (l *lowerer) emit(eng isa.Engine, in isa.Inst, acc []access, note string) *
 	s := &l.sy
 	q := slotOf(eng)
 	x := &Inst{Engine: eng, Inst: in, Call: l.call, Origin: l.origin, Note: note, slot: q, id: len(l.out), did: -1}
-	dma := isDMAInst(in)
+	dma := in.Hdr().Opcode.IsDMA()
 	k := s.cur[q].clone()
 	targets := s.needed(acc, &k)
 	specs := s.reduce(targets)
@@ -425,14 +425,6 @@ func (l *lowerer) carrier(q int, sp waitSpec) *Inst {
 	x.issue.join(&sp.gain)
 	l.push(x, q)
 	return x
-}
-
-func isDMAInst(in isa.Inst) bool {
-	switch in.(type) {
-	case *isa.DMADirect2D, *isa.DMAIndirect1D, *isa.DMAGatherXpose, *isa.DMADirect2DXpose:
-		return true
-	}
-	return false
 }
 
 // ---- access boxes of the words the lowering emits ----

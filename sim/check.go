@@ -26,14 +26,6 @@ func legalEngines(op isa.Opcode) isa.EngineSet {
 	return 0
 }
 
-func isDMA(op isa.Opcode) bool {
-	switch op {
-	case isa.OpDMAMEMCPY, isa.OpDMA_INDIRECT, isa.OpDMA_TRANSPOSE, isa.OpDMA_GATHER_TRANSPOSE:
-		return true
-	}
-	return false
-}
-
 // enginesFor names the queues the engine check lets issue op, e.g. "DVE, POOL, ACT".
 func enginesFor(op isa.Opcode) string {
 	if s := legalEngines(op); s != 0 {

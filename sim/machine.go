@@ -669,7 +669,7 @@ func (r *run) issue(e *engine, slot int) error {
 	start := r.now
 	pred, via, vlat := r.tm.predOf(start, e.last, waited > 0, ev.WaitIdx)
 	self := len(r.tm.nodes)
-	if isDMA(op) {
+	if op.IsDMA() {
 		occPS = dmaIssuePS(&r.m.tt, e.kind)
 		r.tm.add(node{kind: nodeDMAIssue, queue: e.kind, index: int32(in.Index), op: op, start: start, occEnd: start + occPS, end: start + occPS, pred: int32(pred), via: via, sem: ev.WaitIdx, viaLatency: vlat})
 		d, err := r.issueDMA(e, in, occPS, self)

@@ -216,7 +216,7 @@ func TestRegisterFormsCheckAgreesWithRun(t *testing.T) {
 			}
 			eng := isa.EngineDVE
 			in := c.inst(c.gen)
-			if isDMA(opcodeOf(in)) {
+			if opcodeOf(in).IsDMA() {
 				eng = isa.EngineTPB_SP
 				if opcodeOf(in) == isa.OpDMA_GATHER_TRANSPOSE {
 					eng = isa.EnginePOOL

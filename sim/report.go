@@ -275,7 +275,7 @@ func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
 			return r
 		}
 	}
-	if isDMA(op) {
+	if op.IsDMA() {
 		// A register index address is planned at a placeholder here and again, with the
 		// register's value, when the instruction issues (resolveAddrRegs).
 		plan, err := dge.PlanInst(c.gen, staticPlanInst(in), c.dge, dge.Options{Quiet: true})

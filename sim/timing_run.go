@@ -93,7 +93,7 @@ func timelineCap(p *Program) int {
 	for _, q := range p.Queues {
 		for _, in := range q.Insts {
 			n++
-			if isDMA(opcodeOf(in.Inst)) {
+			if opcodeOf(in.Inst).IsDMA() {
 				n += 2
 			}
 		}
