@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -27,14 +26,9 @@ func (tf *timingFlags) table(g isa.Generation) (*timing.Table, error) {
 	if tf.timingFile == "" {
 		return nil, nil
 	}
-	f, err := os.Open(tf.timingFile)
+	t, err := timing.ReadFile(tf.timingFile, g)
 	if err != nil {
 		return nil, ioErr(fmt.Errorf("--timing: %w", err))
 	}
-	defer f.Close()
-	t := timing.Default(g)
-	if err := t.Apply(tf.timingFile, f); err != nil {
-		return nil, ioErr(fmt.Errorf("--timing: %w", err))
-	}
-	return &t, nil
+	return t, nil
 }
