@@ -485,43 +485,45 @@ func TestFastOpsDoNotAllocate(t *testing.T) {
 		{"shuffle fp32", isa.OpSTREAM_SHUFFLE, 0, isa.DTypeFP32, isa.DTypeFP32, 0},
 	} {
 		for _, gathered := range []bool{false, true} {
-			in := opInst(ob, 128*E*ob.in.Size())
-			if gathered { // every other element: not contiguous
-				in.SrcMemPattern.StepElem[0] *= 2
-				in.SrcMemPattern.StepElem[1] *= 2
-				in.SrcMemPattern.StepElem[2] *= 2
-			}
-			o := testOperands(t, m, in, g)
-			exec := func() {
-				var err error
-				switch ob.opcode {
-				case isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_REDUCE_BITVEC_OP:
-					err = d.tensorReduce(m, in, o, nil)
-				case isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP:
-					err = d.transposeReduce(m, in, o)
-				case isa.OpTENSOR_CUMULATIVE_ARITH_OP:
-					err = d.tensorCumulative(m, in, o)
-				case isa.OpRECIPROCAL:
-					err = d.reciprocal(m, in, o)
-				case isa.OpCAST:
-					err = d.castOp(m, in, o)
-				case isa.OpSTREAM_SHUFFLE:
-					_, err = d.streamShuffle(m, in, o)
+			t.Run(fmt.Sprintf("%s/gathered=%v", ob.name, gathered), func(t *testing.T) {
+				in := opInst(ob, 128*E*ob.in.Size())
+				if gathered { // every other element: not contiguous
+					in.SrcMemPattern.StepElem[0] *= 2
+					in.SrcMemPattern.StepElem[1] *= 2
+					in.SrcMemPattern.StepElem[2] *= 2
 				}
-				if err != nil {
-					t.Fatalf("%s: %v", ob.name, err)
+				o := testOperands(t, m, in, g)
+				exec := func() {
+					var err error
+					switch ob.opcode {
+					case isa.OpTENSOR_REDUCE_ARITH_OP, isa.OpTENSOR_REDUCE_BITVEC_OP:
+						err = d.tensorReduce(m, in, o, nil)
+					case isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP:
+						err = d.transposeReduce(m, in, o)
+					case isa.OpTENSOR_CUMULATIVE_ARITH_OP:
+						err = d.tensorCumulative(m, in, o)
+					case isa.OpRECIPROCAL:
+						err = d.reciprocal(m, in, o)
+					case isa.OpCAST:
+						err = d.castOp(m, in, o)
+					case isa.OpSTREAM_SHUFFLE:
+						_, err = d.streamShuffle(m, in, o)
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", ob.name, err)
+					}
 				}
-			}
-			exec() // grows the buffers
-			allowed := 0.0
-			if ob.opcode == isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP && raceBuild() {
-				// The plain-Go transpose (purego) takes its staging buffer from a sync.Pool,
-				// which the race detector empties at random.
-				allowed = 128 / 32 // a staging buffer per group of 32 channels
-			}
-			if n := testing.AllocsPerRun(5, exec); n > allowed {
-				t.Errorf("%s (gathered %v): %v allocations per instruction", ob.name, gathered, n)
-			}
+				exec() // grows the buffers
+				allowed := 0.0
+				if ob.opcode == isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP && raceBuild() {
+					// The plain-Go transpose (purego) takes its staging buffer from a sync.Pool,
+					// which the race detector empties at random.
+					allowed = 128 / 32 // a staging buffer per group of 32 channels
+				}
+				if n := testing.AllocsPerRun(5, exec); n > allowed {
+					t.Errorf("%v allocations per instruction", n)
+				}
+			})
 		}
 	}
 }

@@ -220,9 +220,11 @@ func TestSeedT09EnumCodes(t *testing.T) {
 		{"DGE MAX", uint8(DGEComputeMAX), 3}, {"DGE MIN", uint8(DGEComputeMIN), 4},
 		{"INDIRECT X", uint8(IndirectDimX), 0}, {"INDIRECT Y", uint8(IndirectDimY), 1}, {"INDIRECT Z", uint8(IndirectDimZ), 2}, {"INDIRECT W", uint8(IndirectDimW), 3},
 	} {
-		if c.got != c.want {
-			t.Errorf("%s = %#x, the seed's %#x", c.name, c.got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("%#x, the seed's %#x", c.got, c.want)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -337,11 +338,13 @@ func TestStridedBoxes(t *testing.T) {
 		{b, box{p1: 1, lo: 0, hi: 64}, false},
 		{b, box{p1: 1, lo: 0, hi: 65}, true},
 	} {
-		if got := tc.x.overlaps(tc.y); got != tc.want {
-			t.Errorf("%+v overlaps %+v = %v, want %v", tc.x, tc.y, got, tc.want)
-		}
-		if got := tc.y.overlaps(tc.x); got != tc.want {
-			t.Errorf("%+v overlaps %+v = %v, want %v (reversed)", tc.y, tc.x, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%d-%d+%d", tc.y.lo, tc.y.hi, tc.y.stride), func(t *testing.T) {
+			if got := tc.x.overlaps(tc.y); got != tc.want {
+				t.Errorf("%+v overlaps %+v = %v, want %v", tc.x, tc.y, got, tc.want)
+			}
+			if got := tc.y.overlaps(tc.x); got != tc.want {
+				t.Errorf("%+v overlaps %+v = %v, want %v (reversed)", tc.y, tc.x, got, tc.want)
+			}
+		})
 	}
 }

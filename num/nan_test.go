@@ -1,6 +1,7 @@
 package num
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -10,30 +11,36 @@ import (
 // else changes.
 func TestCanonicalNaN(t *testing.T) {
 	for _, x := range []uint32{0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FBFFFFF, 0xFFFFFFFF, 0x7FC12345} {
-		v := math.Float32frombits(x)
-		if got := math.Float32bits(CanonicalNaN(v)); got != DefaultNaNF32 {
-			t.Errorf("CanonicalNaN(%#08x) = %#08x", x, got)
-		}
-		xs := []float32{1, v, -2}
-		CanonicalNaNs(xs)
-		if math.Float32bits(xs[1]) != DefaultNaNF32 || xs[0] != 1 || xs[2] != -2 {
-			t.Errorf("CanonicalNaNs(%#08x) = %v", x, xs)
-		}
+		t.Run(fmt.Sprintf("NaN/%#08x", x), func(t *testing.T) {
+			v := math.Float32frombits(x)
+			if got := math.Float32bits(CanonicalNaN(v)); got != DefaultNaNF32 {
+				t.Errorf("CanonicalNaN = %#08x", got)
+			}
+			xs := []float32{1, v, -2}
+			CanonicalNaNs(xs)
+			if math.Float32bits(xs[1]) != DefaultNaNF32 || xs[0] != 1 || xs[2] != -2 {
+				t.Errorf("CanonicalNaNs = %v", xs)
+			}
+		})
 	}
 	for _, x := range []uint32{0, 0x80000000, 0x7F800000, 0xFF800000, 0x3F800000, 0x00000001} {
-		if got := math.Float32bits(CanonicalNaN(math.Float32frombits(x))); got != x {
-			t.Errorf("CanonicalNaN(%#08x) = %#08x", x, got)
-		}
+		t.Run(fmt.Sprintf("other/%#08x", x), func(t *testing.T) {
+			if got := math.Float32bits(CanonicalNaN(math.Float32frombits(x))); got != x {
+				t.Errorf("CanonicalNaN = %#08x", got)
+			}
+		})
 	}
 	for _, c := range []struct {
 		k    Kind
 		want uint64
 	}{{FP32, 0x7FC00000}, {BFLOAT16, 0x7FC0}, {FP16, 0x7E00}, {FP32R, 0x7FC00000}} {
-		b := make([]byte, 4)
-		StoreF32(c.k, b, CanonicalNaN(float32(math.Inf(1))-float32(math.Inf(1))))
-		if got := LoadBits(c.k, b); got != c.want {
-			t.Errorf("default NaN as %v: %#x, want %#x", c.k, got, c.want)
-		}
+		t.Run("narrowed/"+c.k.String(), func(t *testing.T) {
+			b := make([]byte, 4)
+			StoreF32(c.k, b, CanonicalNaN(float32(math.Inf(1))-float32(math.Inf(1))))
+			if got := LoadBits(c.k, b); got != c.want {
+				t.Errorf("%#x, want %#x", got, c.want)
+			}
+		})
 	}
 }
 

@@ -15,7 +15,6 @@
 package timing
 
 import (
-
 	"github.com/tpbsim/tpbsim/isa"
 )
 

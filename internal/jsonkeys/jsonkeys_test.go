@@ -34,16 +34,18 @@ func TestCheck(t *testing.T) {
 		{`{"unknown":1}`, ot, "", ""}, // unknown keys are the decoder's business
 		{`{"a":`, nil, "", ""},        // not JSON: the decoder reports it
 	} {
-		err := Check([]byte(c.data), c.t)
-		if c.path == "" {
-			if err != nil {
-				t.Errorf("%s: %v, want no finding", c.data, err)
+		t.Run(c.data, func(t *testing.T) {
+			err := Check([]byte(c.data), c.t)
+			if c.path == "" {
+				if err != nil {
+					t.Errorf("%v, want no finding", err)
+				}
+				return
 			}
-			continue
-		}
-		e, ok := err.(*Error)
-		if !ok || e.Path != c.path || e.Msg != c.msg {
-			t.Errorf("%s: %v, want %s: %s", c.data, err, c.path, c.msg)
-		}
+			e, ok := err.(*Error)
+			if !ok || e.Path != c.path || e.Msg != c.msg {
+				t.Errorf("%v, want %s: %s", err, c.path, c.msg)
+			}
+		})
 	}
 }
