@@ -129,16 +129,25 @@ func kernelErr(err error) error {
 	return ioErr(err)
 }
 
-func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kernel, error) {
-	if f.nkiVersion != "" {
-		if err := kernel.CheckNKIVersion(f.nkiVersion); err != nil {
-			return nil, nil, ioErr(fmt.Errorf("--nki-version %s: unknown NKI release (tpbsim knows %s)", f.nkiVersion, strings.Join(kernel.NKIVersions, ", ")))
+// checkTargetFlags checks --gen (when given) and --nki-version (when not "") before any work:
+// usage errors.
+func checkTargetFlags(gen string, genSet bool, nkiVersion string) error {
+	if nkiVersion != "" {
+		if err := kernel.CheckNKIVersion(nkiVersion); err != nil {
+			return ioErr(fmt.Errorf("--nki-version %s: unknown NKI release (tpbsim knows %s)", nkiVersion, strings.Join(kernel.NKIVersions, ", ")))
 		}
 	}
-	if f.genSet {
-		if _, err := parseGenFlag(f.gen); err != nil {
-			return nil, nil, ioErr(fmt.Errorf("--gen: %w", err))
+	if genSet {
+		if _, err := parseGenFlag(gen); err != nil {
+			return ioErr(fmt.Errorf("--gen: %w", err))
 		}
+	}
+	return nil
+}
+
+func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kernel, error) {
+	if err := checkTargetFlags(f.gen, f.genSet, f.nkiVersion); err != nil {
+		return nil, nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -7,10 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/tpbsim/tpbsim/kernel"
 	nkipy "github.com/tpbsim/tpbsim/python"
 )
 
@@ -96,20 +94,13 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 	if _, err := os.Stat(file); err != nil {
 		return ioErr(err)
 	}
-	switch f.races {
-	case "", "error", "warn", "off":
-	default:
-		return ioErr(fmt.Errorf("--races %s: want error, warn or off", f.races))
-	}
-	if f.gen != "" {
-		if _, err := parseGenFlag(f.gen); err != nil {
-			return ioErr(fmt.Errorf("--gen: %w", err))
+	if f.races != "" {
+		if _, err := parseRaces(f.races); err != nil {
+			return err
 		}
 	}
-	if f.nkiVersion != "" {
-		if err := kernel.CheckNKIVersion(f.nkiVersion); err != nil {
-			return ioErr(fmt.Errorf("--nki-version %s: unknown NKI release (tpbsim knows %s)", f.nkiVersion, strings.Join(kernel.NKIVersions, ", ")))
-		}
+	if err := checkTargetFlags(f.gen, f.gen != "", f.nkiVersion); err != nil {
+		return err
 	}
 	py, err := nkipy.FindPython(f.python)
 	if err != nil {
