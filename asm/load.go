@@ -105,6 +105,9 @@ func (e *LoadError) Unwrap() error {
 	return fault.ErrInvalid
 }
 
+// ErrPath is the file; the cause's path (isa's "word[N]") follows it in fault.Path.
+func (e *LoadError) ErrPath() string { return e.File }
+
 // RuleID is the cause's rule when it names one, else RuleForm.
 func (e *LoadError) RuleID() string {
 	if r := fault.Rule(e.Err); r != "" {

@@ -77,3 +77,26 @@ func ExampleLoad() {
 	// text MARIANA 1 ACT  prog.tpb:3
 	// prog.tpb:1: gen: the file says .gen MARIANA but --gen is CAYMAN (drop --gen: the file's generation is used)
 }
+
+// A *LoadError's path is the file, then its cause's ("p.bin: word[2]" for a length), through a
+// caller's wrapping; its rule is the cause's, else asm.form.
+func TestLoadErrorPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		data       []byte
+		rule, want string
+		kind       error
+	}{
+		{"length", "p.bin", make([]byte, 64*2+5), isa.RuleInstNBytes, "p.bin: word[2]", fault.ErrTruncated},
+		{"NUL in text", "p.s", []byte("COPY\x00\n"), asm.RuleForm, "p.s", fault.ErrInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := asm.Load(tc.path, tc.data, isa.CAYMAN, false)
+			w := fmt.Errorf("tpbsim: %w", err)
+			var le *asm.LoadError
+			if !errors.As(w, &le) || fault.Rule(w) != tc.rule || fault.Path(w) != tc.want || fault.Category(w) != tc.kind {
+				t.Errorf("%v: rule %q path %q category %v", err, fault.Rule(w), fault.Path(w), fault.Category(w))
+			}
+		})
+	}
+}

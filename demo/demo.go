@@ -343,6 +343,16 @@ func (e *VerifyError) Error() string {
 func (e *VerifyError) Unwrap() error  { return fault.ErrInvalid }
 func (e *VerifyError) RuleID() string { return RuleResultsMatch }
 
+// ErrPath names the first differing element, "STREAM_TRANSPOSE bf16: channel[3].element[5]"
+// (Bad holds the others).
+func (e *VerifyError) ErrPath() string {
+	if len(e.Bad) == 0 {
+		return ""
+	}
+	c := e.Bad[0]
+	return fmt.Sprintf("%s: channel[%d].element[%d]", c.Name, c.Channel, c.Element)
+}
+
 // Provenance is the demo's registry entry (tpbsim explain demo.results_match).
 func Provenance() []isa.Provenance {
 	return []isa.Provenance{isa.Rule(RuleResultsMatch,

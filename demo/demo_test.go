@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/fault"
@@ -109,6 +110,9 @@ func TestRunAndVerify(t *testing.T) {
 	}
 	if b := ve.Bad[0]; b.Name != "STREAM_TRANSPOSE bf16" || b.Channel != 3 || b.Element != 5 || len(checks) != 8 {
 		t.Errorf("bad %+v of %d checks", b, len(checks))
+	}
+	if p := fault.Path(fmt.Errorf("demo: %w", err)); p != "STREAM_TRANSPOSE bf16: channel[3].element[5]" {
+		t.Errorf("path %q", p)
 	}
 }
 

@@ -95,6 +95,9 @@ func (e *UnknownTopicError) Error() string {
 // RuleID is empty: an unknown topic is a question tpbsim cannot answer, not a broken rule.
 func (e *UnknownTopicError) RuleID() string { return "" }
 
+// ErrPath names what was asked about: the topic.
+func (e *UnknownTopicError) ErrPath() string { return "topic" }
+
 // Topics are the list topics Write takes besides a registry id or an opcode.
 var Topics = []string{"rules", "behaviours", "conflicts", "opcodes", "timing"}
 

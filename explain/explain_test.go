@@ -115,6 +115,9 @@ func TestWriteTopics(t *testing.T) {
 			if !errors.As(err, &u) || u.Topic != c.topic || b.Len() != 0 {
 				t.Fatalf("Write(%q) = %v, printed %q", c.topic, err, b.String())
 			}
+			if p := fault.Path(fault.Wrap("explain", err)); p != "explain: topic" {
+				t.Errorf("path %q", p)
+			}
 			for _, n := range c.near {
 				if !strings.Contains(strings.Join(u.Near, ","), n) {
 					t.Errorf("Near %v lacks %s", u.Near, n)

@@ -24,7 +24,8 @@ var ErrTrailing = errors.New("instruction word longer than 64 bytes")
 // WordLengthError reports a single instruction word that is not 64 bytes long: shorter is
 // fault.ErrTruncated, longer fault.ErrInvalid and ErrTrailing.
 type WordLengthError struct {
-	Len int // the length given, in bytes
+	Len   int // the length given, in bytes
+	Index int // the word's index in its input, when the caller knows it; 0 for a lone word
 }
 
 func (e *WordLengthError) Error() string {
@@ -44,6 +45,9 @@ func (e *WordLengthError) Unwrap() []error {
 
 // RuleID is RuleInstNBytes.
 func (e *WordLengthError) RuleID() string { return RuleInstNBytes }
+
+// ErrPath names the word, "word[0]" for the lone word a single-word decoder was given.
+func (e *WordLengthError) ErrPath() string { return fmt.Sprintf("word[%d]", e.Index) }
 
 // LengthError reports a byte slice or file whose length is not a whole number of 64-byte words.
 // Offset is where the incomplete word starts.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/dge"
-	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -56,19 +55,6 @@ func workLimit(w work, cfg Config, derived bool, hint, bytesHint string) (rule, 
 	return "", ""
 }
 
-// LimitError is a work limit a DGE request run outside a program breaks (Config.CheckPlan). It
-// unwraps to fault.ErrLimit.
-type LimitError struct {
-	Rule string // RuleMaxElements or RuleMaxStreamBytes
-	Msg  string // the work, the limit and how to raise it
-}
-
-func (e *LimitError) Error() string {
-	return fault.ErrLimit.Error() + ": rule " + e.Rule + ": " + e.Msg
-}
-func (e *LimitError) Unwrap() error  { return fault.ErrLimit }
-func (e *LimitError) RuleID() string { return e.Rule }
-
 // CheckPlan applies the work limits of a DMA instruction (Provenance sim.max_elements,
 // sim.max_stream_bytes) to a DGE plan made outside a program, as tpbsim dge run does before it
 // allocates or fills anything: the elements its descriptors move in all, and their source plus
@@ -79,7 +65,7 @@ func (c Config) CheckPlan(p *dge.Plan, how string) error {
 	c.MaxElements, c.MaxStreamBytes = c.Limits()
 	hint := "raise it with " + how
 	if rule, msg := workLimit(workOf(nil, p), c, derived, hint, hint); rule != "" {
-		return &LimitError{Rule: rule, Msg: msg}
+		return &LimitError{Rule: rule, Path: "descriptors", Msg: msg}
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func TestDGERunLimitBeforeMemory(t *testing.T) {
 	}
 	err = r.Start(Config{MaxElements: 100}, DGEOptions{Name: "req"})
 	var le *LimitError
-	if !errors.As(err, &le) || fault.Path(err) != "req" || r.Machine() != nil {
+	if !errors.As(err, &le) || fault.Path(err) != "req: descriptors" || r.Machine() != nil {
 		t.Errorf("Start: %v (path %q), machine %v", err, fault.Path(err), r.Machine())
 	}
 }

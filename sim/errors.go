@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tpbsim/tpbsim/dve"
@@ -39,17 +40,23 @@ func (e *InstError) RuleID() string { return e.Rule }
 // ("SP[3]"), then the field of the broken rule when the cause does not name its own path
 // ("DVE[0]: src_mem_pattern.start_addr"); fault.Path adds the cause's path after it.
 func (e *InstError) ErrPath() string {
-	s := e.Engine
-	if s == "" {
-		s = "program"
-	}
-	if e.Index >= 0 {
-		s += fmt.Sprintf("[%d]", e.Index)
-	}
+	s := queuePath(e.Engine, e.Index)
 	if fault.Path(e.Err) == "" && len(e.Violations) > 0 && e.Violations[0].Path != "" {
 		s += ": " + e.Violations[0].Path
 	}
 	return s
+}
+
+// queuePath is the path of instruction index of an engine's queue, "SP[3]": "program" for no
+// engine, no index for an error about the whole queue (index < 0).
+func queuePath(engine string, index int) string {
+	if engine == "" {
+		engine = "program"
+	}
+	if index < 0 {
+		return engine
+	}
+	return engine + "[" + strconv.Itoa(index) + "]"
 }
 
 func (e *InstError) where() string {
@@ -265,6 +272,42 @@ func (e *DeadlockError) Unwrap() error { return fault.ErrDeadlock }
 
 // RuleID names the condition (fault.Ruled): a deadlock breaks no instruction's rule.
 func (e *DeadlockError) RuleID() string { return RuleDeadlock }
+
+// ErrPath names the instruction each unfinished engine waits at, "DVE[3], SP[1]" (fault.Pathed).
+func (e *DeadlockError) ErrPath() string {
+	var waits []string
+	for _, s := range e.Engines {
+		if !s.Done {
+			waits = append(waits, queuePath(s.Engine, s.Index))
+		}
+	}
+	return strings.Join(waits, ", ")
+}
+
+// ErrPath names the two instructions of the first race listed, "DVE[0], POOL[2]" (fault.Pathed;
+// Races holds the others). The type is race.go's.
+func (e *RaceError) ErrPath() string {
+	if len(e.Races) == 0 {
+		return ""
+	}
+	r := e.Races[0]
+	return queuePath(r.First.Engine, r.First.Index) + ", " + queuePath(r.Second.Engine, r.Second.Index)
+}
+
+// LimitError is a work limit a DGE request run outside a program breaks (Config.CheckPlan). It
+// unwraps to fault.ErrLimit.
+type LimitError struct {
+	Rule string // RuleMaxElements or RuleMaxStreamBytes
+	Path string // what does the work: "descriptors", the plan's descriptors in all
+	Msg  string // the work, the limit and how to raise it
+}
+
+func (e *LimitError) Error() string {
+	return fault.ErrLimit.Error() + ": rule " + e.Rule + ": " + e.Msg
+}
+func (e *LimitError) Unwrap() error   { return fault.ErrLimit }
+func (e *LimitError) RuleID() string  { return e.Rule }
+func (e *LimitError) ErrPath() string { return e.Path }
 
 // fmtPS prints a picosecond time in the unit that reads best.
 func fmtPS(ps int64) string {

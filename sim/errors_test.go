@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,7 +48,8 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		{"unmodelled wait", Config{Gen: g}, prog(q(isa.EngineDVE, evtWait)), fault.ErrUnsupported, RuleExecutableWaitMode,
 			"DVE[0]: events.wait_mode", "WAIT_FOR_EVT_0x06"},
 		{"work limit", Config{Gen: g, MaxElements: 16}, prog(q(isa.EngineDVE, ok)), fault.ErrLimit, RuleMaxElements, "DVE[0]", "--max-elements"},
-		{"deadlock", Config{Gen: g}, prog(q(isa.EngineDVE, deadlock)), fault.ErrDeadlock, RuleDeadlock, "", "deadlock"},
+		{"deadlock", Config{Gen: g}, prog(q(isa.EngineDVE, ok, deadlock)), fault.ErrDeadlock, RuleDeadlock, "DVE[1]", "deadlock"},
+		{"race", Config{Gen: g}, prog(q(isa.EngineDVE, ok), q(isa.EnginePOOL, ok)), fault.ErrRace, RuleRace, "DVE[0], POOL[0]", "data race"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := New(tc.cfg)
@@ -76,6 +78,11 @@ func TestErrorsAcrossLayers(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.wants) {
 				t.Errorf("message lacks %q: %v", tc.wants, err)
+			}
+			// a caller's wrapping keeps the category, the rule and the path, its own in front
+			wrapped := fmt.Errorf("run: %w", fault.Wrap("k.tpb", err))
+			if fault.Category(wrapped) != tc.kind || fault.Rule(wrapped) != fault.Rule(err) || fault.Path(wrapped) != "k.tpb: "+fault.Path(err) {
+				t.Errorf("wrapped: category %v rule %q path %q", fault.Category(wrapped), fault.Rule(wrapped), fault.Path(wrapped))
 			}
 		})
 	}

@@ -192,6 +192,9 @@ func TestCheckPlan(t *testing.T) {
 		!strings.Contains(err.Error(), "streams 4294967296 elements in its 16 DMA descriptor(s); tpbsim's limit is 67108864 (raise it with "+how+")") {
 		t.Errorf("transpose: %v", err)
 	}
+	if w := fmt.Errorf("dge run: %w", fault.Wrap("req.json", err)); fault.Path(w) != "req.json: descriptors" || fault.Rule(w) != RuleMaxElements {
+		t.Errorf("wrapped: path %q rule %q", fault.Path(w), fault.Rule(w))
+	}
 	// a contiguous 2 GiB copy folds into few elements but passes the byte limit
 	err = Config{}.CheckPlan(plan([]int{1 << 31}, nil, isa.DTypeUINT8), how)
 	if !errors.As(err, &le) || le.Rule != RuleMaxStreamBytes || !strings.Contains(err.Error(), "16 per element of the element limit 67108864 (raise it with "+how+")") {

@@ -2,6 +2,7 @@ package timing
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -191,6 +192,11 @@ func TestCalibrationErrorVocabulary(t *testing.T) {
 	}
 	if r, p := fault.Rule(wrapped), fault.Path(wrapped); r != RuleCalibration || p != "--timing: cal.json: dge.issue_ns" {
 		t.Errorf("rule %q, path %q", r, p)
+	}
+	// a file that is no JSON object has the file as its path
+	err = tt.Apply("cal.json", strings.NewReader(`[1]`))
+	if r, p := fault.Rule(err), fault.Path(fmt.Errorf("x: %w", err)); r != RuleCalibration || p != "cal.json" {
+		t.Errorf("not an object: rule %q, path %q (%v)", r, p, err)
 	}
 	ids := map[string]bool{}
 	for _, p := range Provenance() {

@@ -23,8 +23,12 @@ import (
 )
 
 // FormatError is a malformed or unsupported .npy input. It unwraps to fault.ErrTruncated when
-// the file ends early and to fault.ErrInvalid otherwise; its rule is RuleFormat.
+// the file ends early and to fault.ErrInvalid otherwise; its rule is RuleFormat, its path the
+// part of the file at fault (Field).
 type FormatError struct {
+	// Field is the part of the file: "preamble" (the magic), "version", "header_len", "header", a
+	// key of the header ("descr", "fortran_order", "shape") or "data".
+	Field     string
 	Msg       string
 	Truncated bool
 }
@@ -35,6 +39,9 @@ const RuleFormat = "npy.format"
 
 func (e *FormatError) Error() string  { return "npy: bad or unsupported file: " + e.Msg }
 func (e *FormatError) RuleID() string { return RuleFormat }
+
+// ErrPath is the part of the file at fault (Field); the caller adds the file's name.
+func (e *FormatError) ErrPath() string { return e.Field }
 func (e *FormatError) Unwrap() error {
 	if e.Truncated {
 		return fault.ErrTruncated
@@ -42,12 +49,12 @@ func (e *FormatError) Unwrap() error {
 	return fault.ErrInvalid
 }
 
-func formatErr(format string, args ...any) error {
-	return &FormatError{Msg: fmt.Sprintf(format, args...)}
+func formatErr(field, format string, args ...any) error {
+	return &FormatError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-func truncatedErr(format string, args ...any) error {
-	return &FormatError{Msg: fmt.Sprintf(format, args...), Truncated: true}
+func truncatedErr(field, format string, args ...any) error {
+	return &FormatError{Field: field, Msg: fmt.Sprintf(format, args...), Truncated: true}
 }
 
 // maxHeader bounds the header length so a crafted file cannot make the reader allocate much.
@@ -92,10 +99,10 @@ func (a *Array) Len() int {
 func Read(r io.Reader) (*Array, error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
-		return nil, truncatedErr("short preamble: %v", err)
+		return nil, truncatedErr("preamble", "short preamble: %v", err)
 	}
 	if string(pre[:6]) != "\x93NUMPY" {
-		return nil, formatErr("missing \\x93NUMPY magic")
+		return nil, formatErr("preamble", "missing \\x93NUMPY magic")
 	}
 	major := pre[6]
 	var hlen int
@@ -103,32 +110,32 @@ func Read(r io.Reader) (*Array, error) {
 	case 1:
 		var b [2]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, truncatedErr("short header length: %v", err)
+			return nil, truncatedErr("header_len", "short header length: %v", err)
 		}
 		hlen = int(binary.LittleEndian.Uint16(b[:]))
 	case 2, 3:
 		var b [4]byte
 		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, truncatedErr("short header length: %v", err)
+			return nil, truncatedErr("header_len", "short header length: %v", err)
 		}
 		v := binary.LittleEndian.Uint32(b[:])
 		if v > maxHeader {
-			return nil, formatErr("header length %d too large", v)
+			return nil, formatErr("header_len", "header length %d too large", v)
 		}
 		hlen = int(v)
 	default:
-		return nil, formatErr("format version %d.%d not supported", major, pre[7])
+		return nil, formatErr("version", "format version %d.%d not supported", major, pre[7])
 	}
 	hdr := make([]byte, hlen)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return nil, truncatedErr("short header: %v", err)
+		return nil, truncatedErr("header", "short header: %v", err)
 	}
 	descr, fortran, shape, err := parseHeader(string(hdr))
 	if err != nil {
 		return nil, err
 	}
 	if fortran {
-		return nil, formatErr("fortran_order arrays are not supported (save np.ascontiguousarray(a))")
+		return nil, formatErr("fortran_order", "fortran_order arrays are not supported (save np.ascontiguousarray(a))")
 	}
 	order, typ, err := splitDescr(descr)
 	if err != nil {
@@ -138,7 +145,7 @@ func Read(r io.Reader) (*Array, error) {
 	n := uint64(1)
 	for _, d := range shape {
 		if d > 0 && n > maxData/uint64(size)/uint64(d) {
-			return nil, formatErr("array of shape %v is larger than %d bytes", shape, uint64(maxData))
+			return nil, formatErr("shape", "array of shape %v is larger than %d bytes", shape, uint64(maxData))
 		}
 		n *= uint64(d)
 	}
@@ -148,7 +155,7 @@ func Read(r io.Reader) (*Array, error) {
 	var buf bytes.Buffer
 	buf.Grow(int(min(need, 64<<20)))
 	if got, err := io.CopyN(&buf, r, int64(need)); err != nil {
-		return nil, truncatedErr("data shorter than shape %v x %d bytes (%d of %d bytes): %v", shape, size, got, need, err)
+		return nil, truncatedErr("data", "data shorter than shape %v x %d bytes (%d of %d bytes): %v", shape, size, got, need, err)
 	}
 	data := buf.Bytes()
 	if order == '>' && size > 1 {
@@ -161,7 +168,7 @@ func Read(r io.Reader) (*Array, error) {
 func Write(w io.Writer, a *Array) error {
 	size := ItemSize(a.Dtype)
 	if size == 0 {
-		return formatErr("dtype %q", a.Dtype)
+		return formatErr("descr", "dtype %q", a.Dtype)
 	}
 	if len(a.Data) != a.Len()*size {
 		return fmt.Errorf("npy: data is %d bytes, shape %v of %s needs %d", len(a.Data), a.Shape, a.Dtype, a.Len()*size)
@@ -183,7 +190,7 @@ func Write(w io.Writer, a *Array) error {
 func Header(dtype string, shape []int) ([]byte, error) {
 	size := ItemSize(dtype)
 	if size == 0 {
-		return nil, formatErr("dtype %q", dtype)
+		return nil, formatErr("descr", "dtype %q", dtype)
 	}
 	order := "<"
 	if size == 1 {
@@ -233,7 +240,7 @@ func swap(b []byte, size int) {
 
 func splitDescr(d string) (byte, string, error) {
 	if len(d) < 2 {
-		return 0, "", formatErr("descr %q", d)
+		return 0, "", formatErr("descr", "descr %q", d)
 	}
 	order, typ := d[0], d[1:]
 	switch order {
@@ -249,7 +256,7 @@ func splitDescr(d string) (byte, string, error) {
 		if n := numpyName(typ); n != "" {
 			name = " (" + n + ")"
 		}
-		return 0, "", formatErr("dtype %q%s not supported: tpbsim reads bool, uint8..uint64, int8..int64 and float16/32/64; "+
+		return 0, "", formatErr("descr", "dtype %q%s not supported: tpbsim reads bool, uint8..uint64, int8..int64 and float16/32/64; "+
 			"convert the array in numpy first, e.g. np.save(f, a.astype(np.float32))", d, name)
 	}
 	if order == '=' {
@@ -297,9 +304,9 @@ func numpyName(typ string) string {
 // single or double quotes, and trailing commas, as numpy's own writer and other writers emit.
 func parseHeader(h string) (descr string, fortran bool, shape []int, err error) {
 	p := &lit{s: strings.TrimSpace(h)}
-	bad := func(why string) error { return formatErr("header %q: %s", h, why) }
+	bad := func(field, why string) error { return formatErr(field, "header %q: %s", h, why) }
 	if !p.eat('{') {
-		return "", false, nil, bad("not a dict")
+		return "", false, nil, bad("header", "not a dict")
 	}
 	seen := map[string]bool{}
 	for {
@@ -309,17 +316,17 @@ func parseHeader(h string) (descr string, fortran bool, shape []int, err error) 
 		}
 		key, ok := p.str()
 		if !ok {
-			return "", false, nil, bad("bad key")
+			return "", false, nil, bad("header", "bad key")
 		}
 		p.space()
 		if !p.eat(':') {
-			return "", false, nil, bad("missing ':'")
+			return "", false, nil, bad("header", "missing ':'")
 		}
 		p.space()
 		switch key {
 		case "descr":
 			if descr, ok = p.str(); !ok {
-				return "", false, nil, bad("descr is not a string (structured dtypes are not supported)")
+				return "", false, nil, bad("descr", "descr is not a string (structured dtypes are not supported)")
 			}
 		case "fortran_order":
 			switch {
@@ -328,27 +335,27 @@ func parseHeader(h string) (descr string, fortran bool, shape []int, err error) 
 			case p.word("False"):
 				fortran = false
 			default:
-				return "", false, nil, bad("fortran_order is not True/False")
+				return "", false, nil, bad("fortran_order", "fortran_order is not True/False")
 			}
 		case "shape":
 			if shape, ok = p.tuple(); !ok {
-				return "", false, nil, bad("bad shape tuple")
+				return "", false, nil, bad("shape", "bad shape tuple")
 			}
 		default:
-			return "", false, nil, bad("unknown key " + strconv.Quote(key))
+			return "", false, nil, bad("header", "unknown key "+strconv.Quote(key))
 		}
 		seen[key] = true
 		p.space()
 		if !p.eat(',') {
 			p.space()
 			if !p.eat('}') {
-				return "", false, nil, bad("missing ',' or '}'")
+				return "", false, nil, bad("header", "missing ',' or '}'")
 			}
 			break
 		}
 	}
 	if !seen["descr"] || !seen["shape"] {
-		return "", false, nil, bad("missing descr or shape")
+		return "", false, nil, bad("header", "missing descr or shape")
 	}
 	return descr, fortran, shape, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -208,6 +209,47 @@ func TestUnsupportedDtypeNamed(t *testing.T) {
 			_, err := Read(bytes.NewReader(raw))
 			if !errors.Is(err, fault.ErrInvalid) || !strings.Contains(err.Error(), "("+name) || !strings.Contains(err.Error(), "astype") {
 				t.Errorf("%s: %v", descr, err)
+			}
+		})
+	}
+}
+
+// A refused file names the part at fault as its path (fault.Path), under rule npy.format, through
+// a caller's wrapping with the file's name.
+func TestFormatErrorPath(t *testing.T) {
+	file := func(hdr string, data int) []byte {
+		raw := append([]byte("\x93NUMPY\x01\x00"), byte(len(hdr)), 0)
+		return append(append(raw, hdr...), make([]byte, data)...)
+	}
+	for _, tc := range []struct {
+		name  string
+		raw   []byte
+		path  string
+		trunc bool
+	}{
+		{"empty", nil, "preamble", true},
+		{"magic", []byte("NUMPY\x93\x01\x00\x00\x00"), "preamble", false},
+		{"version", []byte("\x93NUMPY\x07\x00\x00\x00"), "version", false},
+		{"header length", []byte("\x93NUMPY\x01\x00\x05"), "header_len", true},
+		{"header short", []byte("\x93NUMPY\x01\x00\x40\x00{"), "header", true},
+		{"not a dict", file("[]\n", 0), "header", false},
+		{"descr", file("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }\n", 8), "descr", false},
+		{"fortran", file("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }\n", 4), "fortran_order", false},
+		{"shape", file("{'descr': '<f4', 'fortran_order': False, 'shape': (1,x), }\n", 4), "shape", false},
+		{"data", file("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }\n", 4), "data", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(bytes.NewReader(tc.raw))
+			w := fmt.Errorf("load: %w", fault.Wrap("x.npy", err))
+			var fe *FormatError
+			if !errors.As(w, &fe) || fault.Rule(w) != RuleFormat {
+				t.Fatalf("%v: not a *FormatError of %s", err, RuleFormat)
+			}
+			if got := fault.Path(w); got != "x.npy: "+tc.path {
+				t.Errorf("path %q, want %q: %v", got, "x.npy: "+tc.path, err)
+			}
+			if want := map[bool]error{true: fault.ErrTruncated, false: fault.ErrInvalid}[tc.trunc]; fault.Category(w) != want {
+				t.Errorf("category %v, want %v", fault.Category(w), want)
 			}
 		})
 	}
