@@ -118,6 +118,23 @@ var dmaEngineNames = func() (n [32]string) {
 	return n
 }()
 
+// semNames are the semaphores' names in the trace ("sem[3]"), opcodeLabels the opcodes' in its
+// args ("COPY (0x..)"): a traced run names them for every update and every instruction.
+var (
+	semNames = func() (n [NumSemaphores]string) {
+		for i := range n {
+			n[i] = fmt.Sprintf("sem[%d]", i)
+		}
+		return n
+	}()
+	opcodeLabels = func() (l [256]string) {
+		for i := range l {
+			l[i] = fmt.Sprintf("%v (0x%02x)", isa.Opcode(i), uint8(i))
+		}
+		return l
+	}()
+)
+
 // dmaEngineName names DMA engine i.
 func dmaEngineName(i int) string {
 	if i >= 0 && i < len(dmaEngineNames) {
@@ -401,7 +418,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 		r.tr.Process(pidEngines, fmt.Sprintf("NeuronCore %v engine queues", m.gen))
 		r.tr.Process(pidDMA, "DMA engines")
 		for i := 0; i < m.geo.DMAEngineCount; i++ {
-			r.tr.AddTrack(trace.Track{Pid: pidDMA, Tid: i, Name: fmt.Sprintf("DMA%d", i), Sort: i})
+			r.tr.AddTrack(trace.Track{Pid: pidDMA, Tid: i, Name: dmaEngineName(i), Sort: i})
 		}
 	}
 	for i := range m.dma.engines.Free {
@@ -421,7 +438,7 @@ func (m *Machine) Run(p *Program) (*Result, error) {
 				}{{ev.WaitMode != isa.WaitNone, ev.WaitIdx}, {ev.UpdateMode != isa.UpdateNone, ev.UpdateIdx}} {
 					if i.use && !r.semSeen[i.idx] {
 						r.semSeen[i.idx] = true
-						r.tr.AddCounter(trace.Counter{Name: fmt.Sprintf("sem[%d]", i.idx), Pid: pidEngines, Value: int64(m.sems[i.idx])})
+						r.tr.AddCounter(trace.Counter{Name: semNames[i.idx], Pid: pidEngines, Value: int64(m.sems[i.idx])})
 					}
 				}
 			}
@@ -579,7 +596,7 @@ func (r *run) setSem(ev *event) {
 	r.tm.semSrc[ev.idx], r.tm.semLat[ev.idx] = ev.src, ev.lat
 	r.hb.applied(ev.idx, ev.mode, v, ev.hb)
 	if r.tr != nil {
-		name := fmt.Sprintf("sem[%d]", ev.idx)
+		name := semNames[ev.idx]
 		if !r.semSeen[ev.idx] {
 			r.semSeen[ev.idx] = true
 			r.tr.AddCounter(trace.Counter{Name: name, Pid: pidEngines, Value: int64(old)})
@@ -710,7 +727,7 @@ func (r *run) issue(e *engine, slot int) error {
 	e.stats.BytesWritten += eff.BytesWritten
 	r.end = max(r.end, start+occPS, start+totalPS)
 	if r.tr != nil {
-		args["opcode"] = fmt.Sprintf("%v (0x%02x)", op, uint8(op))
+		args["opcode"] = opcodeLabels[op]
 		args["index"] = in.Index
 		if in.Line > 0 {
 			args["line"] = in.Line

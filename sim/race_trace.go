@@ -2,7 +2,6 @@ package sim
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/tpbsim/tpbsim/dma"
 	"github.com/tpbsim/tpbsim/internal/trace"
@@ -107,7 +106,7 @@ func (r *run) traceWait(e *engine, ev isa.Events, srcs []*semSrc) {
 		Args: map[string]any{"semaphore": int(ev.WaitIdx), "wait_mode": ev.WaitMode.String(), "value": v,
 			"released_at": r.m.sems[ev.WaitIdx], "index": e.pc}})
 	for _, s := range srcs {
-		r.tr.AddFlow(trace.Flow{Name: fmt.Sprintf("sem[%d]", ev.WaitIdx), Cat: TraceCatSem, FromPid: s.pid, FromTid: s.tid, FromTsPS: s.ts,
+		r.tr.AddFlow(trace.Flow{Name: semNames[ev.WaitIdx], Cat: TraceCatSem, FromPid: s.pid, FromTid: s.tid, FromTsPS: s.ts,
 			ToPid: pidEngines, ToTid: e.tid, ToTsPS: r.now})
 	}
 }
@@ -134,7 +133,7 @@ func (r *run) traceFailure(e *engine, err error) {
 	}
 	in := e.queue[e.pc]
 	op := opcodeOf(in.Inst)
-	args := map[string]any{"opcode": fmt.Sprintf("%v (0x%02x)", op, uint8(op)), "index": in.Index, "error": err.Error()}
+	args := map[string]any{"opcode": opcodeLabels[op], "index": in.Index, "error": err.Error()}
 	if in.Line > 0 {
 		args["line"] = in.Line
 	}
