@@ -292,34 +292,24 @@ func dgeRun(f *dgeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, p, stdout, mismatch := ran.res, r.Plan(), ran.report, ran.mismatch
+	return f.report(r, ran)
+}
+
+// report prints what dge run ran (the JSON form, or sim.DGERun.WriteReport), then returns the
+// verification's mismatch.
+func (f *dgeFlags) report(r *sim.DGERun, ran *dgeRan) error {
+	var err error
 	if f.json {
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(ran.report)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(res.JSONForm(p)); err != nil {
-			return ioErr(err)
-		}
+		err = enc.Encode(ran.res.JSONForm(r.Plan()))
 	} else {
-		fmt.Fprintf(stdout, "%v: %v, %d descriptors on %d of %d DMA engines (lower bound %d), %d bytes, modelled time %d ns",
-			g, p.Kind, p.Descriptors, p.NumDMA, p.DMAAvail, p.LowerBound, res.Bytes, res.End)
-		if n := len(res.Summary.Engines); n != p.NumDMA {
-			fmt.Fprintf(stdout, ", carried by %d engine(s) by SBUF partition (tpbsim explain sim.dma_partition_spread)", n)
-		}
-		if p.Job.RingDepth > 0 {
-			fmt.Fprintf(stdout, ", %d credit waits (ring depth %d)", res.CreditWaits, p.Job.RingDepth)
-		}
-		fmt.Fprintln(stdout)
-		for _, n := range append(ran.notes, p.Notes...) {
-			fmt.Fprintf(stdout, "note: %s\n", n)
-		}
-		for _, s := range res.Sems {
-			fmt.Fprintf(stdout, "semaphore %d += %d at %d ns (DMA[%d])\n", s.Sem, s.Delta, s.Time, s.Engine)
-		}
-		if res.Verified {
-			fmt.Fprintln(stdout, "verify: destination matches the direct reference")
-		}
+		err = r.WriteReport(ran.report, ran.res, ran.notes)
 	}
-	return mismatch
+	if err != nil {
+		return ioErr(err)
+	}
+	return ran.mismatch
 }
 
 // dgeRan is a request dge run executed: the result, the notes of the loads, where the report

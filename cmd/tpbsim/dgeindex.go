@@ -81,18 +81,7 @@ func dgeIndexRun(f *dgeFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	if ran.mismatch != nil {
-		return ruleErr(ran.mismatch)
+		return ruleErr(ran.mismatch) // no report
 	}
-	res, p, stdout := ran.res, r.Plan(), ran.report
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.JSONForm(p))
-	}
-	fmt.Fprintf(stdout, "%v: %v of %d indices, %d descriptors on %d of %d DMA engines, %d bytes, modelled time %d ns\n",
-		ir.Gen, p.Kind, len(ir.Index), p.Descriptors, p.NumDMA, p.DMAAvail, res.Bytes, res.End)
-	if res.Verified {
-		fmt.Fprintln(stdout, "verify: destination matches the direct reference")
-	}
-	return nil
+	return f.report(r, ran)
 }
