@@ -17,6 +17,10 @@
 #   DURATION is -fuzztime's: 15s, 10m, or 100000x (a number of executions).
 #   FUZZ_PARALLEL (default 1) is -parallel: the rates of the table are per worker at 1.
 #   FUZZ_LOGS (default a temporary folder) keeps each target's full output as PKG.FuzzX.log.
+#   FUZZ_MINIMIZE (default 5s) is -fuzzminimizetime: how long Go may minimise one input, a failing
+#   one or a new interesting one. Go's minimiser costs about n^2 executions for an input of n
+#   bytes and counts none of them, so with Go's default (60s) one long input can stall a short
+#   run at 0 execs/s; a failing input is kept whether or not its minimisation finished.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +31,7 @@ fi
 duration=$1
 shift
 parallel=${FUZZ_PARALLEL:-1}
+minimize=${FUZZ_MINIMIZE:-5s}
 logs=${FUZZ_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/tpbsim-fuzz.XXXXXX")}
 mkdir -p "$logs"
 
@@ -59,7 +64,7 @@ for pkg in "${pkgs[@]}"; do
 		echo "== $pkg $t ($duration, -parallel $parallel)" >&2
 		status=0
 		(cd "$dir" && $timer -o "$cpu" -f '%U %S' "$bin" -test.run '^$' -test.fuzz "^${t}\$" -test.fuzztime "$duration" \
-			-test.parallel "$parallel" -test.fuzzcachedir "$cache/$pkg") >"$log" 2>&1 || status=$?
+			-test.parallel "$parallel" -test.fuzzminimizetime "$minimize" -test.fuzzcachedir "$cache/$pkg") >"$log" 2>&1 || status=$?
 		# The coordinator's last progress line: "fuzz: elapsed: 15s, execs: 123456 (8230/sec), ...".
 		# Its rate is the last interval's; the table's is all executions over all the time.
 		last=$(grep -E '^fuzz: elapsed: [0-9]+s, execs: [0-9]+' "$log" | tail -n 1 || true)
