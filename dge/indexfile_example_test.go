@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tpbsim/tpbsim/dge"
 	"github.com/tpbsim/tpbsim/internal/npy"
+	"github.com/tpbsim/tpbsim/isa"
 )
 
 // An index request as `tpbsim dge plan --indirect IDX.npy` takes it: the spec reads the index
@@ -54,4 +56,20 @@ func ExampleParseInts() {
 	// [128 64] <nil>
 	// [] --shape "0x10": "0x10" looks like a hex number; write decimal integers separated by ',' (e.g. 64,32)
 	// [] --perm "1,,0": an empty item (want comma-separated integers, e.g. 1,0)
+}
+
+// ReadRequestFile reads `tpbsim dge --request FILE.json`; a form mistake names the file.
+func ExampleReadRequestFile() {
+	dir, _ := os.MkdirTemp("", "req")
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "r.json")
+	os.WriteFile(file, []byte(`{"src":"hbm:0","dst":"sbuf:0:0","shape":[128,64],"dtype":"bf16"}`), 0o644)
+	req, err := dge.ReadRequestFile(file, isa.GenInvalid)
+	fmt.Println(req.Gen, req.In, err)
+	os.WriteFile(file, []byte(`{"src":"hbm:0","src":"hbm:0"}`), 0o644)
+	_, err = dge.ReadRequestFile(file, isa.GenInvalid)
+	fmt.Println(err != nil && strings.HasPrefix(err.Error(), file+": "))
+	// Output:
+	// CAYMAN BFLOAT16 <nil>
+	// true
 }

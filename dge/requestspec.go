@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -162,6 +163,22 @@ func ParseRequestJSON(data []byte, g isa.Generation) (Request, error) {
 		s.Gen = g.String()
 	}
 	return s.Request()
+}
+
+// ReadRequestFile reads a JSON request file (`tpbsim dge --request FILE.json`) with
+// ParseRequestJSON, g overriding the file's "gen" unless it is isa.GenInvalid. A *SpecError
+// names the file; an unreadable file is its *os.PathError.
+func ReadRequestFile(path string, g isa.Generation) (Request, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Request{}, err
+	}
+	req, err := ParseRequestJSON(data, g)
+	var se *SpecError
+	if errors.As(err, &se) {
+		err = fmt.Errorf("%s: %w", path, err)
+	}
+	return req, err
 }
 
 // name is how messages name a field given by its JSON key.

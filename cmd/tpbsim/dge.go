@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -177,22 +176,14 @@ func buildRequest(f *dgeFlags) (dge.Request, error) {
 				}
 			}
 		}
-		data, err := os.ReadFile(f.request)
-		if err != nil {
-			return dge.Request{}, err
-		}
 		g := isa.GenInvalid // the file's gen
 		if f.gen != "" {
+			var err error
 			if g, err = isa.ParseGeneration(f.gen); err != nil {
 				return dge.Request{}, err
 			}
 		}
-		req, err := dge.ParseRequestJSON(data, g)
-		var se *dge.SpecError
-		if errors.As(err, &se) {
-			err = fmt.Errorf("%s: %w", f.request, err)
-		}
-		return req, err
+		return dge.ReadRequestFile(f.request, g)
 	}
 	s := dge.RequestSpec{Flags: true, Gen: f.gen, Src: f.src, Dst: f.dst, DType: f.dtype, OutDType: f.outDtype, ComputeOp: f.computeOp, DMAs: f.dmas}
 	var err error
