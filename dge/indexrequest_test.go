@@ -2,6 +2,7 @@ package dge
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,10 +83,12 @@ func TestDefaultIndexAt(t *testing.T) {
 		want uint64
 		ok   bool
 	}{{4, uint64((active - 4) &^ 63), true}, {active, 0, true}, {active + 1, 0, false}} {
-		l, err := DefaultIndexAt(isa.CAYMAN, c.n)
-		if (err == nil) != c.ok || (c.ok && (l.Offset != c.want || l.Space != isa.SpaceSBUF || l.Partition != 0)) {
-			t.Errorf("DefaultIndexAt(%d) = %v, %v; want offset 0x%x ok %v", c.n, l, err, c.want, c.ok)
-		}
+		t.Run(fmt.Sprint(c.n), func(t *testing.T) {
+			l, err := DefaultIndexAt(isa.CAYMAN, c.n)
+			if (err == nil) != c.ok || (c.ok && (l.Offset != c.want || l.Space != isa.SpaceSBUF || l.Partition != 0)) {
+				t.Errorf("DefaultIndexAt(%d) = %v, %v; want offset 0x%x ok %v", c.n, l, err, c.want, c.ok)
+			}
+		})
 	}
 }
 

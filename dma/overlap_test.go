@@ -255,23 +255,25 @@ func TestSerialSharedDstKeepsDisjointJobsParallel(t *testing.T) {
 		{"crossbar transpose", xbar, src, isa.DMALocalBase, cols, uint64(pstride), rows * 2},
 		{"gather", gather, append(pattern(4<<20), idxBytes...), 1 << 30, 1, 0, 4 << 20},
 	} {
-		var want []byte
-		for _, workers := range []int{1, 4} {
-			res, m := runJob(t, g, c.src, c.j, workers)
-			if workers > 1 && res.Workers < 2 {
-				t.Errorf("%s: ran on %d worker(s), want several", c.name, res.Workers)
-			}
-			out := make([]byte, c.lines*c.size)
-			for l := uint64(0); l < c.lines; l++ {
-				if err := m.ReadAt(c.at+l*c.stride, out[l*c.size:(l+1)*c.size]); err != nil {
-					t.Fatal(err)
+		t.Run(c.name, func(t *testing.T) {
+			var want []byte
+			for _, workers := range []int{1, 4} {
+				res, m := runJob(t, g, c.src, c.j, workers)
+				if workers > 1 && res.Workers < 2 {
+					t.Errorf("ran on %d worker(s), want several", res.Workers)
+				}
+				out := make([]byte, c.lines*c.size)
+				for l := uint64(0); l < c.lines; l++ {
+					if err := m.ReadAt(c.at+l*c.stride, out[l*c.size:(l+1)*c.size]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if want == nil {
+					want = out
+				} else if !bytes.Equal(out, want) {
+					t.Errorf("parallel result differs from one worker's")
 				}
 			}
-			if want == nil {
-				want = out
-			} else if !bytes.Equal(out, want) {
-				t.Errorf("%s: parallel result differs from one worker's", c.name)
-			}
-		}
+		})
 	}
 }
