@@ -31,7 +31,7 @@ func TestTextRoundTripRandom(t *testing.T) {
 		t.Run(g.String(), func(t *testing.T) {
 			for n := 0; n < 3000; n++ {
 				w := randWord(r)
-				line := Format(w, g)
+				line := mustFormat(t, w, g)
 				got, err := ParseLine(line, g)
 				if err != nil {
 					t.Fatalf("%x\n%s\n%v", w, line, err)
@@ -112,8 +112,8 @@ func TestParseProgram(t *testing.T) {
 				t.Errorf("%v", vs)
 			}
 			// the disassembly reads back
-			if w, err := ParseLine(Format(it.Word, isa.CAYMAN), isa.CAYMAN); err != nil || w != it.Word {
-				t.Errorf("%s: %v", Format(it.Word, isa.CAYMAN), err)
+			if w, err := ParseLine(mustFormat(t, it.Word, isa.CAYMAN), isa.CAYMAN); err != nil || w != it.Word {
+				t.Errorf("%s: %v", mustFormat(t, it.Word, isa.CAYMAN), err)
 			}
 		})
 	}
@@ -154,7 +154,7 @@ func TestInvalidValuesCanBeWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := Format(w, isa.CAYMAN)
+	text := mustFormat(t, w, isa.CAYMAN)
 	for _, c := range []struct {
 		field string
 		off   int
@@ -221,7 +221,7 @@ func FuzzAsm(f *testing.F) {
 				fmt.Fprintf(&b, ".engine %v\n", it.Engine) // "none" closes the section
 				cur = it.Engine
 			}
-			b.WriteString(Format(it.Word, p.Gen) + "\n")
+			b.WriteString(mustFormat(t, it.Word, p.Gen) + "\n")
 		}
 		q, err := Parse("again.s", []byte(b.String()), isa.CAYMAN)
 		if err != nil {
@@ -236,7 +236,7 @@ func FuzzAsm(f *testing.F) {
 			}
 		}
 		for _, it := range p.Items {
-			line := Format(it.Word, p.Gen)
+			line := mustFormat(t, it.Word, p.Gen)
 			w, err := ParseLine(line, p.Gen)
 			if err != nil || w != it.Word {
 				t.Fatalf("disasm->asm differs: %q: %v", line, err)

@@ -17,7 +17,8 @@ func ExampleParseLine() {
 	for _, v := range isa.Validate(inst, isa.CAYMAN) {
 		fmt.Println(v)
 	}
-	fmt.Println(asm.Format(w, isa.CAYMAN))
+	line, _ := asm.Format(w, isa.CAYMAN) // an error only for an invalid generation
+	fmt.Println(line)
 	// Output:
 	// 06 06 30 00 00 00 00 00
 	// has_multiple_32_channels: num_active_channels = 48, legal: 32, 64, 96 or 128

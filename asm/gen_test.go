@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -43,7 +44,7 @@ func TestRoundTripWithoutGen(t *testing.T) {
 	t.Run("the generation matters", func(t *testing.T) {
 		// MAVERICK's sbuf:1:0x0 is CAYMAN's sbuf:4:0x0
 		p, err := ParseJSON("x.json", []byte(`{"gen":"MAVERICK","opcode":"COPY","dst_mem_pattern":{"start_addr":"sbuf:1:0x0"}}`), isa.CAYMAN)
-		if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 || !strings.Contains(Format(p.Items[0].Word, isa.CAYMAN), "sbuf:4:0x0") {
+		if err != nil || p.Gen != isa.MAVERICK || p.GenLine != 1 || !strings.Contains(mustFormat(t, p.Items[0].Word, isa.CAYMAN), "sbuf:4:0x0") {
 			t.Fatalf("%v %+v", err, p)
 		}
 	})
@@ -58,7 +59,7 @@ func roundTripWithoutGen(t *testing.T, r *rand.Rand, g isa.Generation) {
 	for n := 0; n < 1500; n++ {
 		w := addrWord(r)
 		words = append(words, w)
-		line := Format(w, g)
+		line := mustFormat(t, w, g)
 		if g.Geometry().PSUMSize == 0 && strings.Contains(line, "psum:") {
 			t.Fatalf("prints psum: %s", line)
 		}
@@ -87,7 +88,7 @@ func roundTripWithoutGen(t *testing.T, r *rand.Rand, g isa.Generation) {
 			}
 			for k, it := range p.Items {
 				if it.Word != words[k] {
-					t.Fatalf("word %d differs\n in %x\nout %x\n%s", k, words[k], it.Word, Format(words[k], g))
+					t.Fatalf("word %d differs\n in %x\nout %x\n%s", k, words[k], it.Word, mustFormat(t, words[k], g))
 				}
 			}
 		})
@@ -196,5 +197,31 @@ func TestEngineQueueChecks(t *testing.T) {
 				t.Errorf("CheckEngines = %v, want %q", err, c.checkErr)
 			}
 		})
+	}
+}
+
+// mustFormat is Format on a generation the test knows is valid.
+func mustFormat(t testing.TB, w [isa.InstNBytes]byte, g isa.Generation) string {
+	t.Helper()
+	line, err := Format(w, g)
+	if err != nil {
+		t.Fatalf("Format(%v): %v", g, err)
+	}
+	return line
+}
+
+// Format refuses an invalid generation (its addresses would be in no generation's map) with
+// isa's *GenerationError, as the parsers do.
+func TestFormatInvalidGeneration(t *testing.T) {
+	w, err := ParseLine("COPY src_mem_pattern=sbuf:1:0x0[32@1] dst_mem_pattern=sbuf:2:0x0[32@1] num_active_channels=32", isa.CAYMAN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []isa.Generation{isa.GenInvalid, isa.MAVERICK + 1} {
+		line, err := Format(w, g)
+		var ge *isa.GenerationError
+		if line != "" || !errors.As(err, &ge) || fault.Rule(err) != isa.RuleGeneration || !errors.Is(err, fault.ErrInvalid) {
+			t.Errorf("Format(%v) = %q, %v", g, line, err)
+		}
 	}
 }

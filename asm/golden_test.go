@@ -37,7 +37,7 @@ func TestGoldenDisasm(t *testing.T) {
 		}
 		w := mustWord(t, hx)
 		t.Run(fmt.Sprintf("line %d", ln), func(t *testing.T) {
-			if got := Format(w, isa.CAYMAN); got != want {
+			if got := mustFormat(t, w, isa.CAYMAN); got != want {
 				t.Errorf("\n got %s\nwant %s", got, want)
 			}
 			back, err := ParseLine(want, isa.CAYMAN)

@@ -11,21 +11,24 @@ import (
 	"github.com/tpbsim/tpbsim/isa"
 )
 
-// Form is how a program file is read (Load, FormOf).
+// Form is how a program file is read (Load, FormOf). The zero value, FormNone, is no form: what
+// FormOf returns beside an error, never a File's.
 type Form int
 
 const (
+	// FormNone is no form (not decided).
+	FormNone Form = iota
 	// FormWords is a bare list of 64-byte instruction words (a .bin): no engine queues.
-	FormWords Form = iota
+	FormWords
 	// FormText is assembly text (.s, .asm, .tpb).
 	FormText
 	// FormJSON is the JSON instruction form (.json: one object, an array, or one per line).
 	FormJSON
 )
 
-var formNames = [...]string{"words", "text", "JSON"}
+var formNames = [...]string{"none", "words", "text", "JSON"}
 
-// String names the form ("words", "text", "JSON"), or Form(n).
+// String names the form ("none", "words", "text", "JSON"), or Form(n).
 func (f Form) String() string {
 	if f >= 0 && int(f) < len(formNames) {
 		return formNames[f]
@@ -128,7 +131,7 @@ func FormOf(path string, data []byte) (Form, error) {
 		return FormWords, nil
 	case ".s", ".asm", ".tpb", ".json":
 		if i := bytes.IndexByte(data, 0); i >= 0 {
-			return 0, &LoadError{File: path, Msg: fmt.Sprintf("%s looks binary (a NUL byte at offset 0x%x), not %s text: a file of 64-byte instruction words must be named .bin", path, i, ext)}
+			return FormNone, &LoadError{File: path, Msg: fmt.Sprintf("%s looks binary (a NUL byte at offset 0x%x), not %s text: a file of 64-byte instruction words must be named .bin", path, i, ext)}
 		}
 		if ext == ".json" {
 			return FormJSON, nil

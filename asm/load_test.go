@@ -100,3 +100,19 @@ func TestLoadErrorPath(t *testing.T) {
 		})
 	}
 }
+
+// The zero Form is no form (FormNone), what FormOf gives beside an error; every value prints.
+func TestFormZeroIsNone(t *testing.T) {
+	var zero asm.Form
+	if zero != asm.FormNone || zero.String() != "none" {
+		t.Errorf("zero Form = %v", zero)
+	}
+	if f, err := asm.FormOf("p.s", []byte("COPY\x00")); err == nil || f != asm.FormNone {
+		t.Errorf("FormOf on a refused file = %v, %v", f, err)
+	}
+	for f, want := range map[asm.Form]string{asm.FormWords: "words", asm.FormText: "text", asm.FormJSON: "JSON", -1: "Form(-1)", 9: "Form(9)"} {
+		if got := f.String(); got != want {
+			t.Errorf("Form(%d).String() = %q, want %q", int(f), got, want)
+		}
+	}
+}

@@ -639,7 +639,17 @@ func formatTensor(w *[isa.InstNBytes]byte, l *isa.StructLayout, t isa.TensorGrou
 
 // Format disassembles one word into an assembly line that ParseLine reads back to the same 64
 // bytes. Fields at their default value are left out; a TENSOR4D whose 20 bytes are all zero too.
-func Format(w [isa.InstNBytes]byte, g isa.Generation) string {
+// The addresses are written in g's partitions, so an invalid g is isa's *GenerationError (rule
+// isa.generation), not a line in no generation's address map.
+func Format(w [isa.InstNBytes]byte, g isa.Generation) (string, error) {
+	if err := g.Check(); err != nil {
+		return "", err
+	}
+	return format(w, g), nil
+}
+
+// format is Format for a valid g.
+func format(w [isa.InstNBytes]byte, g isa.Generation) string {
 	l := isa.LayoutOf(isa.Opcode(w[0]))
 	var b strings.Builder
 	b.WriteString(formatScalar(isa.Field{Kind: isa.KOpcode, Size: 1, Count: 1}, uint64(w[0]), g))

@@ -64,6 +64,9 @@ func (f *File) BinQueueWarning(arg string) error {
 // opcodes' engines).
 func (f *File) WriteDisasm(w io.Writer, asJSON bool) error {
 	g := f.Gen
+	if err := g.Check(); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(w)
 	// The default generation's text needs no .gen line: asm assembles for it when the file
 	// names none, and a .bin then prints exactly one line per word (DESIGN.md §7).
@@ -102,7 +105,7 @@ func (f *File) WriteDisasm(w io.Writer, asJSON bool) error {
 		if inst, _ := isa.Decode(word[:]); !isa.Supported(inst) {
 			note = " (unsupported: raw word)"
 		}
-		fmt.Fprintf(bw, "%s  # word %d @0x%x%s\n", Format(word, g), k, off, note)
+		fmt.Fprintf(bw, "%s  # word %d @0x%x%s\n", format(word, g), k, off, note)
 	}
 	return bw.Flush()
 }

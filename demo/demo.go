@@ -66,13 +66,17 @@ const programFile = "demo_program.tpb"
 
 // Source is the demo program for generation g as assembly text: the SBUF partition stride (in
 // fp32 elements) filled in, and a .gen line before the first instruction so the text run or
-// assembled elsewhere keeps the addresses it was written for.
-func Source(g isa.Generation) string {
+// assembled elsewhere keeps the addresses it was written for. An invalid generation is isa's
+// *GenerationError (rule isa.generation), not a program with no partition stride.
+func Source(g isa.Generation) (string, error) {
+	if err := g.Check(); err != nil {
+		return "", err
+	}
 	src := strings.ReplaceAll(programText, "{{STRIDE}}", fmt.Sprint(g.Geometry().StateBufPartitionSize/4))
 	if i := strings.Index(src, "\n.engine "); i >= 0 {
 		src = src[:i+1] + ".gen " + g.String() + "\n\n" + src[i+1:]
 	}
-	return src
+	return src, nil
 }
 
 // Step is one instruction of the demo: its queue, its index there, its opcode, and the comment
@@ -93,7 +97,10 @@ type Demo struct {
 
 // New assembles the demo program for g.
 func New(g isa.Generation) (*Demo, error) {
-	src := Source(g)
+	src, err := Source(g)
+	if err != nil {
+		return nil, err
+	}
 	ap, err := asm.ParseProgram(programFile, []byte(src), g)
 	if err != nil {
 		return nil, err
@@ -471,6 +478,10 @@ type File struct {
 // (x.npy, tags.npy, sentinel.npy, ones.npy) and the references of the transposed and the
 // reduced results (expect_transposed.npy as bf16 bits, expect_reduced.npy as fp32).
 func Files(g isa.Generation) ([]File, error) {
+	src, err := Source(g)
+	if err != nil {
+		return nil, err
+	}
 	ref, err := NewReference()
 	if err != nil {
 		return nil, err
@@ -483,7 +494,7 @@ func Files(g isa.Generation) ([]File, error) {
 		return File{name, b.Bytes()}, err
 	}
 	shape := []int{Channels, Elems}
-	out := []File{{"demo.tpb", []byte(Source(g))}}
+	out := []File{{"demo.tpb", []byte(src)}}
 	for _, a := range []struct {
 		name, dtype string
 		shape       []int

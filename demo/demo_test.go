@@ -151,3 +151,19 @@ func TestWriteTileMapShort(t *testing.T) {
 		t.Errorf("%s", b.String())
 	}
 }
+
+// An invalid generation is isa's *GenerationError from every entry point, never a program with
+// no partition stride.
+func TestInvalidGeneration(t *testing.T) {
+	for _, g := range []isa.Generation{isa.GenInvalid, isa.MAVERICK + 1} {
+		_, e1 := Source(g)
+		_, e2 := New(g)
+		_, e3 := Files(g)
+		for i, err := range []error{e1, e2, e3} {
+			var ge *isa.GenerationError
+			if !errors.As(err, &ge) || fault.Rule(err) != isa.RuleGeneration {
+				t.Errorf("%v: entry %d: %v", g, i, err)
+			}
+		}
+	}
+}

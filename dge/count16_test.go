@@ -63,7 +63,7 @@ func TestLoopCount16Independent(t *testing.T) {
 	g := isa.CAYMAN
 	src := View{Base: 0, ElemSize: 2, NumElem: [4]uint32{3, 70001 * 5, 1, 1}, StepElem: [4]int64{1, 3, 1, 1}}
 	dst := View{Base: 0x10000000, ElemSize: 2, NumElem: [4]uint32{5, 70001 * 3, 1, 1}, StepElem: [4]int64{1, 5, 1, 1}}
-	_, err := PlanRequest(Request{Gen: g, Src: src, Dst: dst, Semaphore: -1}, Options{Quiet: true})
+	_, err := PlanRequest(Request{Gen: g, Src: src, Dst: dst}, Options{Quiet: true})
 	if ruleOf(err) != RuleLoopCount16 {
 		t.Fatalf("want %s, got %v", RuleLoopCount16, err)
 	}

@@ -71,7 +71,7 @@ func dtypeField(in bool) string {
 }
 
 func semField(sem int) string {
-	if sem > 255 || sem < -1 {
+	if sem > 255 || sem < 0 {
 		return "semaphore"
 	}
 	return "sem_increment"

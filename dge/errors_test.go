@@ -19,7 +19,7 @@ func TestErrorsAcrossLayers(t *testing.T) {
 	row := RowMajor(0x1000, 2, []int{4, 8})
 	zero := row
 	zero.NumElem[2] = 0
-	bounded := Request{Gen: g, Src: row, Dst: RowMajor(0x9000, 2, []int{4, 8}), Semaphore: -1, DstBound: isa.BoundCheckReg(0x80 | 5)}
+	bounded := Request{Gen: g, Src: row, Dst: RowMajor(0x9000, 2, []int{4, 8}), DstBound: isa.BoundCheckReg(0x80 | 5)}
 	bad2D := &isa.DMADirect2D{SrcStartAddr: isa.Addr8(0x1000), SrcStepElem: [2]int32{1, 8}, SrcNumElem: [2]uint16{8, 4}, SrcElemSize: 2,
 		DstStartAddr: isa.Addr8(0x9000), DstStepElem: [2]int32{1, 8}, DstNumElem: [2]uint16{8, 3}, DstElemSize: 2}
 	regAddr := &isa.DMADirect2D{SrcStartAddr: isa.Addr8(uint64(0x80)<<56 | 1), SrcNumElem: [2]uint16{1, 1}, SrcElemSize: 2,
@@ -33,11 +33,11 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		path     string
 	}{
 		{"request: a zero count", func() error {
-			_, err := PlanRequest(Request{Gen: g, Src: zero, Dst: row, Semaphore: -1}, Options{})
+			_, err := PlanRequest(Request{Gen: g, Src: zero, Dst: row}, Options{})
 			return err
 		}, fault.ErrInvalid, new(*Error), RuleViewValid, "src: num_elem[2]"},
 		{"request: no generation", func() error {
-			_, err := PlanRequest(Request{Src: row, Dst: row, Semaphore: -1}, Options{})
+			_, err := PlanRequest(Request{Src: row, Dst: row}, Options{})
 			return err
 		}, fault.ErrInvalid, new(*isa.GenerationError), isa.RuleGeneration, "generation"},
 		{"instruction: counts differ, through the DIRECT2D wrapper", func() error {

@@ -53,7 +53,7 @@ func TestInvalidGenerationEverywhere(t *testing.T) {
 		}{
 			{"FeaturesOf", isa.RuleGeneration, func() error { _, err := FeaturesOf(g); return err }},
 			{"PlanRequest", isa.RuleGeneration, func() error {
-				_, err := PlanRequest(Request{Gen: g, Src: row, Dst: row, Semaphore: -1}, Options{})
+				_, err := PlanRequest(Request{Gen: g, Src: row, Dst: row}, Options{})
 				return err
 			}},
 			{"PlanInst", isa.RuleGeneration, func() error { _, err := PlanInst(g, sampleInsts(isa.CAYMAN)[0], Config{}, Options{}); return err }},

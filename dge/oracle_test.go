@@ -171,7 +171,7 @@ func TestNumpyOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			req := Request{Gen: g, Src: sv, Dst: dv, Semaphore: -1}
+			req := Request{Gen: g, Src: sv, Dst: dv}
 			m := dmatest.New(g)
 			fillView(t, rng, m, sv, d)
 			src := readView(t, m, sv)

@@ -57,7 +57,7 @@ func TestPartitionInRange(t *testing.T) {
 			{"rows 30..-33 downward", View{Base: sbufAddr(g, 30, 0), ElemSize: 4, NumElem: [4]uint32{64, 64, 1, 1}, StepElem: [4]int64{1, -pe, 0, 0}}, true, RulePartitionInRange},
 		} {
 			t.Run(g.String()+"/"+c.name, func(t *testing.T) {
-				r := Request{Gen: g, Src: hbm, Dst: c.dst, Semaphore: -1, linear: c.linear}
+				r := Request{Gen: g, Src: hbm, Dst: c.dst, linear: c.linear}
 				_, err := PlanRequest(r, Options{Quiet: true})
 				if got := ruleOf(err); got != c.want {
 					t.Fatalf("err %v, want rule %q", err, c.want)

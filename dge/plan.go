@@ -610,8 +610,8 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 
 	// Build descriptors.
 	job := dma.Job{Queues: make([][]dma.Descriptor, g.Geometry().DMAEngineCount), Sem: r.Semaphore, SemIncrement: r.SemIncrement, RingDepth: ring, GenNs: 100}
-	if r.Semaphore < 0 {
-		job.Sem = -1
+	if r.SemIncrement == 0 {
+		job.Sem = -1 // no completion semaphore (dma's spelling)
 	}
 	if p.FastPath {
 		job.GenNs = 25
@@ -636,7 +636,7 @@ func PlanRequest(r Request, opt Options) (*Plan, error) {
 			d.Sem = -1
 			job.Queues[e] = append(job.Queues[e], d)
 		}
-		if n := len(job.Queues[e]); n > 0 && r.Semaphore >= 0 && r.SemIncrement > 0 {
+		if n := len(job.Queues[e]); n > 0 && r.SemIncrement > 0 {
 			job.Queues[e][n-1].Sem = r.Semaphore
 		}
 	}

@@ -447,7 +447,7 @@ func TestPlanNestsLimit(t *testing.T) {
 	view := func(base uint64, num [4]uint32, step [4]int64) View {
 		return View{Base: base, ElemSize: 1, NumElem: num, StepElem: step}
 	}
-	r := Request{Gen: isa.CAYMAN, Semaphore: -1,
+	r := Request{Gen: isa.CAYMAN,
 		Src: view(0, [4]uint32{48, 48 * 48, 48 * 48, 48 * 48}, [4]int64{2, 128, 1 << 19, 1 << 31}),
 		Dst: view(1<<44, [4]uint32{48 * 48, 48 * 48, 48 * 48, 48}, [4]int64{1, 4096, 1 << 24, 1 << 36})}
 	t0 := time.Now()
@@ -507,7 +507,7 @@ func TestXbarPlacement(t *testing.T) {
 	}
 	// A view pair whose destination rows are 48 bytes apart inside one partition.
 	g := isa.CAYMAN
-	req := Request{Gen: g, Semaphore: -1, In: isa.DTypeBFLOAT16, Out: isa.DTypeBFLOAT16, Perm: []int{1, 0},
+	req := Request{Gen: g, In: isa.DTypeBFLOAT16, Out: isa.DTypeBFLOAT16, Perm: []int{1, 0},
 		Src: View{Base: 0x1000, ElemSize: 2, NumElem: [4]uint32{8, 16, 1, 1}, StepElem: [4]int64{1, 8, 128, 128}},
 		Dst: View{Base: sbufAddr(g, 0, 0), ElemSize: 2, NumElem: [4]uint32{16, 8, 1, 1}, StepElem: [4]int64{1, 24, 192, 192}}}
 	if p := mustPlan(t, req); p.Kind != KindElementStrided {
@@ -542,7 +542,7 @@ func TestWideLevels(t *testing.T) {
 			v := View{Base: 0, ElemSize: 1, NumElem: c.num, StepElem: c.step}
 			w := v
 			w.Base = 1 << 45
-			p := mustPlan(t, Request{Gen: isa.CAYMAN, Semaphore: -1, Src: v, Dst: w, DMACfg: c.dmas, CarveoutCfg: 0})
+			p := mustPlan(t, Request{Gen: isa.CAYMAN, Src: v, Dst: w, DMACfg: c.dmas, CarveoutCfg: 0})
 			if p.Bytes != v.Elements() {
 				t.Errorf("%v: plan moves %d bytes, the request %d", c.num, p.Bytes, v.Elements())
 			}

@@ -109,7 +109,12 @@ type Request struct {
 	// In and Out are the element types (0 = raw bytes, no cast). A cast needs both.
 	In, Out   isa.DType
 	ComputeOp isa.DGEComputeOp
-	// Semaphore is the completion semaphore (-1 for none), SemIncrement its total bump.
+	// Semaphore is the completion semaphore (0..255) and SemIncrement the total the engines add
+	// to it. SemIncrement 0, the zero value, is no completion semaphore: Semaphore is then not
+	// used (every engine, dma.Job and sim signal only with an increment), so the zero Request
+	// names none rather than semaphore 0. A request lowered from a DMA instruction carries the
+	// word's semaphore and increment as they are; RequestSpec leaves both 0 when the spec names
+	// no semaphore.
 	Semaphore    int
 	SemIncrement int
 	SrcBound     isa.BoundCheckReg
@@ -238,8 +243,8 @@ func (r *Request) validate() error {
 			return err
 		}
 	}
-	if r.Semaphore > 255 || r.Semaphore < -1 || r.SemIncrement < 0 || r.SemIncrement > 255 {
-		return reqErr(RuleSemaphore, semField(r.Semaphore), "semaphore %d / sem_increment %d: legal semaphore -1 (none) or 0..255, sem_increment 0..255", r.Semaphore, r.SemIncrement)
+	if r.Semaphore > 255 || r.Semaphore < 0 || r.SemIncrement < 0 || r.SemIncrement > 255 {
+		return reqErr(RuleSemaphore, semField(r.Semaphore), "semaphore %d / sem_increment %d: legal semaphore 0..255, sem_increment 0..255 (0: no completion semaphore)", r.Semaphore, r.SemIncrement)
 	}
 	return r.checkDisjoint()
 }
@@ -428,7 +433,7 @@ func TensorRequest(g isa.Generation, src, dst uint64, shape, perm []int, d isa.D
 	if err != nil {
 		return Request{}, err
 	}
-	req := Request{Gen: g, Src: sv, Dst: dv, Perm: perm, In: d, Out: d, Semaphore: -1}
+	req := Request{Gen: g, Src: sv, Dst: dv, Perm: perm, In: d, Out: d}
 	if len(perm) == 0 {
 		req.Perm = nil
 	}

@@ -305,7 +305,7 @@ func (s *RequestSpec) views(g isa.Generation) (Request, error) {
 		if err != nil {
 			return Request{}, err
 		}
-		req := Request{Gen: g, Src: sv, Dst: dv, Perm: s.Perm, Semaphore: -1}
+		req := Request{Gen: g, Src: sv, Dst: dv, Perm: s.Perm}
 		if s.DType != "" {
 			k, err := num.ParseKind(s.DType)
 			if err != nil {

@@ -32,7 +32,7 @@ func TestParseRequestJSON(t *testing.T) {
 			}},
 		{"views, gen overridden", `{"gen":"SUNDA",` + views + `,"dma_cfg":"0x30000"}`, isa.MARIANA, "", "", "",
 			func(t *testing.T, r dge.Request) {
-				if r.Gen != isa.MARIANA || r.Dst.Base != 4096 || r.Src.NumElem != [4]uint32{4, 1, 1, 1} || r.Semaphore != -1 || r.DMACfg != 0x30000 {
+				if r.Gen != isa.MARIANA || r.Dst.Base != 4096 || r.Src.NumElem != [4]uint32{4, 1, 1, 1} || r.SemIncrement != 0 || r.DMACfg != 0x30000 {
 					t.Errorf("request %+v", r)
 				}
 			}},

@@ -57,14 +57,14 @@ func TestRowInPartition(t *testing.T) {
 			}
 			// a raw request view: the same long row as a 2-D view is refused by PlanRequest too.
 			es := uint32(8)
-			r := Request{Gen: g, Src: RowMajor(0, es, long), Dst: RowMajor(sb, es, long), Semaphore: -1}
+			r := Request{Gen: g, Src: RowMajor(0, es, long), Dst: RowMajor(sb, es, long)}
 			r.Dst.StepElem[1] = int64(geo.StateBufPartitionSize) / int64(es)
 			r.Dst.StepElem[2], r.Dst.StepElem[3] = r.Dst.StepElem[1]*17, r.Dst.StepElem[1]*17
 			if _, err := PlanRequest(r, Options{Quiet: true}); ruleOf(err) != RuleRowInPartition {
 				t.Errorf("%v: raw view: err %v", g, err)
 			}
 			// a negative row step that stays inside the row is legal; one that walks below offset 0 is not.
-			neg := Request{Gen: g, Src: RowMajor(0, 4, []int{4, 16}), Semaphore: -1,
+			neg := Request{Gen: g, Src: RowMajor(0, 4, []int{4, 16}),
 				Dst: View{Base: sbufAddr(g, 0, 60), ElemSize: 4, NumElem: [4]uint32{16, 4, 1, 1},
 					StepElem: [4]int64{-1, int64(geo.StateBufPartitionSize) / 4, 0, 0}}}
 			if _, err := PlanRequest(neg, Options{Quiet: true}); err != nil {

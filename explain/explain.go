@@ -261,7 +261,10 @@ func writeOpcode(w io.Writer, op isa.Opcode) {
 // TimingOptions choose the form of WriteTiming: one generation's values (Gen valid) or every
 // generation's (Gen zero), as text or as the JSON that --timing FILE.json reads.
 type TimingOptions struct {
-	Gen  isa.Generation // GenInvalid (zero): every generation
+	// Gen is the generation to print. The zero value (isa.GenInvalid, which is no generation)
+	// means none given: every generation's values; any other invalid value is the
+	// *isa.GenerationError of timing.For.
+	Gen  isa.Generation
 	JSON bool
 }
 

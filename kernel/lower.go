@@ -131,7 +131,11 @@ func (lw *Lowered) Text() string {
 			fmt.Fprintf(&b, "# %s\n", c)
 			last = in.Origin
 		}
-		b.WriteString(asm.Format(isa.Encode(in.Inst), lw.Gen))
+		line, err := asm.Format(isa.Encode(in.Inst), lw.Gen)
+		if err != nil { // only a Lowered Lower did not make has an invalid generation
+			line = "# " + err.Error()
+		}
+		b.WriteString(line)
 		b.WriteByte('\n')
 	}
 	return b.String()

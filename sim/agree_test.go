@@ -150,7 +150,7 @@ func TestDGERequestAgreesWithCheck(t *testing.T) {
 				ss, ds = tc.ses, tc.des
 			}
 			req := dge.Request{Gen: g, Src: dge.RowMajor(tc.src, ss, []int{rows, cols}), Dst: dge.RowMajor(tc.dst, ds, []int{rows, cols}),
-				In: tc.in, Out: tc.out, ComputeOp: tc.op, Semaphore: -1}
+				In: tc.in, Out: tc.out, ComputeOp: tc.op}
 			_, planErr := dge.PlanRequest(req, dge.Options{Quiet: true})
 			win, wout := tc.in, tc.out
 			if tc.word != 0 {

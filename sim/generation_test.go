@@ -30,7 +30,7 @@ func TestInvalidGenerationOneRule(t *testing.T) {
 			{"sim.New", true, func() error { _, err := sim.New(sim.Config{Gen: g}); return err }},
 			{"timing.For", true, func() error { _, err := timing.For(g); return err }},
 			{"dge.FeaturesOf", true, func() error { _, err := dge.FeaturesOf(g); return err }},
-			{"dge.PlanRequest", true, func() error { _, err := dge.PlanRequest(dge.Request{Gen: g, Semaphore: -1}, dge.Options{}); return err }},
+			{"dge.PlanRequest", true, func() error { _, err := dge.PlanRequest(dge.Request{Gen: g}, dge.Options{}); return err }},
 			{"dma.Engines.Check", true, func() error { return dma.New(g).Check(nil, &dma.Job{}) }},
 			{"demo.New", true, func() error { _, err := demo.New(g); return err }},
 			{"kernel.Lower", false, func() error { _, err := kernel.Lower(&kernel.Kernel{}, kernel.Options{Gen: g}); return err }},

@@ -137,7 +137,7 @@ func TestFigureDMATranspose(t *testing.T) {
 	const rows = 4096 // source rows of 128 bf16: the destination holds 8 KiB per partition
 	sb := func(off uint64) uint64 { return isa.DMALocalBase + off }
 	timeOf := func(r dge.Request) (float64, dma.Kind) {
-		r.Gen, r.Semaphore = g, -1
+		r.Gen = g
 		p, err := dge.PlanRequest(r, dge.Options{Quiet: true})
 		if err != nil {
 			t.Fatal(err)

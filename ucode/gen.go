@@ -9,9 +9,9 @@ import (
 )
 
 // TableGen is a DVE microcode table generation (FACTS §E.0): gen2 = SUNDA, gen3 = CAYMAN,
-// gen4 = MARIANA and MARIANA_PLUS. The zero value is "unknown": Load and ParseTables infer the
-// generation from the files then; every other function refuses it (TableGen.Check), and the
-// size accessors give 0 for it.
+// gen4 = MARIANA and MARIANA_PLUS. The zero value, GenUnknown, is none given (no real table
+// generation is 0): Load and ParseTables infer the generation from the files then; every other
+// function refuses it (TableGen.Check), and the size accessors give 0 for it.
 type TableGen uint8
 
 const (

@@ -50,7 +50,11 @@ Exit status: 0 verified; 1 a result differs from the reference or the run failed
 				return ioErr(err)
 			}
 			if printProg {
-				fmt.Fprint(stdout, demo.Source(g))
+				src, err := demo.Source(g)
+				if err != nil {
+					return ioErr(err)
+				}
+				fmt.Fprint(stdout, src)
 				return nil
 			}
 			if export != "" {
