@@ -239,6 +239,7 @@ func (m *Memory) hbmSlice(addr uint64, n int) ([]byte, bool) {
 		}
 	}
 	o := addr - pg.run.first*HBMPageSize
+	pg.run.touch(int(o), int(o)+n) // the caller may write through the slice
 	return pg.run.buf[o : o+uint64(n) : o+uint64(n)], true
 }
 
@@ -319,21 +320,52 @@ func (m *Memory) allocRun(first, last uint64) {
 			end++
 		}
 		k := int(end - pn + 1)
-		r := &hbmRun{first: pn, buf: make([]byte, k*HBMPageSize)}
-		var init []uint64
-		if m.opts.TrackUninit {
-			init = make([]uint64, k*HBMPageSize/64)
+		r := m.newRun(k)
+		r.first = pn
+		for i := range k {
+			m.hbm[pn+uint64(i)] = &r.pages[i]
 		}
-		for i := 0; i < k; i++ {
-			pg := &hbmPage{data: r.buf[i*HBMPageSize : (i+1)*HBMPageSize : (i+1)*HBMPageSize], run: r}
-			if init != nil {
-				pg.init = init[i*HBMPageSize/64 : (i+1)*HBMPageSize/64]
-			}
-			m.hbm[pn+uint64(i)] = pg
-		}
+		m.runs = append(m.runs, r)
 		m.hbmBytes += uint64(k) * HBMPageSize
 		pn = end
 	}
+}
+
+// newRun returns a run of k zero, never-written pages: the smallest free run holding k to 2k
+// pages, cleared, or a new one (caller holds mu).
+func (m *Memory) newRun(k int) *hbmRun {
+	n, best := k*HBMPageSize, -1
+	for i, r := range m.free {
+		if len(r.mem) >= n && len(r.mem) <= 2*n && (best < 0 || len(r.mem) < len(m.free[best].mem)) {
+			best = i
+		}
+	}
+	var r *hbmRun
+	if best >= 0 {
+		r = m.free[best]
+		last := len(m.free) - 1
+		m.free[best], m.free[last] = m.free[last], nil
+		m.free = m.free[:last]
+		clear(r.mem[r.lo:r.hi])
+		if r.init != nil {
+			clear(r.init[r.lo/64 : (r.hi+63)/64])
+		}
+		r.lo, r.hi = 0, 0
+	} else {
+		r = &hbmRun{mem: make([]byte, n), pages: make([]hbmPage, k)}
+		if m.opts.TrackUninit {
+			r.init = make([]uint64, n/64)
+		}
+	}
+	r.buf = r.mem[:n:n]
+	for i := range k {
+		pg := &r.pages[i]
+		pg.data, pg.run = r.buf[i*HBMPageSize:(i+1)*HBMPageSize:(i+1)*HBMPageSize], r
+		if r.init != nil {
+			pg.init = r.init[i*HBMPageSize/64 : (i+1)*HBMPageSize/64 : (i+1)*HBMPageSize/64]
+		}
+	}
+	return r
 }
 
 func (m *Memory) hbmRead(addr uint64, p []byte, checkInit bool) error {
@@ -379,6 +411,8 @@ func (m *Memory) hbmWrite(addr uint64, p []byte) error {
 		if pg.init != nil {
 			setBits(pg.init, off, off+n)
 		}
+		o := int(pn-pg.run.first)*HBMPageSize + off
+		pg.run.touch(o, o+n)
 		a, done = a+uint64(n), done+n
 	}
 	return nil

@@ -254,6 +254,10 @@ type Memory struct {
 	mu       sync.Mutex
 	hbm      map[uint64]*hbmPage
 	hbmBytes uint64
+	runs     []*hbmRun // the runs allocated since New or the last Reset
+	// free holds the runs of earlier Resets for reuse (see Reset), at most hbmKeepBytes of
+	// buffers; spare is the other half of its double buffer.
+	free, spare []*hbmRun
 }
 
 // hbmPage is one allocated HBM page. Pages allocated by one access form a run: their data are
@@ -264,11 +268,37 @@ type hbmPage struct {
 	run  *hbmRun
 }
 
-// hbmRun is a set of consecutive HBM pages allocated together, backed by one buffer.
+// hbmRun is a set of consecutive HBM pages allocated together, backed by one buffer. A run
+// outlives the Reset that frees its pages: Reset keeps it (buffer, bits and page records) for a
+// later run of half as many pages to as many, which clears first the bytes [lo, hi) reached.
 type hbmRun struct {
-	first uint64 // page number of buf[0]
-	buf   []byte
+	first uint64    // page number of buf[0]
+	buf   []byte    // the run's pages, a prefix of mem
+	mem   []byte    // the buffer behind buf; a reused run's may hold more pages than buf
+	init  []uint64  // mem's never-written bits (TrackUninit), else nil
+	pages []hbmPage // the page records, len(mem) / HBMPageSize of them
+	// lo, hi bound the bytes of mem that a write or a slice handed out may have reached since
+	// the run was allocated: every byte of mem outside [lo, hi) is zero and never written.
+	lo, hi int
 }
+
+// touch records bytes [lo, hi) of the run as possibly written (caller holds mu).
+func (r *hbmRun) touch(lo, hi int) {
+	if r.lo == r.hi {
+		r.lo, r.hi = lo, hi
+		return
+	}
+	r.lo, r.hi = min(r.lo, lo), max(r.hi, hi)
+}
+
+// hbmKeepBytes bounds the HBM buffers Reset keeps for reuse (64 MiB, 1,024 pages): a run of
+// many programs on one memory allocates its inputs' and outputs' pages again and again, while a
+// program that once used gigabytes leaves no more than this held after its Reset.
+const hbmKeepBytes = 64 << 20
+
+// hbmMapKeep is the largest page table Reset clears for reuse rather than dropping: clearing a
+// map costs its capacity, which a program of many pages leaves large.
+const hbmMapKeep = 4096
 
 // New builds the memory of generation g. SBUF and PSUM are allocated whole (active bytes only);
 // HBM pages are allocated on first write.
@@ -305,15 +335,41 @@ func New(g isa.Generation, opts Options) (*Memory, error) {
 // Reset returns the memory to the state New left it in: SBUF and PSUM zero and never written,
 // no HBM page allocated (the HBM count back to 0). It clears only the chunks of partitions that
 // a write may have reached since New or the last Reset (see Partition for writes it cannot
-// see), so a run that touched little costs little to undo. Not safe concurrently with any other
-// use of the memory.
+// see), so a run that touched little costs little to undo. The buffers of the HBM pages it
+// frees are kept (up to 64 MiB, the most recent first) and reused by later allocations, which
+// clear the bytes written since: a reused page reads as a new one, zero and never written, and
+// counts against Options.HBMCapBytes as a new one. A slice Slice handed out must not be used
+// after a Reset (its bytes may belong to another page by then). Not safe concurrently with any
+// other use of the memory.
 func (m *Memory) Reset() {
 	m.sbuf.reset()
 	m.psum.reset()
 	m.mu.Lock()
-	m.hbm = map[uint64]*hbmPage{}
+	if len(m.hbm) <= hbmMapKeep {
+		clear(m.hbm)
+	} else {
+		m.hbm = map[uint64]*hbmPage{}
+	}
 	m.hbmBytes = 0
+	m.recycle()
 	m.mu.Unlock()
+}
+
+// recycle moves the runs allocated since the last Reset to the free list, ahead of the ones
+// it held, keeping hbmKeepBytes of buffers at most (caller holds mu).
+func (m *Memory) recycle() {
+	next, kept := m.spare[:0], 0
+	for _, list := range [2][]*hbmRun{m.runs, m.free} {
+		for _, r := range list {
+			if kept+len(r.mem) <= hbmKeepBytes {
+				kept += len(r.mem)
+				next = append(next, r)
+			}
+		}
+	}
+	clear(m.runs)
+	clear(m.free) // the runs dropped go to the collector
+	m.runs, m.spare, m.free = m.runs[:0], m.free[:0], next
 }
 
 // Written calls fn for each run of SBUF and PSUM bytes that may have been written since New or
