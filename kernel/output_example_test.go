@@ -58,3 +58,20 @@ func ExampleLowered_OutputFiles() {
 	// result.json
 	// {Tensor:1 Name:out File:output0.npy DType:float32 Shape:[2 32] Encoding:native}
 }
+
+// The target of a kernel form: a generation given wins over the form's "gen", which wins over
+// CAYMAN.
+func ExampleKernel_TargetOptions() {
+	k := &kernel.Kernel{Gen: "MARIANA"}
+	for _, gen := range []string{"", "MAVERICK", "V9"} {
+		o, err := k.TargetOptions(gen, "")
+		fmt.Println(o.Gen, err)
+	}
+	o, _ := (&kernel.Kernel{}).TargetOptions("", "")
+	fmt.Println(o.Gen)
+	// Output:
+	// MARIANA <nil>
+	// MAVERICK <nil>
+	// INVALID unknown generation "V9" (want SUNDA, CAYMAN, MARIANA, MARIANA_PLUS or MAVERICK)
+	// CAYMAN
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tpbsim/tpbsim/isa"
 	"github.com/tpbsim/tpbsim/kernel"
 	nkipy "github.com/tpbsim/tpbsim/python"
 	"github.com/tpbsim/tpbsim/sim"
@@ -157,19 +158,17 @@ func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kern
 	if err != nil {
 		return nil, nil, ioErr(fmt.Errorf("%s: %w", path, err))
 	}
-	gs := k.Gen
-	if f.genSet || gs == "" {
-		gs = f.gen
+	gen := ""
+	if f.genSet {
+		if gen = f.gen; gen == "" {
+			gen = isa.DefaultGeneration.String() // --gen "": the default, over the form's
+		}
 	}
-	g, err := parseGenFlag(gs)
+	o, err := k.TargetOptions(gen, f.nkiVersion)
 	if err != nil {
 		return nil, nil, ioErr(fmt.Errorf("--gen: %w", err))
 	}
-	v := k.NKIVersion
-	if f.nkiVersion != "" {
-		v = f.nkiVersion
-	}
-	lw, err := kernel.Lower(k, kernel.Options{Gen: g, NKIVersion: v})
+	lw, err := kernel.Lower(k, o)
 	if err != nil {
 		return nil, nil, kernelErr(err)
 	}
