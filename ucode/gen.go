@@ -34,15 +34,17 @@ func (g TableGen) String() string {
 // Valid reports whether g is gen2, gen3 or gen4.
 func (g TableGen) Valid() bool { return g >= Gen2 && g <= Gen4 }
 
-// Generation is the NeuronCore generation whose compiler ships this table generation.
+// Generation is the NeuronCore generation whose compiler first ships this table generation: the
+// oldest whose row of isa's feature table has it (isa.Features.DVETableGen; gen4 is MARIANA's,
+// shared by MARIANA_PLUS), so the mapping is written once, there. GenInvalid for an invalid g.
 func (g TableGen) Generation() isa.Generation {
-	switch g {
-	case Gen2:
-		return isa.SUNDA
-	case Gen3:
-		return isa.CAYMAN
-	case Gen4:
-		return isa.MARIANA
+	if !g.Valid() {
+		return isa.GenInvalid
+	}
+	for _, n := range isa.Generations { // oldest first
+		if TableGenFor(n) == g {
+			return n
+		}
 	}
 	return isa.GenInvalid
 }

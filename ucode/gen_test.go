@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tpbsim/tpbsim/fault"
+	"github.com/tpbsim/tpbsim/isa"
 )
 
 // invalidGens are generations that do not exist: the zero value, the numbers around the three
@@ -185,5 +186,28 @@ func TestZeroValuesMeanNone(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, &s, nil); fault.Rule(err) != RuleTableGen || buf.Len() != 0 {
 		t.Errorf("zero TableSet report: %v, %d bytes", err, buf.Len())
+	}
+}
+
+// TableGen.Generation inverts isa's feature table (isa.Features.DVETableGen): each table
+// generation's generation has it, and no older generation does.
+func TestTableGenGenerationFromFeatures(t *testing.T) {
+	want := map[TableGen]isa.Generation{Gen2: isa.SUNDA, Gen3: isa.CAYMAN, Gen4: isa.MARIANA}
+	for _, tg := range TableGens {
+		t.Run(tg.String(), func(t *testing.T) {
+			g := tg.Generation()
+			f, err := g.Features()
+			if err != nil || TableGen(f.DVETableGen) != tg || g != want[tg] {
+				t.Fatalf("Generation() = %v (features %+v, %v), want %v", g, f.DVETableGen, err, want[tg])
+			}
+			for _, older := range isa.Generations {
+				if older < g && TableGenFor(older) == tg {
+					t.Errorf("%v, older than %v, has %v too", older, g, tg)
+				}
+			}
+		})
+	}
+	if TableGenFor(isa.MAVERICK) != GenUnknown || TableGenFor(isa.MARIANA_PLUS) != Gen4 {
+		t.Errorf("MAVERICK %v, MARIANA_PLUS %v", TableGenFor(isa.MAVERICK), TableGenFor(isa.MARIANA_PLUS))
 	}
 }
