@@ -35,6 +35,11 @@ type Features struct {
 	// FP8Exp2Aligned: FP8_EXP2 (0x11) has the 1-byte alignment class (MAVERICK; INFERRED,
 	// Provenance isa.maverick_fp8_exp2_alignment).
 	FP8Exp2Aligned bool
+	// GatherTranspose: the ISA has DMA_GATHER_TRANSPOSE (0xF1), the DGE's gather-by-index then
+	// crossbar transpose, which an indirect DMA transpose lowers to (CAYMAN on; NKI.md §3:
+	// "TRN2 (CAYMAN) or newer"). Not patched by hand: each row takes it from the opcode table's
+	// First/Last columns (Opcode.InGen), where the presence is written.
+	GatherTranspose bool
 }
 
 // featureTable holds each generation's row, built oldest first: each row starts as a copy of
@@ -99,6 +104,11 @@ var featureTable = func() (t [numGenerations]Features) {
 	f.FP8Exp2Aligned = true
 	f.DTypes |= dtypeRange(DTypeFP8_EXP2, DTypeSFP8_E5) // FP8_EXP2, INT4, SFP8_E8..E5
 	t[MAVERICK] = f
+
+	// Opcode presence is the opcode table's; the rows expose what the layers above ask of it.
+	for _, g := range Generations {
+		t[g].GatherTranspose = OpDMA_GATHER_TRANSPOSE.InGen(g)
+	}
 	return t
 }()
 

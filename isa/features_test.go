@@ -54,24 +54,24 @@ func TestGeometryFACTS(t *testing.T) {
 // TestFeatureFlags: the ISA forms each generation has, written out by hand from the sources.
 func TestFeatureFlags(t *testing.T) {
 	type flags struct {
-		nc, dve                                       int
-		evt, regOff, indirect, saturate, fp4, fp8exp2 bool
+		nc, dve                                                int
+		evt, regOff, indirect, saturate, fp4, fp8exp2, gatherT bool
 	}
 	want := map[Generation]flags{
-		SUNDA:        {2, 2, true, false, false, false, false, false},
-		CAYMAN:       {3, 3, true, false, false, false, false, false},
-		MARIANA:      {4, 4, true, false, true, true, true, false},
-		MARIANA_PLUS: {4, 4, true, false, true, true, true, false},
-		MAVERICK:     {5, 0, false, true, true, true, true, true},
+		SUNDA:        {2, 2, true, false, false, false, false, false, false},
+		CAYMAN:       {3, 3, true, false, false, false, false, false, true},
+		MARIANA:      {4, 4, true, false, true, true, true, false, true},
+		MARIANA_PLUS: {4, 4, true, false, true, true, true, false, true},
+		MAVERICK:     {5, 0, false, true, true, true, true, true, true},
 	}
 	for _, g := range Generations {
 		t.Run(g.String(), func(t *testing.T) {
 			f, _ := g.Features()
-			got := flags{f.NCVersion, f.DVETableGen, f.EventWaits, f.RegOffsetWaits, f.IndirectTensor4D, f.QuantizeMXSaturate, f.FP4, f.FP8Exp2Aligned}
+			got := flags{f.NCVersion, f.DVETableGen, f.EventWaits, f.RegOffsetWaits, f.IndirectTensor4D, f.QuantizeMXSaturate, f.FP4, f.FP8Exp2Aligned, f.GatherTranspose}
 			if got != want[g] {
 				t.Errorf("%+v, want %+v", got, want[g])
 			}
-			if g.NCVersion() != f.NCVersion || g.DVETableGen() != f.DVETableGen {
+			if g.NCVersion() != f.NCVersion || g.DVETableGen() != f.DVETableGen || f.GatherTranspose != OpDMA_GATHER_TRANSPOSE.InGen(g) {
 				t.Error("the accessors disagree with the row")
 			}
 			// FACTS §A.1's presence columns: 0x00..0x0F everywhere; FP4_EXP2 and CPTC1..7 from

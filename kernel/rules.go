@@ -123,7 +123,7 @@ func (r *ruleSet) checkDMATranspose(l *lowerer, c *Call) error {
 		mode = *c.DGEMode
 	}
 	if src.Indirect != nil {
-		if !l.g.AtLeast(isa.CAYMAN) {
+		if f, _ := l.g.Features(); !f.GatherTranspose { // the lowering checked l.g
 			return r.fail(c, "src", "nki.dma_transpose.indirect_gen", 0, 0, "TRN2 (CAYMAN) or newer", "an indirect dma_transpose on %v", l.g)
 		}
 		if mode == "hwdge" {

@@ -115,3 +115,25 @@ func TestRuleIDsRegistered(t *testing.T) {
 		}
 	}
 }
+
+// An indirect dma_transpose lowers to DMA_GATHER_TRANSPOSE, so a generation whose feature row
+// lacks it (isa.Features.GatherTranspose: SUNDA) refuses it under nki.dma_transpose.indirect_gen,
+// and no generation that has it does.
+func TestIndirectTransposeByGeneration(t *testing.T) {
+	for _, g := range isa.Generations {
+		t.Run(g.String(), func(t *testing.T) {
+			b := newKB()
+			tab := b.tensor("table", []int{256, 16}, "bfloat16", BufHBM, true)
+			it := b.tensor("it", []int{128, 1}, "uint32", BufSBUF, false)
+			y := b.tensor("y", []int{16, 128}, "bfloat16", BufSBUF, false)
+			src := full(tab, []int{128, 16})
+			src.Indirect = &Indirect{Index: *full(it, []int{128, 1}), Dim: 0}
+			b.call(Call{Op: OpDMATranspose, Call: "nisa.dma_transpose", Dst: full(y, []int{16, 128}), Src: src})
+			_, err := Lower(&b.k, Options{Gen: g, NKIVersion: "2.32"})
+			f, _ := g.Features()
+			if refused := fault.Rule(err) == "nki.dma_transpose.indirect_gen"; refused == f.GatherTranspose {
+				t.Errorf("GatherTranspose %v, err %v", f.GatherTranspose, err)
+			}
+		})
+	}
+}
