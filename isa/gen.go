@@ -67,13 +67,6 @@ func ParseGeneration(s string) (Generation, error) {
 // seed 000's "v3" for SUNDA.
 func (g Generation) NCVersion() int { return featureRow(g).NCVersion }
 
-// AtLeast reports whether g is the same as or later than h.
-//
-// Deprecated: a hardware difference between generations is a field of the feature table
-// (Generation.Features), patched in the generation that brings it, not a comparison of
-// generations at the place that asks; the library has no caller left.
-func (g Generation) AtLeast(h Generation) bool { return g >= h }
-
 // Geometry holds the per-generation memory and engine constants of FACTS §B.5.
 type Geometry struct {
 	StateBufNumPartitions    int    // STATE_BUF_NUM_PARTITIONS
