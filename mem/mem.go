@@ -126,6 +126,77 @@ func errf(sentinel error, rule string, addr uint64, format string, args ...any) 
 	return &Error{Rule: rule, Addr: addr, Detail: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
+// lazyError is an *Error of a hot refusal whose Detail is formatted on demand: ResolveAddr's
+// and CheckInit's, which the DMA engines' pre-flight check meets again and again while it
+// narrows a refused range to its first refused byte, keeping only the first error, and which
+// callers such as Slice only test. It is the *Error it stands for in every way a caller sees:
+// Error, Unwrap, RuleID, ErrPath and OutOfBounds are that *Error's, and errors.As(err, &e) with
+// e an *Error gives it. It holds no state beyond its values (each call builds the *Error
+// anew), so two refusals of the same access are deeply equal however often either was
+// printed; a caller that sets a field of the *Error it got keeps that *Error (dve's errors do).
+type lazyError struct {
+	kind  lazyKind
+	addr  uint64 // Error.Addr (localPieces and localInit move it to a device address first)
+	loc   Loc    // the location refused (lazyActive) or never written (lazyUninit)
+	limit uint32 // lazyActive: the active size
+	gen   isa.Generation
+}
+
+type lazyKind uint8
+
+const (
+	lazyActive lazyKind = iota // ResolveAddr: an offset past the partition's active size
+	lazyRegion                 // ResolveAddr: in neither SBUF nor PSUM
+	lazyUninit                 // CheckInit: a byte never written
+)
+
+var lazyRules = [...]struct {
+	rule string
+	err  error
+}{lazyActive: {RuleAddrInActiveArea, fault.ErrBounds}, lazyRegion: {RuleAddrInSBUFOrPSUM, fault.ErrBounds}, lazyUninit: {RuleReadInitialised, fault.ErrUninit}}
+
+// full is the *Error e stands for.
+func (e *lazyError) full() *Error {
+	var d string
+	switch l := e.loc; e.kind {
+	case lazyActive:
+		d = fmt.Sprintf("%s partition %d offset 0x%x is past the active size 0x%x", l.Region, l.Partition, l.Offset, e.limit)
+	case lazyRegion:
+		d = fmt.Sprintf("address is in neither SBUF nor PSUM on %v", e.gen)
+	case lazyUninit:
+		d = fmt.Sprintf("%v was never written", l)
+	}
+	r := lazyRules[e.kind]
+	return &Error{Rule: r.rule, Addr: e.addr, Detail: d, Err: r.err}
+}
+
+func (e *lazyError) Error() string     { return e.full().Error() }
+func (e *lazyError) Unwrap() error     { return lazyRules[e.kind].err }
+func (e *lazyError) RuleID() string    { return lazyRules[e.kind].rule }
+func (e *lazyError) ErrPath() string   { return "" }
+func (e *lazyError) OutOfBounds() bool { return lazyRules[e.kind].err == fault.ErrBounds }
+
+// As gives errors.As the *Error e stands for.
+func (e *lazyError) As(target any) bool {
+	if t, ok := target.(**Error); ok {
+		*t = e.full()
+		return true
+	}
+	return false
+}
+
+// atDevice moves the address of err, an error of ResolveAddr or CheckInit, by base (to a
+// device address: localPieces, localInit).
+func atDevice(err error, base uint64) error {
+	switch e := err.(type) {
+	case *lazyError:
+		e.addr += base
+	case *Error:
+		e.Addr += base
+	}
+	return err
+}
+
 // Loc is a resolved on-chip location.
 type Loc struct {
 	Region    Region
@@ -519,12 +590,11 @@ func (m *Memory) ResolveAddr(a uint32) (Loc, error) {
 			break
 		}
 		if off >= b.active {
-			return Loc{}, errf(fault.ErrBounds, RuleAddrInActiveArea, uint64(a),
-				"%s partition %d offset 0x%x is past the active size 0x%x", b.region, p, off, b.active)
+			return Loc{}, &lazyError{kind: lazyActive, addr: uint64(a), loc: Loc{Region: b.region, Partition: p, Offset: off}, limit: b.active}
 		}
 		return Loc{Region: b.region, Partition: p, Offset: off}, nil
 	}
-	return Loc{}, errf(fault.ErrBounds, RuleAddrInSBUFOrPSUM, uint64(a), "address is in neither SBUF nor PSUM on %v", m.gen)
+	return Loc{}, &lazyError{kind: lazyRegion, addr: uint64(a), gen: m.gen}
 }
 
 // Resolve resolves an immediate ADDR4. Register, shape-register and indirect forms are resolved
@@ -612,7 +682,7 @@ func (m *Memory) CheckInit(r Region, p, off, n int) error {
 	base := p * int(b.active)
 	if i := firstClear(b.init, base+off, base+off+n); i >= 0 {
 		l := Loc{Region: r, Partition: p, Offset: uint32(i - base)}
-		return errf(fault.ErrUninit, RuleReadInitialised, uint64(m.OnChipAddr(l)), "%v was never written", l)
+		return &lazyError{kind: lazyUninit, addr: uint64(m.OnChipAddr(l)), loc: l}
 	}
 	return nil
 }
