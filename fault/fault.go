@@ -58,18 +58,36 @@ func Rule(err error) string {
 	return ""
 }
 
-// Path joins the paths of every error in err's chain that has one, outermost first, with ": ",
-// e.g. "DMA[3]: descriptor[7]: src: num_elem[1]".
+// Path joins the paths of the errors in err's chain that have one, outermost first, with ": ",
+// e.g. "DMA[3]: descriptor[7]: src: num_elem[1]". Where the chain branches (an Unwrap() []error:
+// several instructions' errors, or a category beside a cause) it follows the first branch that
+// has a path, so the path names one place, the one fault.Rule's rule was broken at.
 func Path(err error) string {
-	var parts []string
-	for _, e := range chain(err) {
+	return strings.Join(pathOf(err, nil, 0), ": ")
+}
+
+func pathOf(e error, parts []string, depth int) []string {
+	for ; e != nil && depth < 64; depth++ {
 		if p, ok := e.(Pathed); ok {
 			if s := p.ErrPath(); s != "" {
 				parts = append(parts, s)
 			}
 		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				if sub := pathOf(x, nil, depth+1); len(sub) > 0 {
+					return append(parts, sub...)
+				}
+			}
+			return parts
+		case interface{ Unwrap() error }:
+			e = u.Unwrap()
+		default:
+			return parts
+		}
 	}
-	return strings.Join(parts, ": ")
+	return parts
 }
 
 // Category returns the sentinel err unwraps to, or nil when it matches none.

@@ -78,3 +78,42 @@ func TestViolationString(t *testing.T) {
 		})
 	}
 }
+
+// pathErr is a typed error with a path, wrapping an optional cause.
+type pathErr struct {
+	path  string
+	cause error
+}
+
+func (e *pathErr) Error() string   { return e.path }
+func (e *pathErr) ErrPath() string { return e.path }
+func (e *pathErr) Unwrap() error   { return e.cause }
+
+// multiErr branches like a program's error holding several instructions' errors, or a category
+// beside a cause.
+type multiErr []error
+
+func (e multiErr) Error() string   { return "several" }
+func (e multiErr) Unwrap() []error { return e }
+
+// Path names one place: where the chain branches it follows the first branch with a path, never
+// the paths of every branch joined.
+func TestPathFollowsOneBranch(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"a line", &pathErr{"DMA[3]", &pathErr{"descriptor[7]", &pathErr{"src", nil}}}, "DMA[3]: descriptor[7]: src"},
+		{"two instructions", multiErr{&pathErr{"DVE[1]", nil}, &pathErr{"SP[0]", nil}}, "DVE[1]"},
+		{"a category beside a cause", &pathErr{"src", multiErr{fault.ErrInvalid, &pathErr{"address", nil}}}, "src: address"},
+		{"wrapped", fmt.Errorf("run: %w", multiErr{errors.New("plain"), &pathErr{"POOL[2]", &pathErr{"dst", nil}}}), "POOL[2]: dst"},
+		{"none", multiErr{fault.ErrInvalid, errors.New("plain")}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := fault.Path(c.err); got != c.want {
+				t.Errorf("Path = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
