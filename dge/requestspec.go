@@ -126,12 +126,7 @@ func specErr(path string, cause error, format string, args ...any) error {
 func DecodeRequestJSON(data []byte) (*RequestSpec, error) {
 	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
 	if err := jsonkeys.Check(data, reflect.TypeOf(RequestSpec{})); err != nil {
-		path := ""
-		var ke *jsonkeys.Error
-		if errors.As(err, &ke) {
-			path = ke.Path
-		}
-		return nil, specErr(path, err, "%v", err)
+		return nil, specErr("", err, "%v", err) // the path is the key's (*jsonkeys.Error)
 	}
 	s := &RequestSpec{}
 	dec := json.NewDecoder(bytes.NewReader(data))

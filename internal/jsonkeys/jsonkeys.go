@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/tpbsim/tpbsim/fault"
 	"reflect"
 	"strings"
 )
@@ -14,6 +15,12 @@ import (
 type Error struct{ Path, Msg string }
 
 func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+// ErrPath is the key's path (fault.Pathed); the callers' errors carry the rule of their form.
+func (e *Error) ErrPath() string { return e.Path }
+
+// Unwrap gives the category: a key given twice or misspelt is an invalid input.
+func (e *Error) Unwrap() error { return fault.ErrInvalid }
 
 // Check reads the JSON value in data token by token and returns an *Error for a key given twice
 // in one object, or (where t, the Go type the value will be decoded into, names a struct at that
