@@ -108,8 +108,15 @@ func (d *DVE) maxStreamBytes() uint64 {
 // Mask returns the mask register and whether a LOAD_MASK_SELECT has loaded it.
 func (d *DVE) Mask() ([32]uint8, bool) { return d.mask, d.maskSet }
 
-// Reset clears the mask register (as at power-on: no mask loaded).
-func (d *DVE) Reset() { d.mask, d.maskSet = [32]uint8{}, false }
+// Reset clears the mask register (as at power-on: no mask loaded): d then executes as a new
+// DVE with the same settings does. It keeps its host buffers for reuse, and drops their
+// references to memory (the row tables).
+func (d *DVE) Reset() {
+	d.mask, d.maskSet = [32]uint8{}, false
+	clear(d.ops.rows[:cap(d.ops.rows)])
+	clear(d.ops.orows[:cap(d.ops.orows)])
+	clear(d.ops.tiles[:cap(d.ops.tiles)])
+}
 
 // Effect is what an executed instruction did, for traces and summaries.
 type Effect struct {

@@ -11,6 +11,10 @@ type dveUnit struct {
 	d dve.DVE
 }
 
+// reset returns the executor to a new one's state (Machine.unit reuses it from run to run),
+// keeping its host buffers.
+func (u *dveUnit) reset() { u.d.Reset() }
+
 func (u *dveUnit) exec(m *Machine, in isa.Inst) (Effect, error) {
 	eff, err := u.d.Execute(m.mem, in, m.gen)
 	// The fast StreamTranspose writes its destination through mem.Memory.Partition, which the

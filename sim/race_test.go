@@ -608,14 +608,7 @@ func TestRaceDetectorReused(t *testing.T) {
 	races := 0
 	for chain := uint64(0); chain < uint64(chains); chain++ {
 		cfg := Config{Gen: isa.CAYMAN, Trace: chain%2 == 0, Races: RaceMode(chain % 2)} // RacesError, RacesWarn
-		reused, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		reused, fresh := machinePair(t, cfg)
 		type kept struct {
 			res  *Result
 			text string
@@ -664,6 +657,20 @@ func TestRaceDetectorReused(t *testing.T) {
 		t.Fatal("no run reported a race: the test checks nothing")
 	}
 	t.Logf("%d races reported", races)
+}
+
+// machinePair returns two new machines of cfg: one whose state a test reuses from run to run,
+// and one it keeps as new.
+func machinePair(t *testing.T, cfg Config) (reused, fresh *Machine) {
+	t.Helper()
+	reused, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err = New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	return reused, fresh
 }
 
 // detectorLeft names what a released detector (raceDetector.release) still holds of its run, or

@@ -193,6 +193,7 @@ func (m *Machine) Check(p *Program) error { return m.Report(p).Err() }
 func (c *checker) report(p *Program) *Report {
 	rep := &Report{Gen: c.gen, File: p.File, Insts: make([]InstReport, 0, p.Len())}
 	rep.Settings = settingsViolations(p)
+	var x isa.Validator // one per report: it allocates nothing for a valid word after the first
 	for qi, q := range p.Queues {
 		at := 0 // the Queues of one engine are one queue: its instructions in the earlier ones come first
 		for _, o := range p.Queues[:qi] {
@@ -201,7 +202,7 @@ func (c *checker) report(p *Program) *Report {
 			}
 		}
 		for i, in := range q.Insts {
-			r := c.inst(q.Engine, in.Inst)
+			r := c.instWith(&x, q.Engine, in.Inst)
 			r.Index, r.Offset, r.Line, r.Origin = at+i, in.Offset, in.Line, in.Origin
 			rep.Insts = append(rep.Insts, r)
 		}
@@ -211,6 +212,12 @@ func (c *checker) report(p *Program) *Report {
 
 // inst is the pipeline on one instruction of the queue of engine e.
 func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
+	var x isa.Validator
+	return c.instWith(&x, e, in)
+}
+
+// instWith is inst validating with x (reused by report across a program's instructions).
+func (c *checker) instWith(x *isa.Validator, e isa.Engine, in isa.Inst) InstReport {
 	r := InstReport{Engine: e, Opcode: opcodeOf(in), Modelled: isa.Supported(in)}
 	if in == nil {
 		r.invalid(nil, fault.Violation{Rule: RuleHasValidNeuronHeader, Path: "header", Offset: -1, Msg: "no instruction"})
@@ -223,7 +230,7 @@ func (c *checker) inst(e isa.Engine, in isa.Inst) InstReport {
 		r.Violations = append(r.Violations, fault.Violation{Rule: RuleOpcodeLegalOnEngine, Path: "opcode",
 			Value: fmt.Sprintf("%v on the %v queue", op, e), Legal: "on " + enginesFor(op), Offset: 0})
 	}
-	vs := isa.ValidateOn(in, c.gen, e)
+	vs := x.AppendOn(nil, in, c.gen, e)
 	r.Violations = append(r.Violations, isa.Faults(vs)...)
 	if len(r.Violations) > 0 {
 		r.Kind = fault.ErrInvalid
