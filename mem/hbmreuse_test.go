@@ -184,3 +184,21 @@ func TestResetKeepsBoundedHBM(t *testing.T) {
 		t.Fatalf("a reused buffer reads %v, nonzero at %d", err, bytes.IndexFunc(b, func(r rune) bool { return r != 0 }))
 	}
 }
+
+// BenchmarkResetHBM: one program's HBM traffic on a memory reused from program to program, as
+// kernel's fuzz targets load it: a 32 KiB input, an 8 KiB one and a 64 KiB output slice, then
+// Reset.
+func BenchmarkResetHBM(b *testing.B) {
+	m := newMem(b, isa.CAYMAN, Options{})
+	in, idx := make([]byte, 32<<10), make([]byte, 8<<10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if m.WriteAt(0, in) != nil || m.WriteAt(1<<20, idx) != nil {
+			b.Fatal("WriteAt")
+		}
+		if _, ok := m.Slice(2<<20, 64<<10); !ok {
+			b.Fatal("Slice")
+		}
+		m.Reset()
+	}
+}
