@@ -157,6 +157,8 @@ func TestKernelsAgainstNaive(t *testing.T) {
 				m = dmatest.Plain{M: got}
 			}
 			job := &dma.Job{Queues: [][]dma.Descriptor{{d}}, Sem: -1}
+			// copyDesc's staging buffers come from a pool: every case after the first runs on
+			// buffers an earlier case left (other sizes, other bytes), as a new one must.
 			if _, err := dma.New(g).Run(m, job); err != nil {
 				t.Fatalf("case %d %+v: %v", i, d, err)
 			}
