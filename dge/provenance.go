@@ -130,8 +130,12 @@ func Provenance() []isa.Provenance {
 		r(RulePermValid, "A permutation has at most 4 axes, is a permutation of 0..n-1, and source dims beyond it are 1.", "seed 003 §4.5 (transpose = permute the strides)", isa.MedInferred,
 			[]string{"perm"}, "the dge_shape has four dims"),
 		r(RuleDtypes, "in and out dtypes are both given or both omitted, are whole-byte types of the generation, and src/dst elem_size hold the same value count "+
-			"(without a cast the element sizes are equal).", "FACTS §C.2 (are_valid_memcpy_dtypes)", isa.MedInferred, []string{"in_dtype", "out_dtype", "elem_size"},
-			"the CCE path converts value by value"),
+			"(without a cast the element sizes are equal). A cast or reduce-on-copy is also held to the DMAMEMCPY word's own predicates (are_valid_memcpy_dtypes, "+
+			"is_valid_dma_cce: no 64-bit dtype, element sizes equal to the dtype sizes, aligned start addresses) and refused under their rule ids; a plain copy's "+
+			"dtype only sizes its elements, so a plain copy of 64-bit values is accepted and moved as raw bytes.",
+			"FACTS §C.2 (are_valid_memcpy_dtypes, is_valid_dma_cce)", isa.MedInferred, []string{"in_dtype", "out_dtype", "elem_size"},
+			"the CCE path converts value by value; a plain copy never reaches it (the DGE and the DMA engines move raw bytes, and the DMAMEMCPY word asking for it "+
+				"can name any dtype is_valid_dtype allows with an 8-byte elem_size), so refusing it would forbid a copy the hardware makes"),
 		r(RuleComputeOp, "compute_op is NONE, ADD, MULTIPLY, MAX or MIN, and a reduce-on-copy names its dtypes.", "FACTS §C.6 (DGE_COMPUTE_OP)", isa.HighInferred,
 			[]string{"compute_op", "in_dtype", "out_dtype"}, "the op computes on values, so it needs their types"),
 		r(RuleSemaphore, "semaphore is -1 (none) or 0..255, sem_increment 0..255.", "FACTS §B.2, §C.2", isa.HighInferred, []string{"semaphore", "sem_increment"},
