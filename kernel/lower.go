@@ -221,6 +221,14 @@ func Lower(k *Kernel, opt Options) (*Lowered, error) {
 	return lw, nil
 }
 
+// Check is the check Lower makes unless Options.DeferCheck is set: the machine's check pipeline
+// on the lowered program, for a default machine of the lowering's generation. It returns nil
+// or what Lower would have returned: the call's *Error or a *LoweringError (or the
+// *sim.ProgramError of a program refused for its settings). A caller that lowered with
+// DeferCheck and stops before the run (its inputs or its machine's settings are refused) calls
+// it to report what Lower would have reported first.
+func (lw *Lowered) Check() error { return lw.selfCheck() }
+
 // selfCheck runs the machine's check pipeline (sim.CheckProgram, what Run refuses before it
 // executes anything) on the lowered program; a refusal is returned as checkRefusal words it.
 func (lw *Lowered) selfCheck() error {

@@ -104,7 +104,7 @@ executes it; load the inputs at the addresses the header gives (--load hbm:ADDR=
 			if err := notTheInput(args[0], output{Flag: "-o", Path: f.out}); err != nil {
 				return err
 			}
-			lw, _, err := lowerKernelFile(args[0], &f)
+			lw, _, err := lowerKernelFile(args[0], &f, false)
 			if err != nil {
 				return err
 			}
@@ -130,6 +130,17 @@ func kernelErr(err error) error {
 	return ioErr(err)
 }
 
+// isCheckRefusal reports whether err, from the run of a kernel lowered with DeferCheck that
+// stopped before anything ran, is its check's refusal, which the run returns as Lower would have
+// (the call's *kernel.Error, a *kernel.LoweringError, or a *sim.ProgramError for the program's
+// settings), rather than a malformed input the run's loading refused.
+func isCheckRefusal(err error) bool {
+	var ke *kernel.Error
+	var le *kernel.LoweringError
+	var pe *sim.ProgramError
+	return !kernel.IsMalformed(err) && (errors.As(err, &ke) || errors.As(err, &le) || errors.As(err, &pe))
+}
+
 // checkTargetFlags checks --gen (when given) and --nki-version (when not "") before any work:
 // usage errors.
 func checkTargetFlags(gen string, genSet bool, nkiVersion string) error {
@@ -146,7 +157,9 @@ func checkTargetFlags(gen string, genSet bool, nkiVersion string) error {
 	return nil
 }
 
-func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kernel, error) {
+// lowerKernelFile reads and lowers the kernel form at path; deferCheck leaves the check of the
+// lowered words to the run (kernel.Options.DeferCheck).
+func lowerKernelFile(path string, f *kernelFlags, deferCheck bool) (*kernel.Lowered, *kernel.Kernel, error) {
 	if err := checkTargetFlags(f.gen, f.genSet, f.nkiVersion); err != nil {
 		return nil, nil, err
 	}
@@ -168,6 +181,7 @@ func lowerKernelFile(path string, f *kernelFlags) (*kernel.Lowered, *kernel.Kern
 	if err != nil {
 		return nil, nil, ioErr(fmt.Errorf("--gen: %w", err))
 	}
+	o.DeferCheck = deferCheck
 	lw, err := kernel.Lower(k, o)
 	if err != nil {
 		return nil, nil, kernelErr(err)
@@ -203,8 +217,22 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return ioErr(err)
 	}
-	lw, k, err := lowerKernelFile(path, f)
+	// The lowered words are checked once, by the run, when its check is the one Lower makes
+	// (a default machine's: the default work limits) and nothing is printed between the two
+	// (--print-program prints a program Lower's check accepted). A refusal of that check is then
+	// reported as Lower's, before anything that would have come after it: the inputs read, the
+	// timing file, the run's "kernel NAME (FILE):" prefix.
+	deferred := f.maxElements == sim.DefaultMaxElements && !f.printProgram
+	lw, k, err := lowerKernelFile(path, f, deferred)
 	if err != nil {
+		return err
+	}
+	checkFirst := func(err error) error {
+		if deferred {
+			if cerr := lw.Check(); cerr != nil {
+				return kernelErr(cerr)
+			}
+		}
 		return err
 	}
 	if f.printProgram {
@@ -212,13 +240,16 @@ func kernelRun(path string, f *kernelFlags, stdout, stderr io.Writer) error {
 	}
 	inputs, err := kernel.ReadInputs(k, lw.Gen, filepath.Dir(path), overrides)
 	if err != nil {
-		return kernelErr(err)
+		return checkFirst(kernelErr(err))
 	}
 	cfg := sim.Config{Trace: f.trace != "", MaxElements: f.maxElements, Races: races, CheckUninit: f.checkUninit}
 	if cfg.Timing, err = (&timingFlags{timingFile: f.timing}).table(lw.Gen); err != nil {
-		return err
+		return checkFirst(err)
 	}
 	res, err := lw.Run(cfg, inputs)
+	if deferred && err != nil && (res == nil || res.Sim == nil) && isCheckRefusal(err) {
+		return kernelErr(err)
+	}
 	if err != nil {
 		// The trace and the summary of the run up to the stop are still written.
 		if res != nil && res.Sim != nil {
