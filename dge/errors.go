@@ -11,7 +11,8 @@ import (
 // Error is the error of a request or DMA instruction the DGE refuses: the rule it breaks (one of
 // RuleIDs, or an ISA rule the DGE re-checks), its category (fault.ErrInvalid for a request or
 // instruction that breaks a rule, fault.ErrUnsupported for one the model cannot lower), where in
-// the request or instruction (Path, e.g. "src: num_elem[2]") and what is wrong (Msg).
+// the request or instruction (Path, e.g. "src: num_elem[2]"), and what is wrong: the value found
+// and what would be legal (Value, Legal: an ISA validator's violation of a word) and why (Msg).
 type Error struct {
 	Rule string
 	Err  error
@@ -22,17 +23,15 @@ type Error struct {
 	Value, Legal string
 }
 
-func (e *Error) Error() string   { return e.prefix() + ": rule " + e.Rule + ": " + e.Msg }
+// Error renders "dge: CATEGORY: rule R: path = value, legal: L: msg" (fault.Violation.String).
+func (e *Error) Error() string   { return e.prefix() + ": rule " + e.Violation().String() }
 func (e *Error) Unwrap() error   { return e.Err }
 func (e *Error) RuleID() string  { return e.Rule }
 func (e *Error) ErrPath() string { return e.Path }
 
 // Violation is the broken rule as a value.
 func (e *Error) Violation() fault.Violation {
-	if e.Value != "" || e.Legal != "" {
-		return fault.Violation{Rule: e.Rule, Path: e.Path, Value: e.Value, Legal: e.Legal, Offset: -1}
-	}
-	return fault.Violation{Rule: e.Rule, Path: e.Path, Msg: e.Msg, Offset: -1}
+	return fault.Violation{Rule: e.Rule, Path: e.Path, Value: e.Value, Legal: e.Legal, Offset: -1, Msg: e.Msg}
 }
 
 // prefix names the category in the words the CLI has always printed.

@@ -89,15 +89,19 @@ func TestErrorsAcrossLayers(t *testing.T) {
 	}
 }
 
-// TestErrorText: the message keeps the words the CLI has always printed for each category.
+// TestErrorText: the message keeps the words the CLI has always printed for each category, and
+// the broken rule reads as every layer prints it (fault.Violation.String: rule, path, value,
+// legal, why).
 func TestErrorText(t *testing.T) {
 	for _, c := range []struct {
 		err  error
 		want string
 	}{
-		{reqErr(RulePermValid, "perm", "perm %v", []int{0, 0}), "dge: invalid request: rule dge_perm_valid: perm [0 0]"},
-		{unsupErr(RulePlanNests, "num_elem", "too many"), "dge: unsupported on this generation: rule dge_plan_nests: too many"},
+		{reqErr(RulePermValid, "perm", "perm %v", []int{0, 0}), "dge: invalid request: rule dge_perm_valid: perm: perm [0 0]"},
+		{unsupErr(RulePlanNests, "num_elem", "too many"), "dge: unsupported on this generation: rule dge_plan_nests: num_elem: too many"},
 		{&Error{Rule: RuleViewValid, Err: fault.ErrInvalid, Msg: "m"}, "dge: invalid request: rule dge_view_valid: m"},
+		{isaError(isa.Violation{Rule: "has_valid_dtype", Field: "in_dtype", Value: "0x1f", Legal: "a DMA dtype", Offset: 3}, ""),
+			"dge: invalid request: rule has_valid_dtype: in_dtype = 0x1f, legal: a DMA dtype"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			if c.err.Error() != c.want {

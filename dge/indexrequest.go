@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/tpbsim/tpbsim/dma"
-	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
 )
 
@@ -163,7 +162,7 @@ func (r *IndexRequest) Plan(opt Options) (*Plan, error) {
 		return nil, err
 	}
 	if vs := isa.Validate(inst, r.Gen); len(vs) > 0 {
-		return nil, &Error{Rule: vs[0].Rule, Err: fault.ErrInvalid, Msg: fmt.Sprintf("the %s instruction: %v", r.Kind, vs[0])}
+		return nil, isaError(vs[0], "")
 	}
 	return PlanInst(r.Gen, inst, r.Config, opt)
 }

@@ -109,7 +109,7 @@ func isaError(v isa.Violation, path string) *Error {
 	if path == "" {
 		path = v.Field
 	}
-	return &Error{Rule: v.Rule, Err: fault.ErrInvalid, Path: path, Msg: fault.Violation{Path: path, Value: v.Value, Legal: v.Legal}.Detail(), Value: v.Value, Legal: v.Legal}
+	return &Error{Rule: v.Rule, Err: fault.ErrInvalid, Path: path, Value: v.Value, Legal: v.Legal}
 }
 
 // isISARule reports whether id is a rule of the ISA validator (isa.Registry).

@@ -287,7 +287,7 @@ func (c *checker) instWith(x *isa.Validator, e isa.Engine, in isa.Inst) InstRepo
 		// register's value, when the instruction issues (resolveAddrRegs).
 		plan, err := dge.PlanInst(c.gen, staticPlanInst(in), c.dge, dge.Options{Quiet: true})
 		if err != nil {
-			v := fault.Violation{Rule: ruleOf(err, dma.RuleDescriptorValid), Path: fault.Path(err), Offset: -1, Msg: causeMsg(err)}
+			v := planViolation(err)
 			if k := dmaErrKind(err); k == fault.ErrUnsupported {
 				r.unsupported(err, v)
 			} else {
@@ -325,13 +325,14 @@ func (r *InstReport) unsupported(cause error, v fault.Violation) {
 	r.Kind, r.Cause, r.Unsupported, r.plan = fault.ErrUnsupported, cause, v, nil
 }
 
-// causeMsg is what a DGE error says beyond its rule and category.
-func causeMsg(err error) string {
+// planViolation is the broken rule of a DMA instruction the DGE refuses to plan: the DGE error's
+// own violation, else (an error of another layer) its rule, path and message.
+func planViolation(err error) fault.Violation {
 	var de *dge.Error
-	if errors.As(err, &de) && de.Msg != "" {
-		return de.Msg
+	if errors.As(err, &de) {
+		return de.Violation()
 	}
-	return err.Error()
+	return fault.Violation{Rule: ruleOf(err, dma.RuleDescriptorValid), Path: fault.Path(err), Offset: -1, Msg: err.Error()}
 }
 
 // dveViolation is the executor's op check as a violation: its rule, field and detail.

@@ -84,6 +84,19 @@ func TestDMAOverlapRefused(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Errs[0].Rule != dge.RuleSrcDstDisjoint || !errors.Is(err, fault.ErrInvalid) {
 		t.Fatalf("want %s, got %v", dge.RuleSrcDstDisjoint, err)
 	}
+	// The refusal is the DGE's broken rule as the DGE gives it, field path and why included, and
+	// reads as the DGE prints it.
+	_, planErr := dge.PlanInst(g, cp(0, 0x10), dge.Config{}, dge.Options{Quiet: true})
+	var de *dge.Error
+	if !errors.As(planErr, &de) {
+		t.Fatalf("dge.PlanInst: %v, want a *dge.Error", planErr)
+	}
+	if got, want := pe.Errs[0].Violations[0], de.Violation(); got != want || want.Path == "" || want.Msg == "" {
+		t.Errorf("check's violation %+v, the DGE's %+v", got, want)
+	}
+	if got, want := pe.Errs[0].Error(), "rule "+de.Violation().String(); !strings.HasSuffix(got, want) {
+		t.Errorf("check: %q, want it to end in the DGE's %q", got, want)
+	}
 	m, _ = New(Config{Gen: g})
 	if _, err := m.Run(prog(q(isa.EngineTPB_SP, cp(0, 0)))); err != nil {
 		t.Errorf("identical plain copy: %v", err)

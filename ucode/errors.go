@@ -62,41 +62,24 @@ func (e *Error) where() []string {
 	return w
 }
 
-// Error renders "FILE: TABLE: offset 0xN: KIND: rule R: PATH = VALUE (legal: L): MSG", leaving out
-// what is empty.
+// Error renders "FILE: TABLE: offset 0xN: KIND: rule R: path = value, legal: L: msg: CAUSE"
+// (the broken rule as fault.Violation.String prints it), leaving out what is empty.
 func (e *Error) Error() string {
-	var b strings.Builder
-	for _, w := range e.where() {
-		b.WriteString(w)
-		b.WriteString(": ")
-	}
-	sep := ""
+	var parts []string
+	parts = append(parts, e.where()...)
 	if e.Kind != nil {
-		b.WriteString(e.Kind.Error())
-		sep = ": "
+		parts = append(parts, e.Kind.Error())
 	}
-	if e.V.Rule != "" {
-		b.WriteString(sep + "rule " + e.V.Rule)
-		sep = ": "
-	}
-	if e.V.Path != "" {
-		b.WriteString(sep + e.V.Path)
-		sep = ": "
-		if e.V.Value != "" {
-			b.WriteString(" = " + e.V.Value)
-		}
-	}
-	if e.V.Legal != "" {
-		b.WriteString(" (legal: " + e.V.Legal + ")")
-	}
-	if e.V.Msg != "" {
-		b.WriteString(sep + e.V.Msg)
-		sep = ": "
+	switch {
+	case e.V.Rule != "":
+		parts = append(parts, "rule "+e.V.String())
+	case e.V.Detail() != "":
+		parts = append(parts, e.V.Detail())
 	}
 	if e.Err != nil {
-		b.WriteString(sep + e.Err.Error())
+		parts = append(parts, e.Err.Error())
 	}
-	return b.String()
+	return strings.Join(parts, ": ")
 }
 
 // Unwrap gives errors.Is and errors.As the category and the cause.

@@ -49,12 +49,12 @@ func TestErrorsAcrossLayers(t *testing.T) {
 		{"lane field", func() error {
 			_, err := DecodeJSON([]byte(`{"format":"tpbsim.dtable/1","gen":"gen2","set":"d","tables":["datapath_table"],"datapath_table":[{"block":12,"lanes":[{"lane":3,"fields":{"mux":512}}]}]}`))
 			return err
-		}, fault.ErrInvalid, RuleLaneField, "datapath_table: block[12]: lane[3]: MUX", "MUX = 0x200 (legal: 0..0x1ff)"},
+		}, fault.ErrInvalid, RuleLaneField, "datapath_table: block[12]: lane[3]: MUX", "MUX = 0x200, legal: 0..0x1ff: does not fit 9 bits"},
 		{"json index", func() error {
 			_, err := DecodeJSON([]byte(`{"format":"tpbsim.dtable/1","gen":"gen2","set":"d","tables":["datapath_table"],"datapath_table":[{"block":300,"lanes":[]}]}`))
 			return err
 		}, fault.ErrInvalid, RuleJSONIndex, "datapath_table: block[300]", "out of range"},
-		{"opcode entry", func() error { _, err := MakeOpcodeEntry(Gen2, 128, 0); return err }, fault.ErrInvalid, RuleOpcodeEntry, "fast_row", "fast_row = 128 (legal: 0..127)"},
+		{"opcode entry", func() error { _, err := MakeOpcodeEntry(Gen2, 128, 0); return err }, fault.ErrInvalid, RuleOpcodeEntry, "fast_row", "fast_row = 128, legal: 0..127: does not fit 7 bits"},
 		{"census without datapath", func() error {
 			s := cloneSet(g2)
 			s.Datapath = nil

@@ -73,10 +73,10 @@ func TestJSONErrors(t *testing.T) {
 		name, from, to, rule, msg string
 	}{
 		{"word vs fields", `"word": "0x71d6000"`, `"word": "0x71d6001"`, RuleJSONAgree, "disagrees with its fields"},
-		{"raw vs rows", `"raw": "0x9cf"`, `"raw": "0x9ce"`, RuleJSONAgree, "op[102]: raw = 0x9ce (legal: 0x9cf)"},
+		{"raw vs rows", `"raw": "0x9cf"`, `"raw": "0x9ce"`, RuleJSONAgree, "op[102]: raw = 0x9ce, legal: 0x9cf: disagrees with fast_row 79"},
 		{"unknown key", `"k": 8`, `"depth": 8`, RuleJSONSyntax, "unknown field"},
-		{"lane range", `"lane": 7`, `"lane": 9`, RuleJSONIndex, "lane[9] (legal: 0..7): out of range"},
-		{"field width", `"stage": 7`, `"stage": 9`, RuleLaneField, "STAGE = 0x9 (legal: 0..0x7)"},
+		{"lane range", `"lane": 7`, `"lane": 9`, RuleJSONIndex, "lane[9], legal: 0..7: out of range"},
+		{"field width", `"stage": 7`, `"stage": 9`, RuleLaneField, "STAGE = 0x9, legal: 0..0x7: does not fit 3 bits"},
 		{"format", JSONFormat, "other/1", RuleJSONFormat, `format = "other/1"`},
 		{"gen", `"gen": "gen2"`, `"gen": "gen9"`, RuleTableGen, `gen = "gen9"`},
 		{"old control-row keys", `"name": "lane_mode"`, `"Name": "lane_mode"`, RuleJSONSyntax, `the key is spelled "name"`},
