@@ -23,7 +23,7 @@ import (
 // machine error's category.
 
 // Error is one refusal, naming the call (its file:line and name), the argument, the rule, what
-// was found and what would be legal.
+// was found and what would be legal (Violation gives the last four as a fault.Violation).
 type Error struct {
 	Kind error // fault.ErrInvalid, fault.ErrCapacity or fault.ErrUnsupported
 	// Malformed: the kernel form (or the data and options given with it) is malformed, rather
@@ -50,24 +50,36 @@ func (e *Error) what() string {
 	return ""
 }
 
+// Error renders "FILE:LINE: CALL: CATEGORY: rule R: arg = found, legal: L", the broken rule as
+// fault.Violation.String prints it (Violation), after where the call is.
 func (e *Error) Error() string {
-	var b strings.Builder
-	if p := e.ErrPath(); p != "" {
-		b.WriteString(p)
-		b.WriteString(": ")
+	var parts []string
+	for _, s := range []string{e.Loc, e.Call, e.what()} {
+		if s != "" {
+			parts = append(parts, s)
+		}
 	}
-	b.WriteString(e.what())
-	if e.Rule != "" {
-		fmt.Fprintf(&b, ": rule %s", e.Rule)
+	v := e.Violation()
+	switch {
+	case v.Rule != "":
+		parts = append(parts, "rule "+v.String())
+	case v.Detail() != "":
+		parts = append(parts, v.Detail())
 	}
-	if e.Msg != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Msg)
-	}
+	return strings.Join(parts, ": ")
+}
+
+// Violation is the broken rule as a value: the rule, the argument or key path (Arg), and what
+// was found, as the value compared with what would be legal when Legal is known, else as the
+// message saying what is wrong.
+func (e *Error) Violation() fault.Violation {
+	v := fault.Violation{Rule: e.Rule, Path: e.Arg, Legal: e.Legal, Offset: -1}
 	if e.Legal != "" {
-		fmt.Fprintf(&b, " (legal: %s)", e.Legal)
+		v.Value = e.Msg
+	} else {
+		v.Msg = e.Msg
 	}
-	return b.String()
+	return v
 }
 
 // Unwrap exposes the category to errors.Is.

@@ -74,7 +74,7 @@ func TestErrorVocabulary(t *testing.T) {
 		{"DMA views overlap", copyKernel(func(b *kb) {
 			b.k.Calls[1] = Call{Op: OpDMACopy, Call: "nisa.dma_copy", Loc: "t.py:11", Dst: &View{Tensor: 0, Offset: 32, Pattern: [][2]int64{{32, 16}, {1, 32}}},
 				Src: &View{Tensor: 0, Pattern: [][2]int64{{32, 16}, {1, 32}}}}
-		}), fault.ErrInvalid, false, "dge_src_dst_disjoint", "t.py:11: nisa.dma_copy: dst", "dst and src share bytes: src bytes [0x0, 0x800) and dst bytes [0x80, 0x880) share byte 0x80"},
+		}), fault.ErrInvalid, false, "dge_src_dst_disjoint", "t.py:11: nisa.dma_copy: dst", "rule dge_src_dst_disjoint: dst = src bytes [0x0, 0x800) and dst bytes [0x80, 0x880) share byte 0x80: "},
 		{"DMA into PSUM in 2-byte words", func() error {
 			b, _, _ := loadComputeStore(32, 3, 32, 3, "bfloat16", "bfloat16", func(b *kb, x, y int) {
 				b.call(Call{Op: OpDMACopy, Call: "nisa.dma_copy", Loc: "t.py:11", Dst: full(y, []int{32, 3}), Src: full(x, []int{32, 3})})

@@ -269,7 +269,7 @@ func (lw *Lowered) checkRefusal(pe *sim.ProgramError) error {
 		if ie.Rule == dge.RuleSrcDstDisjoint && in != nil && in.Call >= 0 {
 			c := &lw.Kernel.Calls[in.Call]
 			return callErr(c, fault.ErrInvalid, "dst", dge.RuleSrcDstDisjoint, "a dst that shares no byte with src (or the very same view, a no-op)",
-				"dst and src share bytes: %s", ie.Violations[0].Msg)
+				"%s", ie.Violations[0].Msg)
 		}
 		return &LoweringError{Origin: ie.Origin, Engine: eng, Index: ie.Index, Opcode: ie.Opcode, Rule: ie.Rule, Err: ie}
 	}

@@ -70,9 +70,9 @@ func TestKernelRunRefusals(t *testing.T) {
 	}
 	a := make([]byte, 32*32*4)
 	writeNPY(t, filepath.Join(dir, "a.npy"), "f4", []int{32, 32}, a)
-	const overlap = "tpbsim: o.py:6: nisa.dma_copy: dst: NKI rule broken: rule dge_src_dst_disjoint: dst and src share bytes: " +
+	const overlap = "tpbsim: o.py:6: nisa.dma_copy: NKI rule broken: rule dge_src_dst_disjoint: dst = " +
 		"src bytes [0x0, 0x800) and dst bytes [0x80, 0x880) share byte 0x80: the DMA engines give no ordering between the reads and writes of " +
-		"overlapping ranges (only an identical plain copy, a no-op, may name the same bytes) (legal: a dst that shares no byte with src (or the very same view, a no-op))\n"
+		"overlapping ranges (only an identical plain copy, a no-op, may name the same bytes), legal: a dst that shares no byte with src (or the very same view, a no-op)\n"
 	for _, tc := range []struct {
 		name   string
 		args   []string // after "kernel run"; DIR/ is the folder of the kernels
@@ -89,12 +89,12 @@ func TestKernelRunRefusals(t *testing.T) {
 		{"check refuses with --quiet and a trace", []string{"--quiet", "--trace", "DIR/t1.json", "--summary", "DIR/s1.json", "DIR/overlap.json"}, 1, overlap, "",
 			map[string]bool{"t1.json": false, "s1.json": false}},
 		{"NKI rule", []string{"DIR/reduce_op.json"}, 1,
-			"tpbsim: r.py:6: nisa.tensor_reduce: op: NKI rule broken: rule nki.tensor_reduce.op: \"power\" (legal: add, subtract, multiply, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, logical_and, logical_or, logical_xor)\n", "", nil},
+			"tpbsim: r.py:6: nisa.tensor_reduce: NKI rule broken: rule nki.tensor_reduce.op: op = \"power\", legal: add, subtract, multiply, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, logical_and, logical_or, logical_xor\n", "", nil},
 		{"capacity", []string{"DIR/capacity.json"}, 1,
-			"tpbsim: c.py:4: tensor t: capacity exceeded: rule kernel.capacity: tensor \"t\" [32 65536] float32 needs 32 partitions x 256 KiB; sbuf has 229312 bytes per partition, " +
-				"about 229312 bytes left beside the 0 live tiles () (placing it for c.py:5 nl.load) (legal: at most 229312 bytes per partition in all live sbuf tiles)\n", "", nil},
+			"tpbsim: c.py:4: capacity exceeded: rule kernel.capacity: tensor t = tensor \"t\" [32 65536] float32 needs 32 partitions x 256 KiB; sbuf has 229312 bytes per partition, " +
+				"about 229312 bytes left beside the 0 live tiles () (placing it for c.py:5 nl.load), legal: at most 229312 bytes per partition in all live sbuf tiles\n", "", nil},
 		{"malformed form", []string{"DIR/unknown_key.json"}, 2,
-			"tpbsim: DIR/unknown_key.json: shapes: malformed kernel form: rule kernel.form.key: line 1 (byte 66): unknown key \"shapes\" (legal: api, calls, format, gen, name, nki_version, outputs, source, tensors, version)\n", "", nil},
+			"tpbsim: DIR/unknown_key.json: malformed kernel form: rule kernel.form.key: shapes: line 1 (byte 66): unknown key \"shapes\" (legal: api, calls, format, gen, name, nki_version, outputs, source, tensors, version)\n", "", nil},
 		{"missing kernel file", []string{"DIR/missing.json"}, 2, "tpbsim: open DIR/missing.json: no such file or directory\n", "", nil},
 		{"missing input file", []string{"DIR/noinput.json"}, 2, "tpbsim: open DIR/missing.npy: no such file or directory\n", "", nil},
 		{"the run's element limit", []string{"--max-elements", "4", "DIR/overlap.json"}, 1, overlap, "", nil},
@@ -194,11 +194,11 @@ func TestNKIRunRefusals(t *testing.T) {
 	code, out, errs := simCLI("nki", "run", "--check-uninit", script)
 	out = regexp.MustCompile(`\(\S*/kernel\.json\)`).ReplaceAllString(strings.ReplaceAll(out, dir+"/", ""), "(KERNEL)")
 	want := "status 1: tpbsim kernel run refused kernel overlap:\n" +
-		"tpbsim: refused.py:12: nisa.dma_copy: dst: NKI rule broken: rule dge_src_dst_disjoint: dst and src share bytes: src bytes [0x0, 0xfc0) and dst bytes [0x20, 0xfe0) " +
-		"share byte 0x20: the DMA engines give no ordering between the reads and writes of overlapping ranges (only an identical plain copy, a no-op, may name the same bytes) " +
-		"(legal: a dst that shares no byte with src (or the very same view, a no-op))\n" +
+		"tpbsim: refused.py:12: nisa.dma_copy: NKI rule broken: rule dge_src_dst_disjoint: dst = src bytes [0x0, 0xfc0) and dst bytes [0x20, 0xfe0) " +
+		"share byte 0x20: the DMA engines give no ordering between the reads and writes of overlapping ranges (only an identical plain copy, a no-op, may name the same bytes)" +
+		", legal: a dst that shares no byte with src (or the very same view, a no-op)\n" +
 		"status 1: tpbsim kernel run refused kernel big_transpose:\n" +
-		"tpbsim: refused.py:22: nisa.nc_transpose: data: NKI rule broken: rule nki.nc_transpose.vector_tile: a [64, 64] tile (legal: a tile of at most [32, 32] on the Vector Engine)\n" +
+		"tpbsim: refused.py:22: nisa.nc_transpose: NKI rule broken: rule nki.nc_transpose.vector_tile: data = a [64, 64] tile, legal: a tile of at most [32, 32] on the Vector Engine\n" +
 		"status 1: tpbsim kernel run refused kernel uninit:\n" +
 		"tpbsim: kernel uninit (KERNEL): ACT instruction 0 (refused.py, from refused.py:31 nl.store): DMAMEMCPY: read of uninitialised memory: rule read_initialised: " +
 		"descriptor 0 on DMA[0]: src bytes [0x800000000000, 0x800000000080): mem: read_initialised: read of uninitialised memory at 0x800000000000: sbuf:0:0x0 was never written\n"
