@@ -221,9 +221,13 @@ type bank struct {
 	// [i<<dirtyShift, (i+1)<<dirtyShift) of p may have been written since New or the last
 	// Reset, the chunks Reset clears; bit p of touched is set when any of p's bits is. Both are
 	// set with atomic OR (writers of disjoint bytes of one partition may run concurrently),
-	// once per write call, never per element.
+	// once per write call, never per element. Bit w of partition p's sumWords words of sum is
+	// set when its dirty word w may be nonzero, so that finding the dirty chunks of a partition
+	// reads the words that have some, not all of them (12 a partition of SBUF).
 	dirty      []uint64
 	dirtyWords int
+	sum        []uint64
+	sumWords   int
 	touched    []uint64
 }
 
@@ -245,6 +249,9 @@ func (b *bank) markDirty(p, off, n int) {
 		mask := (^uint64(0) >> (63 - (z - a))) << a
 		if d := &ws[w]; atomic.LoadUint64(d)&mask != mask {
 			atomic.OrUint64(d, mask)
+			if s, bit := &b.sum[p*b.sumWords+int(w>>6)], uint64(1)<<(w&63); atomic.LoadUint64(s)&bit == 0 {
+				atomic.OrUint64(s, bit)
+			}
 		}
 	}
 	if t, bit := &b.touched[p>>6], uint64(1)<<(p&63); atomic.LoadUint64(t)&bit == 0 {
@@ -256,20 +263,25 @@ func (b *bank) markDirty(p, off, n int) {
 // in bytes clipped to the active area.
 func (b *bank) chunks(p int, fn func(lo, hi int)) {
 	runLo, runHi := -1, -1
-	for w, d := range b.dirty[p*b.dirtyWords : (p+1)*b.dirtyWords] {
-		base := w << 6
-		for d != 0 {
-			lo := bits.TrailingZeros64(d)
-			hi := lo + bits.TrailingZeros64(^(d >> uint(lo)))
-			d &^= (uint64(1)<<uint(hi-lo) - 1) << uint(lo)
-			if base+lo == runHi {
-				runHi = base + hi
-				continue
+	ws := b.dirty[p*b.dirtyWords : (p+1)*b.dirtyWords]
+	for sw, sv := range b.sum[p*b.sumWords : (p+1)*b.sumWords] {
+		for sv != 0 {
+			w := sw<<6 + bits.TrailingZeros64(sv)
+			sv &= sv - 1
+			d, base := ws[w], w<<6
+			for d != 0 {
+				lo := bits.TrailingZeros64(d)
+				hi := lo + bits.TrailingZeros64(^(d >> uint(lo)))
+				d &^= (uint64(1)<<uint(hi-lo) - 1) << uint(lo)
+				if base+lo == runHi {
+					runHi = base + hi
+					continue
+				}
+				if runLo >= 0 {
+					fn(runLo<<dirtyShift, min(runHi<<dirtyShift, int(b.active)))
+				}
+				runLo, runHi = base+lo, base+hi
 			}
-			if runLo >= 0 {
-				fn(runLo<<dirtyShift, min(runHi<<dirtyShift, int(b.active)))
-			}
-			runLo, runHi = base+lo, base+hi
 		}
 	}
 	if runLo >= 0 {
@@ -299,6 +311,7 @@ func (b *bank) reset() {
 			}
 		})
 		clear(b.dirty[p*b.dirtyWords : (p+1)*b.dirtyWords])
+		clear(b.sum[p*b.sumWords : (p+1)*b.sumWords])
 	})
 	clear(b.touched)
 }
@@ -398,6 +411,8 @@ func New(g isa.Generation, opts Options) (*Memory, error) {
 		}
 		b.dirtyWords = ((int(b.active)+1<<dirtyShift-1)>>dirtyShift + 63) / 64
 		b.dirty = make([]uint64, b.n*b.dirtyWords)
+		b.sumWords = (b.dirtyWords + 63) / 64
+		b.sum = make([]uint64, b.n*b.sumWords)
 		b.touched = make([]uint64, (b.n+63)/64)
 	}
 	return m, nil

@@ -151,6 +151,7 @@ func TestDirtyChunks(t *testing.T) {
 				{"one byte", [][2]int{{c + 5, 1}}, []int{c, 2 * c}},
 				{"across a word of bits", [][2]int{{64*c - 10, 20}}, []int{63 * c, 65 * c}},
 				{"two apart", [][2]int{{0, 1}, {3 * c, c + 1}}, []int{0, c, 3 * c, 5 * c}},
+				{"words apart", [][2]int{{0, 1}, {5*64*c + 3, 1}}, []int{0, c, 5 * 64 * c, (5*64 + 1) * c}},
 				{"adjacent, merged", [][2]int{{0, c}, {c, 1}}, []int{0, 2 * c}},
 				{"last byte", [][2]int{{act - 1, 1}}, []int{act - c, act}},
 			}
@@ -173,7 +174,7 @@ func TestDirtyChunks(t *testing.T) {
 					b.reset()
 					got = nil
 					b.chunks(p, func(lo, hi int) { got = append(got, lo, hi) })
-					if len(got) != 0 || slices.ContainsFunc(b.touched, func(w uint64) bool { return w != 0 }) {
+					if len(got) != 0 || slices.ContainsFunc(b.touched, func(w uint64) bool { return w != 0 }) || slices.ContainsFunc(b.sum, func(w uint64) bool { return w != 0 }) {
 						t.Errorf("after reset: chunks %v, touched %x", got, b.touched)
 					}
 				})

@@ -179,14 +179,13 @@ func kindText(kind error) string {
 	return kind.Error()
 }
 
-// Unwrap exposes both the category sentinel and the cause to errors.Is / errors.As.
-func (e *InstError) Unwrap() []error {
-	out := []error{e.Kind}
-	if e.Err != nil {
-		out = append(out, e.Err)
-	}
-	return out
-}
+// Is matches the category sentinel (errors.Is(err, fault.ErrInvalid)); Unwrap exposes the
+// cause to errors.Is and errors.As. Between them they give what an Unwrap() []error of both
+// would, without building a slice on every step of every errors.Is walk.
+func (e *InstError) Is(target error) bool { return e.Kind != nil && errors.Is(e.Kind, target) }
+
+// Unwrap returns the cause (nil when the instruction broke a rule of its own).
+func (e *InstError) Unwrap() error { return e.Err }
 
 // ProgramError collects the errors of a program that fails the checks made before anything
 // runs (every invalid instruction is reported, not only the first).

@@ -170,10 +170,12 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 	}
 	if e == isa.EngineTPB_SP || (e != isa.EngineDVE && pick(3) == 0) {
 		// HBM <-> SBUF copy of rows x cols fp32, rows over partitions: mostly a few of each (a
-		// descriptor a row, on up to 16 partitions: two DMA engines), one in four up to every
-		// partition (all the engines) and past the element limit (rows x cols > 1<<14)
+		// descriptor a row, on up to 16 partitions: two DMA engines), one in sixteen up to every
+		// partition (all the engines) and past the element limit (rows x cols > 1<<14). The
+		// large ones are rare because a run's cost is its elements, and what they reach (every
+		// engine, the limit) a few of them reach as well as many.
 		rows, cols := uint16(1+pick(16)), uint16(1+pick(16))
-		if pick(4) == 0 {
+		if pick(16) == 0 {
 			rows, cols = uint16(1+pick(128)), uint16(1+pick(256))
 		}
 		part := uint32(pick(int(129 - rows)))
@@ -208,11 +210,17 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 	if op == isa.OpCAST || op == isa.OpRECIPROCAL {
 		out = any[pick(len(any))]
 	}
-	// Mostly 32 or 64 channels of 32 elements (what an instruction costs is its elements), one
-	// in four up to 128 channels of 128.
-	nac, n := uint8(32*(1+pick(2))), uint16(32)
-	if pick(4) == 0 {
+	// Mostly 32 or 64 channels of 8 elements, one in sixteen up to 128 channels of 128: what a
+	// run costs is its elements (at 32 elements and one in four, the DVE work was half of a
+	// FuzzRun exec), and the paths a longer row takes are reached by the few long ones.
+	// STREAM_TRANSPOSE takes 32 elements at least (32 x 32 blocks), the reduce ops too (a 32 x
+	// (n/32) group).
+	nac, n := uint8(32*(1+pick(2))), uint16(8)
+	if pick(16) == 0 {
 		nac, n = uint8(32*(1+pick(4))), uint16(32*(1+pick(4)))
+	}
+	if op == isa.OpSTREAM_TRANSPOSE || op == isa.OpTENSOR_REDUCE_ARITH_OP || op == isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP {
+		n = max(n, 32)
 	}
 	part := uint32(32 * pick(int(4-nac/32+1)))
 	off := func() isa.Addr4 { return isa.Addr4(part*stride + uint32(pick(8))*0x200) }
@@ -267,7 +275,7 @@ var noise = sync.OnceValue(func() []byte {
 // checkRun is the program-level oracle: a run either finishes every instruction or fails with
 // exactly one of the categories; a deadlock report is true (every engine it lists as waiting
 // really cannot proceed with the semaphores it reports).
-func checkRun(t *testing.T, m *Machine, p *Program) error {
+func checkRun(t testing.TB, m *Machine, p *Program) error {
 	t.Helper()
 	res, err := m.Run(p)
 	if err == nil {
@@ -325,7 +333,7 @@ func checkRun(t *testing.T, m *Machine, p *Program) error {
 
 // checkUntouched fails t unless m is as New made it: every semaphore 0, no HBM page
 // allocated, SBUF and PSUM all zero.
-func checkUntouched(t *testing.T, m *Machine, err error) {
+func checkUntouched(t testing.TB, m *Machine, err error) {
 	t.Helper()
 	if e := untouched(m); e != nil {
 		t.Fatalf("failed instruction %v: %v", e, err)
@@ -385,7 +393,7 @@ func keyOf(c Config) poolKey {
 // getMachine returns a machine in the state New(cfg) leaves, and the function that gives it
 // back: it Resets the machine (dropping the HBM pages the run allocated, up to the cap, rather
 // than holding them until the configuration's next run) and returns it to the pool.
-func getMachine(t *testing.T, cfg Config) (*Machine, func()) {
+func getMachine(t testing.TB, cfg Config) (*Machine, func()) {
 	t.Helper()
 	return pooled(t, cfg, false)
 }
@@ -395,12 +403,12 @@ func getMachine(t *testing.T, cfg Config) (*Machine, func()) {
 // never-written bytes (with CheckUninit), and giving the machine back restores the noise where
 // the run wrote, so every run starts from the same bytes. Copying 1 MiB of noise in and Reset
 // clearing it out again on every run was most of a FuzzRun exec.
-func getNoisyMachine(t *testing.T, cfg Config) (*Machine, func()) {
+func getNoisyMachine(t testing.TB, cfg Config) (*Machine, func()) {
 	t.Helper()
 	return pooled(t, cfg, true)
 }
 
-func pooled(t *testing.T, cfg Config, noisy bool) (*Machine, func()) {
+func pooled(t testing.TB, cfg Config, noisy bool) (*Machine, func()) {
 	t.Helper()
 	if cfg.Annotate != nil {
 		t.Fatal("getMachine: a configuration with Annotate is not pooled")
@@ -501,7 +509,7 @@ func (s *bytesSource) Uint64() uint64 {
 // runFuzz runs one random program on a noisy machine (getNoisyMachine): the configuration, the
 // semaphores and the program are drawn from data (at most maxChoiceBytes of it), then from the
 // seed.
-func runFuzz(t *testing.T, seed uint64, data []byte) {
+func runFuzz(t testing.TB, seed uint64, data []byte) {
 	r := fuzzChoices(seed, data)
 	m, put := getNoisyMachine(t, randomConfig(r))
 	defer put()

@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	mbits "math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -262,7 +263,12 @@ type raceDetector struct {
 	tasks  uint32
 	insts  int32
 	shadow [numShadow]shadowMap
-	sems   [NumSemaphores]semHist
+	// sems[i] is set up by sem(i) when the run first uses semaphore i (semUsed's bit i), from
+	// semStart, the values at the start: a run uses a few of the 256, and setting up and clearing
+	// all of them was a quarter of a short run.
+	sems     [NumSemaphores]semHist
+	semUsed  [NumSemaphores / 64]uint64
+	semStart [NumSemaphores]uint32
 
 	races   []Race
 	pairs   map[[2]int32]int // instruction pair -> races index
@@ -306,9 +312,7 @@ func (m *Machine) raceDetector(r *run) *raceDetector {
 func (d *raceDetector) reset(r *run) {
 	d.release()
 	d.r, d.on = r, r.m.cfg.Races != RacesOff
-	for i := range d.sems {
-		d.sems[i].h = append(d.sems[i].h, semEntry{v: r.m.sems[i]})
-	}
+	d.semStart = r.m.sems
 	if d.pairs == nil {
 		d.pairs = map[[2]int32]int{}
 	}
@@ -321,15 +325,18 @@ func (d *raceDetector) reset(r *run) {
 func (d *raceDetector) release() {
 	clear(d.actors)
 	for i := range d.shadow {
-		segs := d.shadow[i].segs
-		clear(segs[:cap(segs)]) // merging segments shortens the slice: clear past its length too
-		d.shadow[i].segs = segs[:0]
+		m := &d.shadow[i]
+		clear(m.segs[:m.hw])
+		m.segs, m.hw = m.segs[:0], 0
 	}
-	for i := range d.sems {
-		s := &d.sems[i]
-		clear(s.h)
-		*s = semHist{h: s.h[:0]}
+	for w, bits := range d.semUsed {
+		for ; bits != 0; bits &= bits - 1 {
+			s := &d.sems[w*64+mbits.TrailingZeros64(bits)]
+			clear(s.h)
+			*s = semHist{h: s.h[:0]}
+		}
 	}
+	d.semUsed, d.semStart = [NumSemaphores / 64]uint64{}, [NumSemaphores]uint32{}
 	clear(d.sides)
 	clear(d.pairs)
 	d.r, d.on = nil, false
@@ -338,6 +345,16 @@ func (d *raceDetector) release() {
 	d.races, d.dropped = nil, 0
 	d.issueClock, d.cur, d.curInst, d.curWrite, d.curClock, d.curBox = vclock{}, 0, 0, false, nil, box{}
 	d.relRead, d.relDone, d.relActor = nil, nil, 0
+}
+
+// sem is the history of semaphore i, started (its value at the start of the run) on first use.
+func (d *raceDetector) sem(i uint8) *semHist {
+	s := &d.sems[i]
+	if w, b := i/64, uint64(1)<<(i%64); d.semUsed[w]&b == 0 {
+		d.semUsed[w] |= b
+		s.h = append(s.h, semEntry{v: d.semStart[i]})
+	}
+	return s
 }
 
 // hb reports whether actor a's access (a read, or a write) happened before clock c.
@@ -362,7 +379,7 @@ func (d *raceDetector) acquire(slot int, ev isa.Events) []*semSrc {
 	if ev.WaitMode == isa.WaitNone || ev.WaitMode == isa.WaitUnordered {
 		return nil
 	}
-	s := &d.sems[ev.WaitIdx]
+	s := d.sem(ev.WaitIdx)
 	n := len(s.h) - 1
 	holds := func(i int) bool { return ev.WaitMode.Satisfied(s.h[i].v, ev.SemaphoreValue) }
 	j := n
@@ -407,7 +424,7 @@ func b2u(b bool) uint32 {
 
 // applied records a semaphore update that set sem[idx] to v.
 func (d *raceDetector) applied(idx uint8, mode isa.UpdateMode, v uint32, src *semSrc) {
-	s := &d.sems[idx]
+	s := d.sem(idx)
 	n := len(s.h) - 1
 	e := semEntry{v: v, src: src}
 	write := mode&^0x10 == isa.SemWrImmRead
@@ -776,7 +793,7 @@ func (d *raceDetector) hint(as []int32, b int32, rc *Race, free int) string {
 // valueAfter is the value sem[idx] had after the last update that orders the accesses of
 // actors xs (of one instruction).
 func (d *raceDetector) valueAfter(idx uint8, xs []int32) (uint32, bool) {
-	h := d.sems[idx].h
+	h := d.sem(idx).h
 	for i := len(h) - 1; i > 0; i-- {
 		if s := h[i].src; s != nil && s.actor != noActor && d.actors[s.actor].inst == d.actors[xs[0]].inst && (s.all || containsActor(xs, s.actor)) {
 			return h[i].v, true

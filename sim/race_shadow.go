@@ -35,7 +35,12 @@ type seg struct {
 	cells  []cell // sorted by p0, disjoint
 }
 
-type shadowMap struct{ segs []seg }
+// shadowMap is one region's segments; hw is the longest segs has been since the last release
+// (merging shortens it, leaving segments past its length that release has to clear).
+type shadowMap struct {
+	segs []seg
+	hw   int
+}
 
 // visitor checks one cell against the access and updates it.
 type visitor func(c *cell, lo, hi uint64)
@@ -71,6 +76,7 @@ func (m *shadowMap) apply(b box, visit visitor) {
 
 func (m *shadowMap) insertSeg(i int, s seg) {
 	m.segs = append(m.segs, seg{})
+	m.hw = max(m.hw, len(m.segs))
 	copy(m.segs[i+1:], m.segs[i:])
 	m.segs[i] = s
 }

@@ -699,6 +699,9 @@ func detectorLeft(d *raceDetector) string {
 		}
 	}
 	for i := range d.shadow {
+		if d.shadow[i].hw != 0 {
+			return fmt.Sprintf("shadow %d's high-water mark %d", i, d.shadow[i].hw)
+		}
 		if msg := zeroUpToCap(fmt.Sprintf("shadow %d", i), reflect.ValueOf(d.shadow[i].segs)); msg != "" {
 			return msg
 		}
