@@ -20,7 +20,10 @@ import (
 // plausible S4D4_TR / LOAD_MASK_SELECT words (some valid, many not), now and then a raw random
 // word, with random semaphore waits and updates on a few semaphores so that some programs
 // synchronise, some deadlock and some fail.
-func randomProgram(r *rand.Rand, g isa.Generation) *Program {
+func randomProgram(r *rand.Rand, g isa.Generation) *Program { return randomProgramN(r, g, 0) }
+
+// randomProgramN is randomProgram with at most budget instructions in all (0: no bound).
+func randomProgramN(r *rand.Rand, g isa.Generation, budget int) *Program {
 	geo := g.Geometry()
 	s4ops := isa.S4D4TROpcodes(g)
 	dtypes := []isa.DType{isa.DTypeUINT8, isa.DTypeINT8, isa.DTypeUINT16, isa.DTypeBFLOAT16, isa.DTypeFP16,
@@ -90,14 +93,19 @@ func randomProgram(r *rand.Rand, g isa.Generation) *Program {
 		ev.SemaphoreValue = uint32(pick(4))
 		return ev
 	}
+	// Up to four queues of a few instructions: two queues of two already ask the ordering
+	// questions (a wait on an update, an update racing a read), and a run costs about its length.
 	p := &Program{File: "fuzz"}
 	valid = pick(5) < 3 // most programs are built valid, so they run and meet the run-time checks
 	nq := 1 + pick(4)
-	for qi := 0; qi < nq; qi++ {
+	total := 0
+	more := func() bool { return budget <= 0 || total < budget }
+	for qi := 0; qi < nq && more(); qi++ {
 		q := Queue{Engine: queueEngines[pick(len(queueEngines))]}
 		if valid {
 			q.Engine = queueEngines[qi]
-			for i, n := 0, 1+pick(4); i < n; i++ {
+			for i, n := 0, 1+pick(3); i < n && more(); i++ {
+				total++
 				in := validInst(r, g, q.Engine, events())
 				q.Insts = append(q.Insts, Instr{Inst: in, Index: i, Offset: int64(i * 64)})
 			}
@@ -107,8 +115,9 @@ func randomProgram(r *rand.Rand, g isa.Generation) *Program {
 		if pick(30) == 0 {
 			q.Engine = isa.EnginePE
 		}
-		n := 1 + pick(6)
-		for i := 0; i < n; i++ {
+		n := 1 + pick(4)
+		for i := 0; i < n && more(); i++ {
+			total++
 			var in isa.Inst
 			switch k := pick(12); {
 			case k == 0:
@@ -170,13 +179,22 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 	}
 	if e == isa.EngineTPB_SP || (e != isa.EngineDVE && pick(3) == 0) {
 		// HBM <-> SBUF copy of rows x cols fp32, rows over partitions: mostly a few of each (a
-		// descriptor a row, on up to 16 partitions: two DMA engines), one in sixteen up to every
-		// partition (all the engines) and past the element limit (rows x cols > 1<<14). The
-		// large ones are rare because a run's cost is its elements, and what they reach (every
-		// engine, the limit) a few of them reach as well as many.
-		rows, cols := uint16(1+pick(16)), uint16(1+pick(16))
-		if pick(16) == 0 {
-			rows, cols = uint16(1+pick(128)), uint16(1+pick(256))
+		// descriptor a row, on up to 4 partitions), one in sixteen large in one
+		// direction: up to every partition (all the engines), or rows of up to 256 elements, or
+		// (one in four of those) past the element limit (rows x cols > 1<<14, refused before the
+		// run). Never large both ways below the limit: a run's cost is its elements and its
+		// descriptors, and what the large ones reach (every engine, long rows, the limit) a few
+		// of them reach as well as many.
+		rows, cols := uint16(1+pick(4)), uint16(1+pick(8))
+		if pick(16) == rareChoice {
+			switch pick(4) {
+			case 0:
+				rows, cols = 128, uint16(129+pick(128))
+			case 1:
+				cols = uint16(1 + pick(256))
+			default:
+				rows = uint16(1 + pick(128))
+			}
 		}
 		part := uint32(pick(int(129 - rows)))
 		hbm := uint64(pick(1<<20)) * 4
@@ -210,19 +228,28 @@ func validInst(r *rand.Rand, g isa.Generation, e isa.Engine, ev isa.Events) isa.
 	if op == isa.OpCAST || op == isa.OpRECIPROCAL {
 		out = any[pick(len(any))]
 	}
-	// Mostly 32 or 64 channels of 8 elements, one in sixteen up to 128 channels of 128: what a
-	// run costs is its elements (at 32 elements and one in four, the DVE work was half of a
-	// FuzzRun exec), and the paths a longer row takes are reached by the few long ones.
+	// Mostly up to 8 channels of 8 elements (32 channels for the ops that take multiples of 32),
+	// one in sixteen large in one direction: up to 128 channels, or rows of up to 128 elements.
+	// Under the fuzzer's instrumentation what a run costs is its elements (every element's loop
+	// step and compare is counted: 128 x 128 took a millisecond), and what more channels or a
+	// longer row reach the few large ones reach; the data paths are dve's and dma's fuzzers'.
 	// STREAM_TRANSPOSE takes 32 elements at least (32 x 32 blocks), the reduce ops too (a 32 x
 	// (n/32) group).
-	nac, n := uint8(32*(1+pick(2))), uint16(8)
-	if pick(16) == 0 {
-		nac, n = uint8(32*(1+pick(4))), uint16(32*(1+pick(4)))
+	nac, n := uint8(32), uint16(8)
+	if op == isa.OpCOPY || op == isa.OpCAST || op == isa.OpTENSOR_REDUCE_ARITH_OP || op == isa.OpTENSOR_CUMULATIVE_ARITH_OP || op == isa.OpRECIPROCAL {
+		nac = uint8(1 + pick(8))
+	}
+	if pick(16) == rareChoice {
+		if pick(2) == 0 {
+			nac = uint8(32 * (1 + pick(4)))
+		} else {
+			n = uint16(32 * (1 + pick(4)))
+		}
 	}
 	if op == isa.OpSTREAM_TRANSPOSE || op == isa.OpTENSOR_REDUCE_ARITH_OP || op == isa.OpTRANSPOSE_TENSOR_REDUCE_ARITH_OP {
 		n = max(n, 32)
 	}
-	part := uint32(32 * pick(int(4-nac/32+1)))
+	part := uint32(32 * pick(int(4-(int(nac)+31)/32+1)))
 	off := func() isa.Addr4 { return isa.Addr4(part*stride + uint32(pick(8))*0x200) }
 	t := func(a isa.Addr4, n uint16) isa.Tensor4D {
 		return isa.Tensor4D{StartAddr: a, StepElem: [4]int16{1, int16(n), int16(n), int16(n)}, NumElem: [4]uint16{n, 1, 1, 1}}
@@ -476,7 +503,7 @@ func runRandom(t *testing.T, seed uint64) {
 	r := fuzzChoices(seed, nil)
 	m, put := getNoisyMachine(t, randomConfig(r))
 	defer put()
-	p := fuzzStart(r, m)
+	p := fuzzStart(r, m, 0)
 	sameVerdicts(t, p, m.cfg, checkRun(t, m, p))
 }
 
@@ -513,14 +540,23 @@ func runFuzz(t testing.TB, seed uint64, data []byte) {
 	r := fuzzChoices(seed, data)
 	m, put := getNoisyMachine(t, randomConfig(r))
 	defer put()
-	checkRun(t, m, fuzzStart(r, m))
+	checkRun(t, m, fuzzStart(r, m, fuzzBudget))
 }
 
-// fuzzStart draws the semaphores of m and the program from r.
-func fuzzStart(r *rand.Rand, m *Machine) *Program {
+// fuzzStart draws the semaphores of m and the program from r, a program of at most budget
+// instructions (0: as many as randomProgram makes).
+func fuzzStart(r *rand.Rand, m *Machine, budget int) *Program {
 	randomSemaphores(r, m)
-	return randomProgram(r, m.Gen())
+	return randomProgramN(r, m.Gen(), budget)
 }
+
+// fuzzBudget bounds the length of FuzzRun's programs. The fuzzer's corpus fills with the
+// longest programs the generator makes (each one reaches a little more), and under its
+// instrumentation a run costs about 30 us an executed instruction on top of about 40 us: at up
+// to 12 instructions its corpus ran at less than half the speed of the generated programs.
+// Four is two queues of two or four of one: a wait on an update, an update racing an access, a
+// deadlock between two queues, every engine at once. TestRandomPrograms runs the longer ones.
+const fuzzBudget = 4
 
 // fuzzChoices is the source of a FuzzRun input's choices.
 func fuzzChoices(seed uint64, data []byte) *rand.Rand {
@@ -538,7 +574,7 @@ func TestFuzzDataChoosesProgram(t *testing.T) {
 	for i, b := range []byte{0x01, 0xFE} { // the same configuration (3 bytes), then b
 		r := fuzzChoices(5, append([]byte{1, 1, 1}, bytes.Repeat([]byte{b}, maxChoiceBytes-3)...))
 		m, put := getNoisyMachine(t, randomConfig(r))
-		progs[i] = fuzzStart(r, m)
+		progs[i] = fuzzStart(r, m, fuzzBudget)
 		put()
 	}
 	if reflect.DeepEqual(progs[0], progs[1]) {
@@ -549,7 +585,7 @@ func TestFuzzDataChoosesProgram(t *testing.T) {
 // randomConfig draws the configuration of a random run.
 func randomConfig(r *rand.Rand) Config {
 	g := isa.Generations[r.IntN(len(isa.Generations))]
-	return Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(2) == 0, Races: RaceMode(r.IntN(3))}
+	return Config{Gen: g, MaxElements: 1 << 14, CheckUninit: r.IntN(3) == 0, Trace: r.IntN(4) == 0, Races: RaceMode(r.IntN(3))}
 }
 
 // randomStart fills memory and a few semaphores before a random run.
@@ -630,3 +666,9 @@ func transposeWord() *isa.S4D4TR {
 	return &isa.S4D4TR{Header: isa.Header{Opcode: isa.OpSTREAM_TRANSPOSE, InstWordLen: 16}, SrcMemPattern: t, DstMemPattern: d,
 		InDtype: isa.DTypeFP32, OutDtype: isa.DTypeFP32, NumActiveChannels: 32}
 }
+
+// rareChoice is the value of a pick(16) that takes a rare, costly branch (a large tensor). Not 0,
+// 1, 4 or 15: when Go's mutator overwrites a byte with one of its interesting values (0x80, 0xFF,
+// 0x00, 0x01, 0x10, 0x20, 0x40, 0x64, 0x7F), a pick(16) reads it as 0, 15, 0, 1, 0, 0, 0, 4 or
+// 15, so a branch on 0 would be taken by five of the nine.
+const rareChoice = 9

@@ -87,9 +87,10 @@ type runTiming struct {
 }
 
 // timelineCap is the node count a run of p starts with room for: one per instruction, and a
-// DMA instruction's usual few descriptors.
+// DMA instruction's usual few descriptors (more grow the slice; the room is allocated and
+// zeroed on every run, which for a short run was more than the rest of its timeline).
 func timelineCap(p *Program) int {
-	n := 64
+	n := 8
 	for _, q := range p.Queues {
 		for _, in := range q.Insts {
 			n++
