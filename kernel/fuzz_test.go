@@ -215,7 +215,7 @@ var fuzzMachines = struct {
 	m map[isa.Generation]*sim.Machine
 }{m: map[isa.Generation]*sim.Machine{}}
 
-func fuzzMachine(t *testing.T, g isa.Generation) (*sim.Machine, func()) {
+func fuzzMachine(t testing.TB, g isa.Generation) (*sim.Machine, func()) {
 	fuzzMachines.Lock()
 	m := fuzzMachines.m[g]
 	delete(fuzzMachines.m, g)
