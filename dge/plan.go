@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/tpbsim/tpbsim/dma"
@@ -238,7 +239,7 @@ func unrolledCount(gs []group, keep int) uint64 {
 			for _, l := range g.lv[keep:] {
 				cs = append(cs, l.n)
 			}
-			sort.Slice(cs, func(i, j int) bool { return cs[i] < cs[j] })
+			slices.Sort(cs)
 			for _, c := range cs[:extra] {
 				if hi, lo := bits.Mul64(n, c); hi == 0 {
 					n = lo

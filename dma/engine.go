@@ -1,8 +1,9 @@
 package dma
 
 import (
+	"cmp"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/tpbsim/tpbsim/isa"
@@ -352,12 +353,11 @@ func (e *Engines) Schedule(job *Job) *Result {
 		used[q] = true
 		res.End = max(res.End, end)
 	}
-	sort.SliceStable(res.Records, func(i, j int) bool {
-		a, b := res.Records[i], res.Records[j]
-		if a.Start != b.Start {
-			return a.Start < b.Start
+	slices.SortStableFunc(res.Records, func(a, b Record) int {
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
 		}
-		return a.Engine < b.Engine
+		return cmp.Compare(a.Engine, b.Engine)
 	})
 	res.Sems = semUpdates(job, last, used)
 	return res
@@ -380,7 +380,7 @@ func semUpdates(job *Job, last []int64, used []bool) []SemUpdate {
 	if len(engs) == 0 {
 		return []SemUpdate{{Sem: job.Sem, Delta: uint32(job.SemIncrement), Time: job.Start, Engine: -1}}
 	}
-	sort.SliceStable(engs, func(i, j int) bool { return last[engs[i]] < last[engs[j]] })
+	slices.SortStableFunc(engs, func(a, b int) int { return cmp.Compare(last[a], last[b]) })
 	var ups []SemUpdate
 	left := job.SemIncrement
 	seen := map[int]bool{}

@@ -1,6 +1,10 @@
 package dma
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // Run is the byte range [Lo, Hi).
 type Run struct{ Lo, Hi uint64 }
@@ -49,7 +53,7 @@ func appendRuns(out []Run, s Side, n [MaxLevels]uint32, budget *int) ([]Run, boo
 	if !ok {
 		return out, false
 	}
-	sort.Slice(ls, func(i, j int) bool { return ls[i].b < ls[j].b })
+	slices.SortFunc(ls, func(x, y runLevel) int { return cmp.Compare(x.b, y.b) })
 	// Copies of a run at a step no longer than the run abut or overlap: one longer run.
 	run := es
 	for len(ls) > 0 && ls[0].b <= run {
@@ -84,7 +88,7 @@ func appendRuns(out []Run, s Side, n [MaxLevels]uint32, budget *int) ([]Run, boo
 
 // mergeRuns sorts runs by address and joins those that overlap or touch, in place.
 func mergeRuns(rs []Run) []Run {
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Lo < rs[j].Lo })
+	slices.SortFunc(rs, func(a, b Run) int { return cmp.Compare(a.Lo, b.Lo) })
 	out := rs[:0]
 	for _, r := range rs {
 		if n := len(out); n > 0 && r.Lo <= out[n-1].Hi {
@@ -205,7 +209,7 @@ func (j *jobRuns) descRuns(d *Descriptor, p *prepared) bool {
 // conflict reports whether a byte written by one descriptor is written or read by another.
 func (j *jobRuns) conflict() bool {
 	byLo := func(s []owned) {
-		sort.Slice(s, func(a, b int) bool { return s[a].Lo < s[b].Lo })
+		slices.SortFunc(s, func(a, b owned) int { return cmp.Compare(a.Lo, b.Lo) })
 	}
 	byLo(j.w)
 	// Sorted by start, a run overlaps an earlier one only if it starts before the furthest end

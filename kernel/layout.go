@@ -2,7 +2,7 @@ package kernel
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tpbsim/tpbsim/fault"
@@ -94,7 +94,7 @@ func (a *chipAllocator) place(pl *Placement, size uint64) error {
 				cands = append(cands, (q.Offset+q.RowBytes+a.align-1)/a.align*a.align)
 			}
 		}
-		sort.Slice(cands, func(i, j int) bool { return cands[i] < cands[j] })
+		slices.Sort(cands)
 		for _, off := range cands {
 			if a.bank > 0 && size <= a.bank && off/a.bank != (off+size-1)/a.bank {
 				off = (off/a.bank + 1) * a.bank

@@ -898,7 +898,7 @@ func patternRuns(t isa.Tensor4D, es, budget int) ([][2]uint64, bool) {
 			}
 		}
 	}
-	sort.Slice(offs, func(i, j int) bool { return offs[i] < offs[j] })
+	slices.Sort(offs)
 	out := make([][2]uint64, 0, len(offs))
 	for _, o := range offs {
 		if n := len(out); n > 0 && o <= out[n-1][1] {
