@@ -14,6 +14,51 @@ type DescFootprint struct {
 // it is called before the job runs; an error is the check's (Run then fails the same way). A
 // walk of more than maxRuns runs is given as its extent (Exact false).
 func (e *Engines) DescriptorFootprint(mem Memory, d *Descriptor, eng, idx, maxRuns int) (DescFootprint, error) {
+	var fp footprinter
+	return fp.desc(e, mem, d, eng, idx, maxRuns)
+}
+
+// JobFootprints is DescriptorFootprint of every descriptor of job, by queue and position: one
+// call and a few allocations for the whole job (the runs of all its descriptors share one
+// array; each footprint's slices are capped, so appending to one never writes another's).
+func (e *Engines) JobFootprints(mem Memory, job *Job, maxRuns int) ([][]DescFootprint, error) {
+	n := 0
+	for q := range job.Queues {
+		n += len(job.Queues[q])
+	}
+	all := make([]DescFootprint, n)
+	out := make([][]DescFootprint, len(job.Queues))
+	fp := footprinter{arena: make([]Run, 0, 2*n)}
+	for q := range job.Queues {
+		out[q], all = all[:len(job.Queues[q]):len(job.Queues[q])], all[len(job.Queues[q]):]
+		for i := range job.Queues[q] {
+			f, err := fp.desc(e, mem, &job.Queues[q][i], q, i, maxRuns)
+			if err != nil {
+				return nil, err
+			}
+			out[q][i] = f
+		}
+	}
+	return out, nil
+}
+
+// footprinter computes footprints with reused scratch runs, keeping the results in arena.
+type footprinter struct {
+	jr    jobRuns
+	arena []Run
+}
+
+// keep copies rs to the arena and returns the copy, capped at its length.
+func (fp *footprinter) keep(rs []Run) []Run {
+	if len(rs) == 0 {
+		return nil
+	}
+	start := len(fp.arena)
+	fp.arena = append(fp.arena, rs...)
+	return fp.arena[start:len(fp.arena):len(fp.arena)]
+}
+
+func (fp *footprinter) desc(e *Engines, mem Memory, d *Descriptor, eng, idx, maxRuns int) (DescFootprint, error) {
 	var p *prepared
 	if d.Kind == KindGather || d.Kind == KindGatherXpose {
 		var err error
@@ -21,9 +66,10 @@ func (e *Engines) DescriptorFootprint(mem Memory, d *Descriptor, eng, idx, maxRu
 			return DescFootprint{}, err
 		}
 	}
-	jr := jobRuns{budget: maxRuns}
+	jr := &fp.jr
+	jr.dw, jr.dr, jr.budget = jr.dw[:0], jr.dr[:0], maxRuns
 	if jr.descRuns(d, p) {
-		return DescFootprint{Writes: mergeRuns(jr.dw), Reads: mergeRuns(jr.dr), Exact: true}, nil
+		return DescFootprint{Writes: fp.keep(mergeRuns(jr.dw)), Reads: fp.keep(mergeRuns(jr.dr)), Exact: true}, nil
 	}
 	// Over budget: each side's extent.
 	var f DescFootprint

@@ -2,6 +2,8 @@ package dma_test
 
 import (
 	"encoding/binary"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/dma"
@@ -51,5 +53,45 @@ func TestDescriptorFootprint(t *testing.T) {
 	f, err = e.DescriptorFootprint(m, &gd, 0, 0, 2)
 	if err != nil || f.Exact || len(f.Reads) != 1 || f.Reads[0] != (dma.Run{Lo: 0x20000, Hi: 0x20080}) {
 		t.Errorf("gather over budget: %+v %v", f, err)
+	}
+}
+
+// JobFootprints gives each descriptor of a job what DescriptorFootprint gives it, in slices that
+// do not share room: appending to one footprint's runs leaves the others as they were.
+func TestJobFootprints(t *testing.T) {
+	g := isa.CAYMAN
+	e := dma.New(g)
+	m := dmatest.New(g)
+	job := &dma.Job{Queues: [][]dma.Descriptor{
+		{rowsTo(0x10000, 0x100000, 3, 2048), rowsTo(0x20000, 0x200000, 1, 1024)},
+		nil,
+		{rowsTo(0x30000, 0x300000, 2, 4096)},
+	}}
+	got, err := e.JobFootprints(m, job, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(job.Queues) {
+		t.Fatalf("%d queues of footprints for %d queues", len(got), len(job.Queues))
+	}
+	for q := range job.Queues {
+		if len(got[q]) != len(job.Queues[q]) {
+			t.Fatalf("queue %d: %d footprints for %d descriptors", q, len(got[q]), len(job.Queues[q]))
+		}
+		for i := range job.Queues[q] {
+			want, err := e.DescriptorFootprint(m, &job.Queues[q][i], q, i, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got[q][i], want) {
+				t.Errorf("queue %d descriptor %d: %+v, alone %+v", q, i, got[q][i], want)
+			}
+		}
+	}
+	before := fmt.Sprint(got)
+	_ = append(got[0][0].Writes, dma.Run{Lo: 1, Hi: 2})
+	_ = append(got[0][0].Reads, dma.Run{Lo: 1, Hi: 2})
+	if after := fmt.Sprint(got); after != before {
+		t.Errorf("an append to one footprint changed another:\n%s\n%s", before, after)
 	}
 }

@@ -37,7 +37,8 @@ func appendRuns(out []Run, s Side, n [MaxLevels]uint32, budget *int) ([]Run, boo
 	}
 	es := int64(s.ElemSize)
 	var off int64 // offset of the lowest byte from s.Addr
-	var ls []runLevel
+	var lsBuf [MaxLevels]runLevel
+	ls := lsBuf[:0]
 	for k := 0; k < MaxLevels; k++ {
 		b := s.Step[k] * es
 		if n[k] <= 1 || b == 0 {

@@ -45,18 +45,9 @@ func (d *raceDetector) footprints(job *dma.Job) [][]dma.DescFootprint {
 	if !d.on {
 		return nil
 	}
-	eng := d.r.m.dma.engines
-	mm := d.r.m.newDMAMem()
-	out := make([][]dma.DescFootprint, len(job.Queues))
-	for q := range job.Queues {
-		out[q] = make([]dma.DescFootprint, len(job.Queues[q]))
-		for i := range job.Queues[q] {
-			f, err := eng.DescriptorFootprint(mm, &job.Queues[q][i], q, i, dma.MaxOverlapRuns)
-			if err != nil {
-				return nil // the job fails its own check the same way
-			}
-			out[q][i] = f
-		}
+	out, err := d.r.m.dma.engines.JobFootprints(d.r.m.newDMAMem(), job, dma.MaxOverlapRuns)
+	if err != nil {
+		return nil // the job fails its own check the same way
 	}
 	return out
 }
