@@ -282,6 +282,7 @@ func (e *Engines) RunPlaced(mem Memory, job, placed *Job) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			r := r.fork()
 			for it := range items {
 				if err := r.exec(&job.Queues[it.q][it.i], prep[it.q][it.i]); err != nil {
 					once.Do(func() { firstErr = &ExecError{Engine: it.q, Desc: it.i, Err: err} })

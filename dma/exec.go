@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -19,6 +20,17 @@ type runner struct {
 	sl   Slicer
 	rc   RangeChecker
 	regs *BoundRegs
+	// scratch, reused by every descriptor the runner checks or runs
+	idxBytes   []byte
+	sidx, didx []uint32
+	elems      []byte
+	slab       []prepared
+}
+
+// fork is a runner on the same memory and registers with scratch of its own, for another
+// goroutine.
+func (r *runner) fork() *runner {
+	return &runner{mem: r.mem, sl: r.sl, rc: r.rc, regs: r.regs}
 }
 
 func newRunner(mem Memory, regs *BoundRegs) *runner {
@@ -191,6 +203,27 @@ func (r *runner) memNest(eng, idx int, name string, s Side, n [MaxLevels]uint32,
 // indirect transfer), so execution does not repeat it.
 type prepared struct {
 	rows []row // KindGather, KindGatherXpose
+	one  [1]row
+}
+
+// noRows is the prepared form of a descriptor without indirect rows (read only).
+var noRows = &prepared{}
+
+// newPrepared is a prepared descriptor of n rows, taken from the runner's slab (a job's gathers
+// share a few allocations); one row lives in the prepared itself, the common gather of one row a
+// descriptor.
+func (r *runner) newPrepared(n int) *prepared {
+	if len(r.slab) == 0 {
+		r.slab = make([]prepared, 16)
+	}
+	p := &r.slab[0]
+	r.slab = r.slab[1:]
+	if n <= len(p.one) {
+		p.rows = p.one[:n]
+	} else {
+		p.rows = make([]row, n)
+	}
+	return p
 }
 
 type row struct {
@@ -218,7 +251,7 @@ func (r *runner) check1(d *Descriptor, eng, idx, sem, inc int) (*prepared, error
 		if err := r.checkSide(eng, idx, "dst", d.Dst, d.dstNum(), true, sem, inc); err != nil {
 			return nil, err
 		}
-		return &prepared{}, nil
+		return noRows, nil
 	case KindGather:
 		return r.checkIndirect(d, eng, idx, sem, inc)
 	case KindGatherXpose:
@@ -227,17 +260,27 @@ func (r *runner) check1(d *Descriptor, eng, idx, sem, inc int) (*prepared, error
 	return nil, descErr("kind", "kind %v", d.Kind)
 }
 
-// readIdx reads n uint32 indices at a.
-func (r *runner) readIdx(a uint64, n int) ([]uint32, error) {
-	b := make([]byte, 4*n)
+// readIdx reads n uint32 indices at a into out's room (the runner's scratch), which it returns.
+func (r *runner) readIdx(a uint64, n int, out []uint32) ([]uint32, error) {
+	r.idxBytes = slices.Grow(r.idxBytes[:0], 4*n)[:4*n]
+	b := r.idxBytes
 	if err := r.mem.ReadAt(a, b); err != nil {
 		return nil, err
 	}
-	out := make([]uint32, n)
+	out = slices.Grow(out[:0], n)[:n]
 	for i := range out {
-		out[i] = uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
 	return out, nil
+}
+
+// readIdx1 reads the uint32 index at a.
+func (r *runner) readIdx1(a uint64) (uint32, error) {
+	var b [4]byte
+	if err := r.mem.ReadAt(a, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b[:]), nil
 }
 
 func (r *runner) idxLimit(extent uint32, b isa.BoundCheckReg) uint32 {
@@ -253,17 +296,23 @@ func (r *runner) checkIndirect(d *Descriptor, eng, idx, sem, inc int) (*prepared
 	var sidx, didx []uint32
 	var err error
 	if in.Mode == isa.SrcIndirection || in.Mode == isa.SrcDstIndirection {
-		if sidx, err = r.readIdx(in.SrcIdx, in.Count); err != nil {
+		if r.sidx, err = r.readIdx(in.SrcIdx, in.Count, r.sidx); err != nil {
 			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src_idx", Lo: in.SrcIdx, Hi: in.SrcIdx + 4*uint64(in.Count), Reg: -1, Sem: sem, SemInc: inc, Err: err}
 		}
 	}
 	if in.Mode == isa.DstIndirection || in.Mode == isa.SrcDstIndirection {
-		if didx, err = r.readIdx(in.DstIdx, in.Count); err != nil {
+		if r.didx, err = r.readIdx(in.DstIdx, in.Count, r.didx); err != nil {
 			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "dst_idx", Lo: in.DstIdx, Hi: in.DstIdx + 4*uint64(in.Count), Reg: -1, Sem: sem, SemInc: inc, Err: err}
 		}
 	}
+	if in.Mode == isa.SrcIndirection || in.Mode == isa.SrcDstIndirection {
+		sidx = r.sidx
+	}
+	if in.Mode == isa.DstIndirection || in.Mode == isa.SrcDstIndirection {
+		didx = r.didx
+	}
 	slim, dlim := r.idxLimit(in.SrcExtent, in.SrcIdxBound), r.idxLimit(in.DstExtent, in.DstIdxBound)
-	p := &prepared{rows: make([]row, in.Count)}
+	p := r.newPrepared(in.Count)
 	ses, des := int64(d.Src.ElemSize), int64(d.Dst.ElemSize)
 	for i := 0; i < in.Count; i++ {
 		si, di := uint32(i), uint32(i)
@@ -313,7 +362,8 @@ func (r *runner) checkIndirect(d *Descriptor, eng, idx, sem, inc int) (*prepared
 
 func (r *runner) checkGatherXpose(d *Descriptor, eng, idx, sem, inc int) (*prepared, error) {
 	g := d.GatherXpose
-	p := &prepared{rows: make([]row, 0, g.Count)}
+	p := r.newPrepared(g.Count)
+	p.rows = p.rows[:0]
 	lim := uint32(math.MaxUint32)
 	if g.IdxBound.Enabled() {
 		lim = r.regs[g.IdxBound.Reg()]
@@ -330,14 +380,14 @@ func (r *runner) checkGatherXpose(d *Descriptor, eng, idx, sem, inc int) (*prepa
 	}
 	for j := g.First; j < g.First+g.Count; j++ {
 		a, _ := addrAt(g.Idx, int64(j%g.IdxPartitions)*int64(g.PartitionStride)+int64(j/g.IdxPartitions)*4)
-		v, err := r.readIdx(a, 1)
+		v, err := r.readIdx1(a)
 		if err != nil {
 			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src_idx", Lo: a, Hi: a + 4, Reg: -1, Sem: sem, SemInc: inc, Err: err}
 		}
 		rw := row{pos: j}
-		if v[0] >= lim {
+		if v >= lim {
 			if !g.SkipOOB {
-				return nil, &IndexError{Engine: eng, Desc: idx, Side: "src_idx", Pos: j, Index: v[0], Bound: lim}
+				return nil, &IndexError{Engine: eng, Desc: idx, Side: "src_idx", Pos: j, Index: v, Bound: lim}
 			}
 			rw.skip = true
 			p.rows = append(p.rows, rw)
@@ -345,9 +395,9 @@ func (r *runner) checkGatherXpose(d *Descriptor, eng, idx, sem, inc int) (*prepa
 		}
 		src := d.Src
 		var ok bool
-		src.Addr, ok = addrAt(d.Src.Addr, int64(v[0])*d.Src.Step[1]*2)
+		src.Addr, ok = addrAt(d.Src.Addr, int64(v)*d.Src.Step[1]*2)
 		if !ok {
-			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src", Lo: src.Addr, Hi: src.Addr, Reg: -1, Sem: sem, SemInc: inc, Err: wrapError(fmt.Sprintf("row %d wraps the address space", v[0]))}
+			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src", Lo: src.Addr, Hi: src.Addr, Reg: -1, Sem: sem, SemInc: inc, Err: wrapError(fmt.Sprintf("row %d wraps the address space", v))}
 		}
 		src.Step = [MaxLevels]int64{d.Src.Step[0]}
 		if err := r.checkSide(eng, idx, "src", src, [MaxLevels]uint32{uint32(g.Cols), 1, 1, 1}, false, sem, inc); err != nil {
@@ -657,8 +707,8 @@ func (r *runner) scatter(s Side, n [MaxLevels]uint32, buf []byte) error {
 
 func (r *runner) execIndirect(d *Descriptor, p *prepared) error {
 	ses, des := int(d.Src.ElemSize), int(d.Dst.ElemSize)
-	sb := make([]byte, ses)
-	db := make([]byte, des)
+	r.elems = slices.Grow(r.elems[:0], ses+des)[:ses+des]
+	sb, db := r.elems[:ses:ses], r.elems[ses:]
 	for _, rw := range p.rows {
 		if rw.skip {
 			continue

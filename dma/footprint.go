@@ -46,6 +46,7 @@ func (e *Engines) JobFootprints(mem Memory, job *Job, maxRuns int) ([][]DescFoot
 type footprinter struct {
 	jr    jobRuns
 	arena []Run
+	r     *runner // resolves indirect rows; made on first use
 }
 
 // keep copies rs to the arena and returns the copy, capped at its length.
@@ -62,7 +63,10 @@ func (fp *footprinter) desc(e *Engines, mem Memory, d *Descriptor, eng, idx, max
 	var p *prepared
 	if d.Kind == KindGather || d.Kind == KindGatherXpose {
 		var err error
-		if p, err = newRunner(mem, &e.Regs).check(d, eng, idx, -1, 0); err != nil {
+		if fp.r == nil {
+			fp.r = newRunner(mem, &e.Regs)
+		}
+		if p, err = fp.r.check(d, eng, idx, -1, 0); err != nil {
 			return DescFootprint{}, err
 		}
 	}
