@@ -365,41 +365,41 @@ func (k *Kernel) checkStructure() error {
 	}
 	for i := range k.Tensors {
 		t := &k.Tensors[i]
-		p := "tensors[" + strconv.Itoa(i) + "]"
+		p := func() string { return "tensors[" + strconv.Itoa(i) + "]" }
 		if len(t.Shape) == 0 {
-			return formErr(p+".shape", "kernel.form.tensor", "empty (tensor %q)", t.Name)
+			return formErr(p()+".shape", "kernel.form.tensor", "empty (tensor %q)", t.Name)
 		}
 		n := int64(1)
 		for j, d := range t.Shape {
 			if d < 1 {
-				return formErr(fmt.Sprintf("%s.shape[%d]", p, j), "kernel.form.tensor", "%d (tensor %q): every extent is at least 1", d, t.Name)
+				return formErr(fmt.Sprintf("%s.shape[%d]", p(), j), "kernel.form.tensor", "%d (tensor %q): every extent is at least 1", d, t.Name)
 			}
 			n *= int64(d)
 			if n > 1<<40 {
-				return formErr(p+".shape", "kernel.form.tensor", "%v (tensor %q): more than 2^40 elements", t.Shape, t.Name)
+				return formErr(p()+".shape", "kernel.form.tensor", "%v (tensor %q): more than 2^40 elements", t.Shape, t.Name)
 			}
 		}
 		switch t.Buffer {
 		case BufHBM, BufSharedHBM, BufPrivateHBM, BufSBUF, BufPSUM:
 		default:
-			return formErr(p+".buffer", "kernel.form.tensor", "%q (tensor %q); legal: hbm, shared_hbm, private_hbm, sbuf, psum", t.Buffer, t.Name)
+			return formErr(p()+".buffer", "kernel.form.tensor", "%q (tensor %q); legal: hbm, shared_hbm, private_hbm, sbuf, psum", t.Buffer, t.Name)
 		}
 		switch t.Kind {
 		case "", "internal":
 			if t.File != "" || t.Arg != nil {
-				return formErr(p, "kernel.form.tensor", "tensor %q has \"file\" or \"arg\" but is not an input", t.Name)
+				return formErr(p(), "kernel.form.tensor", "tensor %q has \"file\" or \"arg\" but is not an input", t.Name)
 			}
 		case "input":
 			if t.onChip() {
-				return formErr(p+".buffer", "kernel.form.tensor", "input %q is in %s: kernel arguments are HBM tensors", t.Name, t.Buffer)
+				return formErr(p()+".buffer", "kernel.form.tensor", "input %q is in %s: kernel arguments are HBM tensors", t.Name, t.Buffer)
 			}
 		default:
-			return formErr(p+".kind", "kernel.form.tensor", "%q (tensor %q); legal: input, internal", t.Kind, t.Name)
+			return formErr(p()+".kind", "kernel.form.tensor", "%q (tensor %q); legal: input, internal", t.Kind, t.Name)
 		}
 		switch t.Encoding {
 		case "", "native", "raw", "float32":
 		default:
-			return formErr(p+".encoding", "kernel.form.tensor", "%q (tensor %q); legal: native, raw, float32", t.Encoding, t.Name)
+			return formErr(p()+".encoding", "kernel.form.tensor", "%q (tensor %q); legal: native, raw, float32", t.Encoding, t.Name)
 		}
 	}
 	for i, o := range k.Outputs {
@@ -412,33 +412,34 @@ func (k *Kernel) checkStructure() error {
 	}
 	for i := range k.Calls {
 		c := &k.Calls[i]
-		p := "calls[" + strconv.Itoa(i) + "]"
-		need := map[string]bool{}
+		p := func() string { return "calls[" + strconv.Itoa(i) + "]" }
+		var needDst, needSrc, needData bool
 		switch c.Op {
 		case OpDMACopy, OpDMATranspose, OpLoadTranspose2D, OpStreamShuffle, OpTensorCopy:
-			need["dst"], need["src"] = true, true
+			needDst, needSrc = true, true
 		case OpNCTranspose, OpTensorReduce, OpReciprocal:
-			need["dst"], need["data"] = true, true
+			needDst, needData = true, true
 		case OpMemset:
-			need["dst"] = true
+			needDst = true
 			if c.Value == nil {
-				return formErr(p+".value", "kernel.form.call", "missing (%s at %s)", c.name(), c.Loc)
+				return formErr(p()+".value", "kernel.form.call", "missing (%s at %s)", c.name(), c.Loc)
 			}
 		default:
-			return formErr(p+".op", "kernel.form.call", "%q (%s at %s) is not an op of the kernel form; legal: %s", c.Op, c.name(), c.Loc,
+			return formErr(p()+".op", "kernel.form.call", "%q (%s at %s) is not an op of the kernel form; legal: %s", c.Op, c.name(), c.Loc,
 				strings.Join([]string{OpDMACopy, OpDMATranspose, OpLoadTranspose2D, OpNCTranspose, OpStreamShuffle, OpTensorReduce, OpTensorCopy, OpReciprocal, OpMemset}, ", "))
 		}
-		for _, v := range []struct {
-			key string
-			v   *View
-		}{{"dst", c.Dst}, {"src", c.Src}, {"data", c.Data}} {
+		for _, v := range [...]struct {
+			key  string
+			v    *View
+			need bool
+		}{{"dst", c.Dst, needDst}, {"src", c.Src, needSrc}, {"data", c.Data, needData}} {
 			switch {
-			case need[v.key] && v.v == nil:
-				return formErr(p+"."+v.key, "kernel.form.call", "missing (%s at %s)", c.name(), c.Loc)
-			case !need[v.key] && v.v != nil:
-				return formErr(p+"."+v.key, "kernel.form.call", "%s takes no %q operand (at %s)", c.Op, v.key, c.Loc)
+			case v.need && v.v == nil:
+				return formErr(p()+"."+v.key, "kernel.form.call", "missing (%s at %s)", c.name(), c.Loc)
+			case !v.need && v.v != nil:
+				return formErr(p()+"."+v.key, "kernel.form.call", "%s takes no %q operand (at %s)", c.Op, v.key, c.Loc)
 			case v.v != nil:
-				if err := k.checkView(p+"."+v.key, v.v, c, 0); err != nil {
+				if err := k.checkView(i, v.key, v.v, c, 0); err != nil {
 					return err
 				}
 			}
@@ -447,39 +448,48 @@ func (k *Kernel) checkStructure() error {
 	return nil
 }
 
-func (k *Kernel) checkView(path string, v *View, c *Call, depth int) error {
+// checkView checks view v, operand key of call ci (its index view when depth is 1); the path an
+// error names is built only for the error.
+func (k *Kernel) checkView(ci int, key string, v *View, c *Call, depth int) error {
+	path := func() string {
+		p := "calls[" + strconv.Itoa(ci) + "]." + key
+		if depth > 0 {
+			p += ".indirect.index"
+		}
+		return p
+	}
 	if v.Tensor < 0 || v.Tensor >= len(k.Tensors) {
-		return formErr(path+".tensor", "kernel.form.view", "%d; legal 0..%d (%s at %s)", v.Tensor, len(k.Tensors)-1, c.name(), c.Loc)
+		return formErr(path()+".tensor", "kernel.form.view", "%d; legal 0..%d (%s at %s)", v.Tensor, len(k.Tensors)-1, c.name(), c.Loc)
 	}
 	if len(v.Pattern) == 0 {
-		return formErr(path+".pattern", "kernel.form.view", "empty (%s at %s): a view has at least one axis", c.name(), c.Loc)
+		return formErr(path()+".pattern", "kernel.form.view", "empty (%s at %s): a view has at least one axis", c.name(), c.Loc)
 	}
 	if len(v.Pattern) > 16 {
-		return formErr(path+".pattern", "kernel.form.view", "%d axes (%s at %s): at most 16", len(v.Pattern), c.name(), c.Loc)
+		return formErr(path()+".pattern", "kernel.form.view", "%d axes (%s at %s): at most 16", len(v.Pattern), c.name(), c.Loc)
 	}
 	n := int64(1)
 	for i, p := range v.Pattern {
 		if p[1] < 1 || p[1] > 1<<32 {
-			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "kernel.form.view", "num %d (%s at %s): legal 1..2^32", p[1], c.name(), c.Loc)
+			return formErr(fmt.Sprintf("%s.pattern[%d]", path(), i), "kernel.form.view", "num %d (%s at %s): legal 1..2^32", p[1], c.name(), c.Loc)
 		}
 		if p[0] < -(1<<40) || p[0] > 1<<40 {
-			return formErr(fmt.Sprintf("%s.pattern[%d]", path, i), "kernel.form.view", "step %d (%s at %s) out of range", p[0], c.name(), c.Loc)
+			return formErr(fmt.Sprintf("%s.pattern[%d]", path(), i), "kernel.form.view", "step %d (%s at %s) out of range", p[0], c.name(), c.Loc)
 		}
 		if n *= p[1]; n > 1<<40 {
-			return formErr(path+".pattern", "kernel.form.view", "more than 2^40 elements (%s at %s)", c.name(), c.Loc)
+			return formErr(path()+".pattern", "kernel.form.view", "more than 2^40 elements (%s at %s)", c.name(), c.Loc)
 		}
 	}
 	if v.Offset < -(1<<40) || v.Offset > 1<<40 {
-		return formErr(path+".offset", "kernel.form.view", "%d (%s at %s) out of range", v.Offset, c.name(), c.Loc)
+		return formErr(path()+".offset", "kernel.form.view", "%d (%s at %s) out of range", v.Offset, c.name(), c.Loc)
 	}
 	if v.Indirect != nil {
 		if depth > 0 {
-			return formErr(path+".indirect", "kernel.form.view", "an index view is itself indirect (%s at %s)", c.name(), c.Loc)
+			return formErr(path()+".indirect", "kernel.form.view", "an index view is itself indirect (%s at %s)", c.name(), c.Loc)
 		}
 		if v.Indirect.Dim < 0 || v.Indirect.Dim >= len(v.Pattern) {
-			return formErr(path+".indirect.dim", "kernel.form.view", "%d; legal 0..%d (%s at %s)", v.Indirect.Dim, len(v.Pattern)-1, c.name(), c.Loc)
+			return formErr(path()+".indirect.dim", "kernel.form.view", "%d; legal 0..%d (%s at %s)", v.Indirect.Dim, len(v.Pattern)-1, c.name(), c.Loc)
 		}
-		return k.checkView(path+".indirect.index", &v.Indirect.Index, c, depth+1)
+		return k.checkView(ci, key, &v.Indirect.Index, c, depth+1)
 	}
 	return nil
 }
