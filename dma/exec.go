@@ -296,20 +296,16 @@ func (r *runner) checkIndirect(d *Descriptor, eng, idx, sem, inc int) (*prepared
 	var sidx, didx []uint32
 	var err error
 	if in.Mode == isa.SrcIndirection || in.Mode == isa.SrcDstIndirection {
-		if r.sidx, err = r.readIdx(in.SrcIdx, in.Count, r.sidx); err != nil {
+		if sidx, err = r.readIdx(in.SrcIdx, in.Count, r.sidx); err != nil {
 			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "src_idx", Lo: in.SrcIdx, Hi: in.SrcIdx + 4*uint64(in.Count), Reg: -1, Sem: sem, SemInc: inc, Err: err}
 		}
+		r.sidx = sidx
 	}
 	if in.Mode == isa.DstIndirection || in.Mode == isa.SrcDstIndirection {
-		if r.didx, err = r.readIdx(in.DstIdx, in.Count, r.didx); err != nil {
+		if didx, err = r.readIdx(in.DstIdx, in.Count, r.didx); err != nil {
 			return nil, &BoundsError{Engine: eng, Desc: idx, Side: "dst_idx", Lo: in.DstIdx, Hi: in.DstIdx + 4*uint64(in.Count), Reg: -1, Sem: sem, SemInc: inc, Err: err}
 		}
-	}
-	if in.Mode == isa.SrcIndirection || in.Mode == isa.SrcDstIndirection {
-		sidx = r.sidx
-	}
-	if in.Mode == isa.DstIndirection || in.Mode == isa.SrcDstIndirection {
-		didx = r.didx
+		r.didx = didx
 	}
 	slim, dlim := r.idxLimit(in.SrcExtent, in.SrcIdxBound), r.idxLimit(in.DstExtent, in.DstIdxBound)
 	p := r.newPrepared(in.Count)
