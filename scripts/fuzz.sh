@@ -6,9 +6,13 @@
 # testdata/fuzz/FuzzX/ folder, where plain `go test` replays it from then on) and the command that
 # re-runs it.
 #
-# Each package's test binary is built once, instrumented for fuzzing (go test -c -fuzz), and run
-# as `go test -fuzz` runs it (in the package's folder, with Go's fuzz cache), so the time
-# measured is fuzzing, not compiling or linking. The table gives executions per second of wall
+# Each package's test binary is built once, instrumented for fuzzing, and run as `go test -fuzz`
+# runs it (in the package's folder, with Go's fuzz cache), so the time measured is fuzzing, not
+# compiling or linking. Only this module's packages are instrumented (the compiler's -d=libfuzzer
+# on them, which is all `go test -fuzz` adds), not the standard library's as `go test -fuzz` does:
+# after every execution Go's worker copies and compares all of the binary's coverage counters,
+# and fmt, strconv, sort, encoding/json and the rest were 30% of sim's, a cost on every exec for
+# coverage of code that is not ours. The table gives executions per second of wall
 # time (execs/s), the same after the baseline phase in which Go first runs the whole cached
 # corpus (steady/s: what a long campaign gets), and per second of CPU time (coordinator and
 # worker, from /usr/bin/time when present; on a loaded host this is what one core does).
@@ -17,6 +21,8 @@
 #   DURATION is -fuzztime's: 15s, 10m, or 100000x (a number of executions).
 #   FUZZ_PARALLEL (default 1) is -parallel: the rates of the table are per worker at 1.
 #   FUZZ_LOGS (default a temporary folder) keeps each target's full output as PKG.FuzzX.log.
+#   FUZZ_INSTRUMENT (default module) is what is instrumented: module, or all (Go's own choice:
+#   every package but a few of the runtime's, as go test -fuzz builds it).
 #   FUZZ_MINIMIZE (default 5s) is -fuzzminimizetime: how long Go may minimise one input, a failing
 #   one or a new interesting one. Go's minimiser costs about n^2 executions for an input of n
 #   bytes and counts none of them, so with Go's default (60s) one long input can stall a short
@@ -32,6 +38,15 @@ duration=$1
 shift
 parallel=${FUZZ_PARALLEL:-1}
 minimize=${FUZZ_MINIMIZE:-5s}
+instrument=${FUZZ_INSTRUMENT:-module}
+case "$instrument" in
+module) build=(-gcflags="$(go list -m)/...=-d=libfuzzer") ;;
+all) build=() ;;
+*)
+	echo "fuzz.sh: FUZZ_INSTRUMENT is module or all, not $instrument" >&2
+	exit 2
+	;;
+esac
 logs=${FUZZ_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/tpbsim-fuzz.XXXXXX")}
 mkdir -p "$logs"
 
@@ -57,7 +72,11 @@ for pkg in "${pkgs[@]}"; do
 	mapfile -t targets < <(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true)
 	[ ${#targets[@]} -gt 0 ] || continue
 	bin="$logs/$(basename "$pkg").test"
-	go test -c -fuzz "^${targets[0]}\$" -o "$bin" "$pkg"
+	if [ "$instrument" = all ]; then
+		go test -c -fuzz "^${targets[0]}\$" -o "$bin" "$pkg"
+	else
+		go test -c "${build[@]}" -o "$bin" "$pkg"
+	fi
 	for t in "${targets[@]}"; do
 		log="$logs/$(basename "$pkg").$t.log"
 		cpu="$logs/$(basename "$pkg").$t.cpu"
