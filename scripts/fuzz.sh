@@ -61,6 +61,17 @@ timer=notime
 if [ -x /usr/bin/time ]; then
 	timer=/usr/bin/time
 fi
+# elapsed matches the coordinator's elapsed time, a Go duration of whole seconds (15s, 1m5s,
+# 2h0m1s); seconds converts one to seconds (an empty one to empty).
+elapsed='([0-9]+h)?([0-9]+m)?[0-9]+s'
+seconds() {
+	[ -n "$1" ] || return 0
+	awk -v d="$1" 'BEGIN { n = 0; t = 0; s = d
+		while (match(s, /^[0-9]+[hms]/)) { v = substr(s, 1, RLENGTH - 1); u = substr(s, RLENGTH, 1)
+			t += v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = substr(s, RLENGTH + 1) }
+		print t }'
+}
+
 # notime stands in for /usr/bin/time -o FILE -f '%U %S' CMD... where it is missing: no CPU column.
 notime() { shift 4; "$@"; }
 
@@ -84,10 +95,11 @@ for pkg in "${pkgs[@]}"; do
 		status=0
 		(cd "$dir" && $timer -o "$cpu" -f '%U %S' "$bin" -test.run '^$' -test.fuzz "^${t}\$" -test.fuzztime "$duration" \
 			-test.parallel "$parallel" -test.fuzzminimizetime "$minimize" -test.fuzzcachedir "$cache/$pkg") >"$log" 2>&1 || status=$?
-		# The coordinator's last progress line: "fuzz: elapsed: 15s, execs: 123456 (8230/sec), ...".
-		# Its rate is the last interval's; the table's is all executions over all the time.
-		last=$(grep -E '^fuzz: elapsed: [0-9]+s, execs: [0-9]+' "$log" | tail -n 1 || true)
-		secs=$(sed -E 's/^fuzz: elapsed: ([0-9]+)s.*/\1/' <<<"$last")
+		# The coordinator's last progress line: "fuzz: elapsed: 1m15s, execs: 123456 (8230/sec),
+		# ..." (the elapsed time as Go prints a duration). Its rate is the last interval's; the
+		# table's is all executions over all the time.
+		last=$(grep -E "^fuzz: elapsed: $elapsed, execs: [0-9]+" "$log" | tail -n 1 || true)
+		secs=$(seconds "$(sed -E "s/^fuzz: elapsed: ($elapsed).*/\1/" <<<"$last")")
 		execs=$(sed -E 's/^.*execs: ([0-9]+).*/\1/' <<<"$last")
 		rate="-" steady="-"
 		if [ -n "$last" ] && [ "${secs:-0}" -gt 0 ]; then
@@ -95,7 +107,8 @@ for pkg in "${pkgs[@]}"; do
 		fi
 		# Fuzzing starts once the cached corpus has been run for its baseline coverage
 		# ("now fuzzing"); the steady rate leaves that phase out, as a long campaign would.
-		start=$(sed -nE 's/^fuzz: elapsed: ([0-9]+)s, gathering baseline coverage: .*now fuzzing.*/\1/p' "$log" | tail -n 1)
+		start=$(sed -nE "s/^fuzz: elapsed: ($elapsed), gathering baseline coverage: .*now fuzzing.*/\1/p" "$log" | tail -n 1)
+		[ -z "$start" ] || start=$(seconds "$start")
 		if [ -n "$last" ] && [ -n "$start" ] && [ "$secs" -gt "$start" ]; then
 			steady=$((execs / (secs - start)))
 		fi
