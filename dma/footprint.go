@@ -28,7 +28,7 @@ func (e *Engines) JobFootprints(mem Memory, job *Job, maxRuns int) ([][]DescFoot
 	}
 	all := make([]DescFootprint, n)
 	out := make([][]DescFootprint, len(job.Queues))
-	fp := footprinter{arena: make([]Run, 0, 2*n)}
+	fp := footprinter{arena: make([]Run, 0, max(2*n, 64))} // a descriptor's runs: often one a partition
 	for q := range job.Queues {
 		out[q], all = all[:len(job.Queues[q]):len(job.Queues[q])], all[len(job.Queues[q]):]
 		for i := range job.Queues[q] {

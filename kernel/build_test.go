@@ -13,7 +13,7 @@ import (
 type kb struct{ k Kernel }
 
 func newKB() *kb {
-	return &kb{k: Kernel{Format: FormatName, Version: FormatVersion, Name: "t", Source: "t.py"}}
+	return &kb{k: Kernel{Format: FormatName, Version: FormatVersion, Name: "t", Source: "t.py", Tensors: make([]Tensor, 0, 16)}}
 }
 
 func (b *kb) tensor(name string, shape []int, dtype, buffer string, input bool) int {
