@@ -176,6 +176,7 @@ type syncState struct {
 	// DMA pool: per semaphore its last user and the count of its increments.
 	poolLast  [numSem]*Inst
 	poolCount [numSem]uint32
+	poolHi    int // poolLast is nil from here on (at least semFirstDMA)
 }
 
 func (s *syncState) init(l *lowerer) { s.l = l }
@@ -287,6 +288,7 @@ func (l *lowerer) emit(eng isa.Engine, in isa.Inst, acc []access, note string) *
 		s.poolCount[pool]++
 		x.sigVal = s.poolCount[pool]
 		s.poolLast[pool] = x
+		s.poolHi = max(s.poolHi, int(pool)+1)
 		x.signal = true
 		setUpdate(in, isa.SemIncComplete, pool)
 	}
@@ -352,7 +354,8 @@ func (s *syncState) reduce(targets []*Inst) []waitSpec {
 // is oldest, which the DMA must then wait for (forced).
 func (s *syncState) pickPool(k *know) (uint8, *Inst) {
 	var fresh, oldest int = -1, -1
-	for i := semFirstDMA; i < numSem; i++ {
+	// Past poolHi every semaphore is fresh: the scan stops there (a kernel uses a few of 252).
+	for i := semFirstDMA; i < s.poolHi; i++ {
 		u := s.poolLast[i]
 		if u == nil {
 			if fresh < 0 {
@@ -366,6 +369,9 @@ func (s *syncState) pickPool(k *know) (uint8, *Inst) {
 		if oldest < 0 || u.did < s.poolLast[oldest].did {
 			oldest = i
 		}
+	}
+	if fresh < 0 && max(s.poolHi, semFirstDMA) < numSem {
+		fresh = max(s.poolHi, semFirstDMA)
 	}
 	if fresh >= 0 {
 		return uint8(fresh), nil
