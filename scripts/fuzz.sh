@@ -39,6 +39,10 @@ shift
 parallel=${FUZZ_PARALLEL:-1}
 minimize=${FUZZ_MINIMIZE:-5s}
 instrument=${FUZZ_INSTRUMENT:-module}
+case "$(go env GOARCH)" in
+amd64 | arm64 | loong64) ;;
+*) instrument=all ;; # Go instruments nothing here (internal/platform.FuzzInstrumented): leave it to go test -fuzz
+esac
 case "$instrument" in
 module) build=(-gcflags="$(go list -m)/...=-d=libfuzzer") ;;
 all) build=() ;;
