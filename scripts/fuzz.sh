@@ -39,18 +39,21 @@ shift
 parallel=${FUZZ_PARALLEL:-1}
 minimize=${FUZZ_MINIMIZE:-5s}
 instrument=${FUZZ_INSTRUMENT:-module}
-case "$(go env GOARCH)" in
-amd64 | arm64 | loong64) ;;
-*) instrument=all ;; # Go instruments nothing here (internal/platform.FuzzInstrumented): leave it to go test -fuzz
-esac
 case "$instrument" in
-module) build=(-gcflags="$(go list -m)/...=-d=libfuzzer") ;;
-all) build=() ;;
+module | all) ;;
 *)
 	echo "fuzz.sh: FUZZ_INSTRUMENT is module or all, not $instrument" >&2
 	exit 2
 	;;
 esac
+case "$(go env GOARCH)" in
+amd64 | arm64 | loong64) ;;
+*) instrument=all ;; # Go instruments nothing here (internal/platform.FuzzInstrumented): leave it to go test -fuzz
+esac
+build=()
+if [ "$instrument" = module ]; then
+	build=(-gcflags="$(go list -m)/...=-d=libfuzzer")
+fi
 logs=${FUZZ_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/tpbsim-fuzz.XXXXXX")}
 mkdir -p "$logs"
 
