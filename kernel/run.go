@@ -42,6 +42,9 @@ func (lw *Lowered) Run(cfg sim.Config, inputs map[int][]byte) (*Result, error) {
 // the run is the run on a new machine of m's configuration, without paying for a new machine's
 // memory (a caller running many small kernels keeps one machine).
 func (lw *Lowered) RunOn(m *sim.Machine, inputs map[int][]byte) (*Result, error) {
+	if err := lw.checkOutputBytes(m); err != nil {
+		return nil, err
+	}
 	if err := lw.load(m, inputs); err != nil {
 		return nil, err
 	}
@@ -60,6 +63,24 @@ func (lw *Lowered) RunOn(m *sim.Machine, inputs map[int][]byte) (*Result, error)
 		out.Outputs = append(out.Outputs, Output{Tensor: o, Name: t.Name, DType: pl.DType, Shape: append([]int(nil), t.Shape...), Data: buf})
 	}
 	return out, nil
+}
+
+// checkOutputBytes refuses, before anything runs, outputs whose bytes together pass m's HBM cap:
+// RunOn reads every output back whole into host memory, so an output the run need not fill (a
+// [2^31, 16] tensor stored into one tile) would otherwise be a read-back of tens of GiB.
+func (lw *Lowered) checkOutputBytes(m *sim.Machine) error {
+	limit := m.Memory().Options().HBMCapBytes
+	var total uint64
+	for _, o := range lw.Kernel.Outputs {
+		total += lw.Placements[o].RowBytes
+		if total > limit {
+			t := &lw.Kernel.Tensors[o]
+			return &Error{Kind: fault.ErrCapacity, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.output_bytes",
+				Msg:   fmt.Sprintf("the outputs up to %v %s read back %d bytes", t.Shape, t.DType, total),
+				Legal: fmt.Sprintf("at most %d bytes of outputs (the machine's HBM cap)", limit)}
+		}
+	}
+	return nil
 }
 
 // Exec is RunOn without reading the outputs back: they stay in m's memory, output t's bytes at

@@ -68,7 +68,11 @@ type Script struct {
 // Command is the script's command with the front end's environment, and the clean-up to call
 // once it has run (it removes the session folder).
 func (s *Script) Command() (*exec.Cmd, func(), error) {
-	ja, err := json.Marshal(s.KernelArgs)
+	ka := s.KernelArgs
+	if ka == nil {
+		ka = []string{} // a JSON list, never null: the front end reads a list of strings
+	}
+	ja, err := json.Marshal(ka)
 	if err != nil {
 		return nil, nil, err
 	}

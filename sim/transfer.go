@@ -285,6 +285,12 @@ func ParseDump(arg string, g isa.Generation) (DumpSpec, error) {
 	d.File = parts[2]
 	if f, ok := strings.CutSuffix(d.File, Float32Suffix); ok && f != "" {
 		d.File, d.AsF32 = f, true
+		return d, nil
+	}
+	// Any other suffix that looks like one (after the last ':', no path separator, no '.') is a
+	// mistake, not part of the file's name: "x.npy:f32" would otherwise write a file "x.npy:f32".
+	if i := strings.LastIndexByte(d.File, ':'); i > 0 && !strings.ContainsAny(d.File[i+1:], `/\.`) {
+		return d, fmt.Errorf("unknown suffix :%s after %s (want FILE.npy, or FILE.npy%s for float32 values)", d.File[i+1:], d.File[:i], Float32Suffix)
 	}
 	return d, nil
 }

@@ -162,6 +162,20 @@ func TestLoadDumpExpect(t *testing.T) {
 			}
 		})
 	}
+	// A dump's suffix is :float32 or none: another that looks like one is refused, not taken into
+	// the file's name; a ':' in a name that has a '.' or a path separator after it is the name's.
+	for _, tc := range []struct{ arg, file, err string }{
+		{"sbuf:0:0=2x2:bf16:z.npy:f32", "", "unknown suffix :f32 after z.npy"},
+		{"sbuf:0:0=2x2:bf16:z.npy:FLOAT32", "", "unknown suffix :FLOAT32"},
+		{"sbuf:0:0=2x2:bf16:z.npy:", "", "unknown suffix :"},
+		{"sbuf:0:0=2x2:bf16:a:b.npy", "a:b.npy", ""},
+		{"sbuf:0:0=2x2:bf16:d:1/z.npy", "d:1/z.npy", ""},
+	} {
+		d, err := sim.ParseDump(tc.arg, isa.CAYMAN)
+		if tc.err == "" && (err != nil || d.File != tc.file) || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("ParseDump(%q) = %q, %v; want %q, %q", tc.arg, d.File, err, tc.file, tc.err)
+		}
+	}
 	if limit, why := m.TransferLimit(isa.Location{Space: isa.SpaceHBM}, true); limit != 64<<10 || !strings.Contains(why, "HBM cap of 65536 bytes") {
 		t.Errorf("HBM load limit %d (%s)", limit, why)
 	}

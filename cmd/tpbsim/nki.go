@@ -94,6 +94,25 @@ func nkiRun(file string, args []string, f *nkiFlags, stdout, stderr io.Writer) e
 	if _, err := os.Stat(file); err != nil {
 		return ioErr(err)
 	}
+	// The outputs are checked before the script starts (each kernel run writes its own, FILE.json
+	// then FILE-2.json, ..., in FILE's folder): not the script itself, a possible target, and not
+	// standard output, which is the script's.
+	var outs []output
+	for _, o := range []output{{Flag: "--trace", Path: f.trace}, {Flag: "--summary", Path: f.summary}} {
+		if o.Path == "" {
+			continue
+		}
+		if o.Path == stdoutPath {
+			return ioErr(fmt.Errorf("%s: - (standard output) is not an output of nki run, whose standard output is the script's; give a file", o.Flag))
+		}
+		outs = append(outs, o)
+	}
+	if err := checkOutputs(outs...); err != nil {
+		return err
+	}
+	if err := notTheInput(file, outs...); err != nil {
+		return err
+	}
 	if f.races != "" {
 		if _, err := parseRaces(f.races); err != nil {
 			return err

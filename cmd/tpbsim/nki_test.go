@@ -205,3 +205,42 @@ func TestKernelTraceNamesCalls(t *testing.T) {
 		}
 	}
 }
+
+// nki run checks its --trace and --summary before the script starts: one naming the script, one
+// in a missing folder, standard output (the script's) and the two naming one file are usage
+// errors (exit 2) that leave the script as it was; --verbose alone (no flag for the kernel runs
+// but the report) runs.
+func TestNKIRunOutputsChecked(t *testing.T) {
+	needPythonNumpy(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "sb.py")
+	src, err := os.ReadFile("../../examples/nki/shuffle_broadcast.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(script, src, 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"trace names the script", []string{"--trace", script}, "is the input file"},
+		{"summary names the script", []string{"--summary", script}, "is the input file"},
+		{"missing folder", []string{"--trace", filepath.Join(dir, "no", "t.json")}, "--trace"},
+		{"standard output", []string{"--summary", "-"}, "the script's"},
+		{"one file twice", []string{"--trace", filepath.Join(dir, "x.json"), "--summary", filepath.Join(dir, "x.json")}, "the same file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := simCLI(append(append([]string{"nki", "run"}, tc.args...), script)...)
+			if code != 2 || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, want 2 and %q\n%s", code, tc.want, errs)
+			}
+			if now, _ := os.ReadFile(script); !bytes.Equal(now, src) {
+				t.Fatalf("the script was changed")
+			}
+		})
+	}
+	if code, out, errs := simCLI("nki", "run", "--verbose", script); code != 0 || !strings.Contains(out, "ok") {
+		t.Fatalf("--verbose: exit %d\n%s\n%s", code, out, errs)
+	}
+}
