@@ -254,7 +254,7 @@ func planIndirect1D(f *Features, in *isa.DMAIndirect1D, cfg Config, opt Options)
 		ind := &dma.Indirect{Mode: mode, Count: b - a, SrcExtent: uint32(in.SrcNumElem), DstExtent: uint32(in.DstNumElem),
 			SrcIdxBound: in.SrcIdxBoundReg, DstIdxBound: in.DstIdxBoundReg, IdxBoundIsErr: in.Flags.IdxBoundIsErr()}
 		if mode == isa.SrcIndirection {
-			ind.SrcIdx = sidx + 4*uint64(a)
+			ind.SrcIdx, ind.First = sidx+4*uint64(a), a
 			d.Dst.Addr = offsetAddr(dst, int64(a)*int64(in.DstStepElem)*int64(des))
 		} else {
 			ind.SrcIdx, ind.DstIdx = sidx, didx

@@ -114,9 +114,13 @@ func TestIndirect1D(t *testing.T) {
 			SrcIdxStartAddr: isa.Addr4(idxAddr), InDtype: isa.DTypeUINT32, OutDtype: isa.DTypeUINT32}
 	}
 	t.Run("an index past the extent is an error", func(t *testing.T) {
-		// index 150 >= src_num_elem 100: an error with idx_bound_is_err, nothing written
-		if _, err := runInst(t, g, m, mk(true), nil); !errors.As(err, new(*dma.IndexError)) {
-			t.Fatalf("want ErrIndex, got %v", err)
+		// index 150 >= src_num_elem 100: an error with idx_bound_is_err, nothing written; the
+		// error names the index's position in the instruction's vector (6), not in the share
+		// of the engine whose descriptor read it
+		_, err := runInst(t, g, m, mk(true), nil)
+		var ie *dma.IndexError
+		if !errors.As(err, &ie) || ie.Pos != 6 || ie.Index != 150 || ie.Bound != 100 {
+			t.Fatalf("want an index error at src_idx[6] = 150, legal < 100, got %v", err)
 		}
 		chk := make([]byte, 8*len(idx))
 		m.ReadAt(dst, chk)

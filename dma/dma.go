@@ -133,11 +133,15 @@ type Indirect struct {
 	Mode           isa.IndirectMode
 	SrcIdx, DstIdx uint64 // device addresses of the uint32 index vectors (SBUF partition 0)
 	Count          int    // rows moved
-	SrcExtent      uint32 // src_num_elem: the index bound of an indirected source
-	DstExtent      uint32 // dst_num_elem
-	SrcIdxBound    isa.BoundCheckReg
-	DstIdxBound    isa.BoundCheckReg
-	IdxBoundIsErr  bool // flags.idx_bound_is_err: an out-of-bound index is an error, else the row is skipped
+	// First is the position in the instruction's index vector of this descriptor's first row
+	// (SrcIdx is that index's address): the DGE fans one instruction's rows out over the
+	// engines, and an index error names the position in the vector the program wrote.
+	First         int
+	SrcExtent     uint32 // src_num_elem: the index bound of an indirected source
+	DstExtent     uint32 // dst_num_elem
+	SrcIdxBound   isa.BoundCheckReg
+	DstIdxBound   isa.BoundCheckReg
+	IdxBoundIsErr bool // flags.idx_bound_is_err: an out-of-bound index is an error, else the row is skipped
 }
 
 // GatherXpose carries the DMA_GATHER_XPOSE fields (FACTS §C.4) for the rows [First, First+Count)

@@ -104,7 +104,7 @@ func (e *BoundsError) ErrPath() string {
 type IndexError struct {
 	Engine, Desc int
 	Side         string
-	Pos          int    // position in the index vector
+	Pos          int    // position in the instruction's index vector (Indirect.First + the row)
 	Index        uint32 // the index found
 	Bound        uint32 // legal: Index < Bound
 }

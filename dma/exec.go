@@ -317,7 +317,7 @@ func (r *runner) checkIndirect(d *Descriptor, eng, idx, sem, inc int) (*prepared
 			si = sidx[i]
 			if si >= slim {
 				if in.IdxBoundIsErr {
-					return nil, &IndexError{Engine: eng, Desc: idx, Side: "src_idx", Pos: i, Index: si, Bound: slim}
+					return nil, &IndexError{Engine: eng, Desc: idx, Side: "src_idx", Pos: in.First + i, Index: si, Bound: slim}
 				}
 				rw.skip = true
 			}
@@ -326,7 +326,7 @@ func (r *runner) checkIndirect(d *Descriptor, eng, idx, sem, inc int) (*prepared
 			di = didx[i]
 			if di >= dlim {
 				if in.IdxBoundIsErr {
-					return nil, &IndexError{Engine: eng, Desc: idx, Side: "dst_idx", Pos: i, Index: di, Bound: dlim}
+					return nil, &IndexError{Engine: eng, Desc: idx, Side: "dst_idx", Pos: in.First + i, Index: di, Bound: dlim}
 				}
 				rw.skip = true
 			}
