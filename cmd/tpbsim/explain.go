@@ -17,7 +17,7 @@ func newExplainCmd(stdout, stderr io.Writer) *cobra.Command {
 		gen    string
 	)
 	c := &cobra.Command{
-		Use:   "explain RULE|OPCODE|rules|opcodes|behaviours|timing",
+		Use:   "explain RULE|OPCODE|rules|opcodes|behaviours|conflicts|timing",
 		Short: "Explain a rule, a modelled behaviour or an opcode, with its provenance",
 		Long: `explain RULE prints a rule's text, the fields it reads, its source (seed or FACTS
 section) and confidence, and the opcodes it applies to. explain OPCODE (a name or a number)
@@ -27,11 +27,11 @@ prints the opcode's engine, generations, struct layout and the rules that apply 
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.EqualFold(args[0], "timing") {
 				o := explain.TimingOptions{JSON: asJSON}
-				g, err := isa.ParseGeneration(gen)
-				if err != nil {
-					return ioErr(err)
-				}
 				if cmd.Flags().Changed("gen") {
+					g, err := isa.ParseGeneration(gen)
+					if err != nil {
+						return ioErr(err)
+					}
 					o.Gen = g
 				}
 				return explain.WriteTiming(stdout, o)
@@ -44,6 +44,6 @@ prints the opcode's engine, generations, struct layout and the rules that apply 
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "explain timing: print the timing tables as JSON, the form --timing FILE.json reads")
-	c.Flags().StringVar(&gen, "gen", isa.DefaultGeneration.String(), "explain timing: one generation's table (default: all generations; with --json a flat object for this generation)")
+	c.Flags().StringVar(&gen, "gen", "", "explain timing: one generation's table (default: all generations; with --json a flat object for this generation)")
 	return c
 }
