@@ -42,7 +42,7 @@ func ExampleIndexRequestSpec_Request() {
 	// Output:
 	// indirect of [3 1 4] from a 10x64 BFLOAT16 table, indices at sbuf:0:0x37fc0, MEMCOPY_DMA_CFG 0xf
 	// INDIRECT on 3 DMA engines
-	// --dmas 17: CAYMAN has 16 DMA engines
+	// --dmas 17: CAYMAN has 16 DMA engines; give 1..16, or leave it out for all of them
 }
 
 // ParseInts reads --shape and --perm: decimal integers separated by ',' or 'x'.

@@ -264,7 +264,7 @@ func withDMAs(g isa.Generation, dmas int, cfg uint32, name func(string) string) 
 	}
 	n := g.Geometry().DMAEngineCount
 	if dmas < 1 || dmas > n {
-		return cfg, specErr("dmas", nil, "%s %d: %v has %d DMA engines", name("dmas"), dmas, g, n)
+		return cfg, specErr("dmas", nil, "%s %d: %v has %d DMA engines; give 1..%d, or leave it out for all of them", name("dmas"), dmas, g, n, n)
 	}
 	// dmas replaces MEMCOPY_DMA_CFG's DMA bitfield: another one given in dma_cfg would be
 	// silently dropped.

@@ -42,7 +42,7 @@ func TestArgCountErrorsNameCommand(t *testing.T) {
 	}
 }
 
-// A misspelt flag names the command and the flag meant.
+// A misspelt flag names the command and the flag meant; a bad flag value, the flag and what it takes.
 func TestUnknownFlagSuggests(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -54,6 +54,9 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		{[]string{"dge", "plan", "--shap", "4"}, "dge plan: unknown flag: --shap (did you mean --shape?)"},
 		{[]string{"run", "x.s", "--zzzzzzzz"}, "run: unknown flag: --zzzzzzzz (see 'tpbsim run --help')"},
 		{[]string{"--bogus"}, "tpbsim: unknown flag: --bogus"},
+		// a bad value says what the flag takes, not which Go function refused it
+		{[]string{"dge", "run", "--seed", "abc"}, `dge run: invalid argument "abc" for "--seed" flag: invalid syntax (want a number)`},
+		{[]string{"run", "x.s", "--max-elements", "-1"}, `invalid argument "-1" for "--max-elements" flag: invalid syntax (want a number, 0 or more)`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			code, _, stderr := simCLI(tc.args...)

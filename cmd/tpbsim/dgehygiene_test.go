@@ -120,8 +120,8 @@ func TestDgeDMAsOutOfRangeAgree(t *testing.T) {
 	}
 	base := []string{"--src", "hbm:0x0", "--shape", "10,64", "--dst", "hbm:0x10000", "--dtype", "bf16"}
 	for _, tc := range []struct{ dmas, msg string }{
-		{"17", "--dmas 17: CAYMAN has 16 DMA engines"},
-		{"-1", "--dmas -1: CAYMAN has 16 DMA engines"},
+		{"17", "--dmas 17: CAYMAN has 16 DMA engines; give 1..16"},
+		{"-1", "--dmas -1: CAYMAN has 16 DMA engines; give 1..16"},
 		{"0", "--dmas 0: CAYMAN has 16 DMA engines; give 1..16"},
 	} {
 		t.Run(tc.dmas, func(t *testing.T) {

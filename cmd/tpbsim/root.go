@@ -158,6 +158,23 @@ func namedArgErrors(c *cobra.Command) {
 // flag: --laod" said neither where nor what was meant). Always a usage error, exit 2.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	// pflag's bad value: `invalid argument "abc" for "--seed" flag: strconv.ParseInt: parsing
+	// "abc": invalid syntax`; the Go function's name says nothing to a user, the flag's type does.
+	if i := strings.Index(msg, "strconv.Parse"); i >= 0 {
+		if j := strings.Index(msg[i:], ": "); j >= 0 {
+			what := "a number"
+			if strings.HasPrefix(msg[i:], "strconv.ParseUint") {
+				what = "a number, 0 or more"
+			} else if strings.HasPrefix(msg[i:], "strconv.ParseBool") {
+				what = "true or false"
+			}
+			reason := strings.TrimPrefix(msg[i+j+2:], "parsing ")
+			if k := strings.LastIndex(reason, ": "); k >= 0 {
+				reason = reason[k+2:]
+			}
+			msg = msg[:i] + reason + " (want " + what + ")"
+		}
+	}
 	if name := subName(cmd); name != "" {
 		msg = name + ": " + msg
 	}
