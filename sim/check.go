@@ -34,7 +34,7 @@ func enginesFor(op isa.Opcode) string {
 }
 
 // raiseHint says how to raise the work limits.
-const raiseHint = "raise it with tpbsim run --max-elements N, or sim.Config.MaxElements"
+const raiseHint = "raise it with --max-elements N of tpbsim run or check, or sim.Config.MaxElements"
 
 // workLimit applies the limits of cfg (defaults applied; derived: MaxStreamBytes was derived
 // from MaxElements) to w. It returns the rule broken and the message, which ends with the hint

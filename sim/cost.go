@@ -37,7 +37,7 @@ type work struct {
 func (w work) per() string {
 	switch {
 	case w.descriptors >= 0:
-		return fmt.Sprintf(" in its %d DMA descriptor(s)", w.descriptors)
+		return fmt.Sprintf(" in its %d DMA descriptor(s) (their elements: a contiguous run is one)", w.descriptors)
 	case w.nac > 0:
 		return " per channel"
 	}

@@ -49,7 +49,7 @@ func ExampleNewDGERun_limit() {
 	fmt.Println(err)
 	// Output:
 	// sim.max_elements
-	// the transpose: work limit exceeded: rule sim.max_elements: streams 2048 elements in its 8 DMA descriptor(s); tpbsim's limit is 100 (raise it with sim.Config.MaxElements)
+	// the transpose: work limit exceeded: rule sim.max_elements: streams 2048 elements in its 8 DMA descriptor(s) (their elements: a contiguous run is one); tpbsim's limit is 100 (raise it with sim.Config.MaxElements)
 }
 
 // An expectation on memory after a run: the first differing element by its index and both

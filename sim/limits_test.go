@@ -189,7 +189,7 @@ func TestCheckPlan(t *testing.T) {
 	err := Config{}.CheckPlan(plan([]int{65536, 65536}, []int{1, 0}, isa.DTypeUINT8), how)
 	var le *LimitError
 	if !errors.As(err, &le) || !errors.Is(err, fault.ErrLimit) || le.Rule != RuleMaxElements ||
-		!strings.Contains(err.Error(), "streams 4294967296 elements in its 16 DMA descriptor(s); tpbsim's limit is 67108864 (raise it with "+how+")") {
+		!strings.Contains(err.Error(), "streams 4294967296 elements in its 16 DMA descriptor(s) (their elements: a contiguous run is one); tpbsim's limit is 67108864 (raise it with "+how+")") {
 		t.Errorf("transpose: %v", err)
 	}
 	if w := fmt.Errorf("dge run: %w", fault.Wrap("req.json", err)); fault.Path(w) != "req.json: descriptors" || fault.Rule(w) != RuleMaxElements {
