@@ -193,13 +193,13 @@ func TestNKIRunRefusals(t *testing.T) {
 	}
 	code, out, errs := simCLI("nki", "run", "--check-uninit", script)
 	out = regexp.MustCompile(`\(\S*/kernel\.json\)`).ReplaceAllString(strings.ReplaceAll(out, dir+"/", ""), "(KERNEL)")
-	want := "status 1: tpbsim kernel run refused kernel overlap:\n" +
+	want := "status 1: tpbsim kernel run: kernel overlap broke a rule or failed at run time:\n" +
 		"tpbsim: refused.py:12: nisa.dma_copy: NKI rule broken: rule dge_src_dst_disjoint: dst = src bytes [0x0, 0xfc0) and dst bytes [0x20, 0xfe0) " +
 		"share byte 0x20: the DMA engines give no ordering between the reads and writes of overlapping ranges (only an identical plain copy, a no-op, may name the same bytes)" +
 		", legal: a dst that shares no byte with src (or the very same view, a no-op)\n" +
-		"status 1: tpbsim kernel run refused kernel big_transpose:\n" +
+		"status 1: tpbsim kernel run: kernel big_transpose broke a rule or failed at run time:\n" +
 		"tpbsim: refused.py:22: nisa.nc_transpose: NKI rule broken: rule nki.nc_transpose.vector_tile: data = a [64, 64] tile, legal: a tile of at most [32, 32] on the Vector Engine\n" +
-		"status 1: tpbsim kernel run refused kernel uninit:\n" +
+		"status 1: tpbsim kernel run: kernel uninit broke a rule or failed at run time (the kernel form named below is removed after the run; tpbsim nki run --keep keeps it):\n" +
 		"tpbsim: kernel uninit (KERNEL): ACT instruction 0 (refused.py, from refused.py:31 nl.store): DMAMEMCPY: read of uninitialised memory: rule read_initialised: " +
 		"descriptor 0 on DMA[0]: src bytes [0x800000000000, 0x800000000080): mem: read_initialised: read of uninitialised memory at 0x800000000000: sbuf:0:0x0 was never written\n"
 	if code != 1 || out != want || errs != "" {

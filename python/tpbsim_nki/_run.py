@@ -75,7 +75,11 @@ def run(kernel, args, kwargs, raw_bits=None):
         if stdout:
             sys.stdout.write(stdout)
         if p.returncode == 1:
-            raise KernelError("tpbsim kernel run refused kernel %s:\n%s" % (form["name"], stderr.rstrip()), stderr, 1)
+            note = ""
+            if not keep and kjson in stderr:
+                note = " (the kernel form named below is removed after the run; tpbsim nki run --keep keeps it)"
+            raise KernelError("tpbsim kernel run: kernel %s broke a rule or failed at run time%s:\n%s" % (
+                form["name"], note, stderr.rstrip()), stderr, 1)
         if p.returncode != 0:
             raise KernelUsageError("tpbsim kernel run failed (exit status %d) on kernel %s:\n%s" % (
                 p.returncode, form["name"], stderr.rstrip()), stderr, p.returncode)
