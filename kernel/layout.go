@@ -141,8 +141,12 @@ func (a *chipAllocator) capacityError(pl *Placement, size uint64) error {
 	if used < a.limit {
 		left = a.limit - used
 	}
-	msg := fmt.Sprintf("tensor %q %v %s needs %d partitions x %s; %s has %s per partition, about %s left beside the %d live tiles (%s)",
-		t.Name, t.Shape, t.DType, pl.Partitions, fmtBytes(size), a.space, fmtBytes(a.limit), fmtBytes(left), len(a.live), strings.Join(names, ", "))
+	beside := "with no other tile live: the tile alone is larger"
+	if len(a.live) > 0 {
+		beside = fmt.Sprintf("about %s left beside the %d live tiles (%s)", fmtBytes(left), len(a.live), strings.Join(names, ", "))
+	}
+	msg := fmt.Sprintf("tensor %q %v %s needs %d partitions x %s; %s has %s per partition, %s",
+		t.Name, t.Shape, t.DType, pl.Partitions, fmtBytes(size), a.space, fmtBytes(a.limit), beside)
 	return &Error{Kind: fault.ErrCapacity, Loc: t.Loc, Arg: "tensor " + t.Name, Rule: "kernel.capacity", Msg: msg,
 		Legal: fmt.Sprintf("at most %s per partition in all live %s tiles", fmtBytes(a.limit), a.space)}
 }

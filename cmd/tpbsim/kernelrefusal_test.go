@@ -92,7 +92,7 @@ func TestKernelRunRefusals(t *testing.T) {
 			"tpbsim: r.py:6: nisa.tensor_reduce: NKI rule broken: rule nki.tensor_reduce.op: op = \"power\", legal: add, subtract, multiply, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, logical_and, logical_or, logical_xor\n", "", nil},
 		{"capacity", []string{"DIR/capacity.json"}, 1,
 			"tpbsim: c.py:4: capacity exceeded: rule kernel.capacity: tensor t = tensor \"t\" [32 65536] float32 needs 32 partitions x 256 KiB; sbuf has 229312 bytes per partition, " +
-				"about 229312 bytes left beside the 0 live tiles () (placing it for c.py:5 nl.load), legal: at most 229312 bytes per partition in all live sbuf tiles\n", "", nil},
+				"with no other tile live: the tile alone is larger (placing it for c.py:5 nl.load), legal: at most 229312 bytes per partition in all live sbuf tiles\n", "", nil},
 		{"malformed form", []string{"DIR/unknown_key.json"}, 2,
 			"tpbsim: DIR/unknown_key.json: malformed kernel form: rule kernel.form.key: shapes: line 1 (byte 66): unknown key \"shapes\" (legal: api, calls, format, gen, name, nki_version, outputs, source, tensors, version)\n", "", nil},
 		{"missing kernel file", []string{"DIR/missing.json"}, 2, "tpbsim: open DIR/missing.json: no such file or directory\n", "", nil},
