@@ -97,7 +97,10 @@ func ReadInputs(k *Kernel, g isa.Generation, dir string, overrides map[string]st
 		}
 		raw, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			if ok { // an *fs.PathError still (errors.As), named by the flag that gave it
+				return nil, fmt.Errorf("--input %s=%s: %w", t.Name, path, err)
+			}
+			return nil, fmt.Errorf("input %s (its \"file\"): %w", t.Name, err)
 		}
 		a, err := npy.Read(bytes.NewReader(raw))
 		if err != nil {

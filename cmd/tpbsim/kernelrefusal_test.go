@@ -96,7 +96,8 @@ func TestKernelRunRefusals(t *testing.T) {
 		{"malformed form", []string{"DIR/unknown_key.json"}, 2,
 			"tpbsim: DIR/unknown_key.json: malformed kernel form: rule kernel.form.key: shapes: line 1 (byte 66): unknown key \"shapes\" (legal: api, calls, format, gen, name, nki_version, outputs, source, tensors, version)\n", "", nil},
 		{"missing kernel file", []string{"DIR/missing.json"}, 2, "tpbsim: open DIR/missing.json: no such file or directory\n", "", nil},
-		{"missing input file", []string{"DIR/noinput.json"}, 2, "tpbsim: open DIR/missing.npy: no such file or directory\n", "", nil},
+		{"missing input file", []string{"DIR/noinput.json"}, 2, "tpbsim: input a (its \"file\"): open DIR/missing.npy: no such file or directory\n", "", nil},
+		{"missing --input file", []string{"--input", "a=DIR/nope.npy", "DIR/noinput.json"}, 2, "tpbsim: --input a=DIR/nope.npy: open DIR/nope.npy: no such file or directory\n", "", nil},
 		{"the run's element limit", []string{"--max-elements", "4", "DIR/overlap.json"}, 1, overlap, "", nil},
 		{"the run's element limit, valid kernel", []string{"--max-elements", "4", "../../testdata/kernel/ve_transpose_partial.json"}, 1,
 			"tpbsim: kernel tr (../../testdata/kernel/ve_transpose_partial.json): 4 instruction(s) fail the checks made before the run; nothing was executed\n" +
