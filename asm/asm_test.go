@@ -135,6 +135,7 @@ func TestErrors(t *testing.T) {
 		{"engine", ".engine XYZ", "f.s:1: unknown engine", text},
 		{"no value", "COPY nac", "want key=value", text},
 		{"dims", "COPY src=sbuf:0:0[1@1,1@1,1@1,1@1,1@1]", "want 1 to 4 dims", text},
+		{"unclosed bracket", "COPY src=sbuf:0:0[32@1 dst=sbuf:0:0x100[32@1]", `f.s:1: src_mem_pattern: the '[' of "sbuf:0:0[32@1" is not closed before "dst=sbuf:0:0x100[32@1]"`, text},
 		{"array length", "COPY reserved1=[1,2]", "2 values given, the field has 5", text},
 		{"word", ".word 00", ".word wants 128 hex digits", text},
 		{"set twice", "COPY nac=32 num_active_channels=64", "f.s:1: num_active_channels: set twice (nac=32, then num_active_channels=64)", text},

@@ -576,6 +576,15 @@ func setTensor(w *[isa.InstNBytes]byte, l *isa.StructLayout, t *isa.TensorGroup,
 	if j < 0 || !strings.HasSuffix(val, "]") {
 		return fmt.Errorf("want ADDR[num@step,...] (dim 0 first), got %q", val)
 	}
+	if k := strings.IndexAny(val[j+1:], "[="); k >= 0 {
+		// tokens keeps blanks inside brackets (for [32@1, 4@32]), so an unclosed '[' swallows
+		// the fields after it, up to the next ']'
+		cut := j + 1 + k
+		if b := strings.LastIndexAny(val[:cut], " \t"); b > j {
+			cut = b
+		}
+		return fmt.Errorf("the '[' of %q is not closed before %q: want ADDR[num@step,...]", strings.TrimSpace(val[:cut]), strings.TrimSpace(val[cut:]))
+	}
 	sa, _ := l.Field(t.Path + ".start_addr")
 	steps, _ := l.Field(t.Path + ".step_elem")
 	nums, _ := l.Field(t.Path + ".num_elem")
