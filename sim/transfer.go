@@ -124,7 +124,7 @@ func (m *Machine) Load(l LoadSpec) error {
 		n = n / uint64(size) * uint64(l.Kind.Size()) // the bytes after conversion
 	}
 	if err := m.checkTransferSize(l.At, n, true); err != nil {
-		return fmt.Errorf("array %v of %s: %w", a.Shape, a.Dtype, err)
+		return fmt.Errorf("array %v of %s: %w", a.Shape, npy.TypeName(a.Dtype), err)
 	}
 	if l.Kind != num.INVALID {
 		if data, err = a.Convert(l.Kind); err != nil {
