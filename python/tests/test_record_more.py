@@ -96,7 +96,28 @@ class TestMore(unittest.TestCase):
         flags = np.load(os.path.join(d, "in0.npy"))
         self.assertEqual((flags.dtype, flags.tolist()), (np.uint8, [[1, 0]]))
         self.assertEqual(f["outputs"], [2])
-        self.assertEqual(ts[3]["name"], "load3")
+        self.assertEqual(ts[3]["name"], "t")  # the kernel's variable, not the recorder's load3
+
+    def test_tensor_names_from_variables(self):
+        # a tensor the recorder named (t1, load2) takes the name of the kernel's variable that
+        # held it whole when the kernel returned; a slice, a name given with name=, and a
+        # variable whose name another tensor has already keep theirs
+        @nki.jit
+        def k(a):
+            out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)
+            tile = nl.load(a)
+            half = tile[0:1, :]
+            named = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.sbuf, name="mine")
+            nisa.tensor_copy(dst=named, src=tile)
+            also = tile  # a second variable of the same tile: the first name stays
+            nl.store(out, named)
+            a2 = nl.load(half)
+            a = a2  # "a" is the input's name: the tile is named a2
+            return out
+
+        f = tpbsim_nki.trace(k, f32(2, 4))
+        names = [t["name"] for t in f["tensors"]]
+        self.assertEqual(names, ["a", "out", "tile", "mine", "a2"])
 
     def test_index_refusals(self):
         def tile_2d(a):

@@ -129,7 +129,7 @@ def rec_of(v):
 
 def fresh(rec, call, shape, dtype, loc, buffer="sbuf"):
     """A new on-chip tensor for a call's result, named after the call and its id (`load3`)."""
-    return rec.tensor("%s%d" % (call.rsplit(".", 1)[-1].strip("[]. ="), len(rec.tensors)), shape, dtype, buffer, loc)
+    return rec.tensor("%s%d" % (call.rsplit(".", 1)[-1].strip("[]. ="), len(rec.tensors)), shape, dtype, buffer, loc, auto=True)
 
 
 # --- the calls ----------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import inspect
 import json
 import math
 import os
+import sys
 import threading
 
 import numpy as np
@@ -168,12 +169,27 @@ class Recorder:
         self.inputs = []  # (file name, array, tensor)
         self._names = {}
 
-    def tensor(self, name, shape, dtype, buffer, loc, kind="internal"):
+    def tensor(self, name, shape, dtype, buffer, loc, kind="internal", auto=False):
         if not name:
-            name = "t%d" % len(self.tensors)
+            name, auto = "t%d" % len(self.tensors), True
         t = Tensor(len(self.tensors), name, tuple(shape), dtype, buffer, loc, kind)
+        t.auto_name = auto
         self.tensors.append(t)
         return View(self, t, 0, t.base_pattern())
+
+    def name_from_locals(self, local_vars):
+        """Renames each tensor whose name the recorder made up (t3, load2) after the kernel's local
+        variable that held it whole when the kernel returned, so the Go side's messages say
+        `tensor out` as the kernel does; a name another tensor has is left alone."""
+        taken = {t.name for t in self.tensors}
+        for var, v in local_vars.items():
+            if not isinstance(v, View) or v._rec is not self or not v.tensor.auto_name:
+                continue
+            if var in taken or not v.is_whole():
+                continue
+            taken.discard(v.tensor.name)
+            v.tensor.name, v.tensor.auto_name = var, False
+            taken.add(var)
 
     def call(self, op, call, loc, **args):
         c = {"op": op, "call": call, "loc": loc}
@@ -337,10 +353,25 @@ def trace_call(k, args, kwargs):
         callers[t.id] = (orig, dtname)
         bound.arguments[pname] = v
     _state.rec = rec
+    local_vars = {}
+    code = getattr(func, "__code__", None)
+    prev = sys.getprofile()
+
+    def watch(frame, event, arg):
+        # the kernel's locals as it returns: the names its tensors had (sys.setprofile sees no
+        # line events, so tracing costs a call per Python call, not per line)
+        if event == "return" and frame.f_code is code:
+            local_vars.update(frame.f_locals)
+        if prev is not None:
+            prev(frame, event, arg)
+
+    sys.setprofile(watch)
     try:
         ret = func(*bound.args, **bound.kwargs)
     finally:
+        sys.setprofile(prev)
         _state.rec = None
+    rec.name_from_locals(local_vars)
     outputs = []
 
     def out_id(v):

@@ -13,7 +13,7 @@ ON_CHIP = ("sbuf", "psum")
 
 class Tensor:
     __slots__ = ("id", "name", "shape", "dtype", "buffer", "kind", "arg", "file", "encoding",
-                 "writeback", "loc")
+                 "writeback", "loc", "auto_name")
 
     def __init__(self, tid, name, shape, dtype, buffer, loc, kind="internal"):
         self.id = tid
@@ -27,6 +27,7 @@ class Tensor:
         self.encoding = "native"
         self.writeback = False
         self.loc = loc
+        self.auto_name = False  # the recorder made the name up: the kernel's variable may replace it
 
     def base_pattern(self):
         pat = []
