@@ -76,7 +76,7 @@ func memFail(op isa.Opcode, field string, err error) *Error {
 	var me *mem.Error
 	if errors.As(err, &me) {
 		me.Field = field
-		return &Error{Opcode: op, Rule: me.Rule, Field: field, Detail: fmt.Sprintf("%s at 0x%x", me.Detail, me.Addr), Err: me, cat: memCategory(me)}
+		return &Error{Opcode: op, Rule: me.Rule, Field: field, Detail: fmt.Sprintf("%s (on-chip address 0x%x)", me.Detail, me.Addr), Err: me, cat: memCategory(me)}
 	}
 	return &Error{Opcode: op, Rule: RuleMemoryAccess, Field: field, Detail: err.Error(), Err: err, cat: memCategory(err)}
 }
