@@ -131,6 +131,9 @@ func FormOf(path string, data []byte) (Form, error) {
 		return FormWords, nil
 	case ".s", ".asm", ".tpb", ".json":
 		if i := bytes.IndexByte(data, 0); i >= 0 {
+			if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+				return FormNone, &LoadError{File: path, Msg: fmt.Sprintf("%s is UTF-16 text (its byte-order mark); tpbsim reads %s text as UTF-8: save it as UTF-8", path, ext)}
+			}
 			return FormNone, &LoadError{File: path, Msg: fmt.Sprintf("%s looks binary (a NUL byte at offset 0x%x), not %s text: a file of 64-byte instruction words must be named .bin", path, i, ext)}
 		}
 		if ext == ".json" {

@@ -40,6 +40,7 @@ func TestLoad(t *testing.T) {
 		{".gen line wins", "p.s", []byte(".gen MARIANA\n" + text), isa.CAYMAN, false, asm.FormText, isa.MARIANA, 1, "", nil},
 		{".gen against a pinned gen", "p.s", []byte(".gen MARIANA\n" + text), isa.CAYMAN, true, 0, 0, 0, "p.s:1: gen: the file says .gen MARIANA but --gen is CAYMAN", fault.ErrInvalid},
 		{"NUL in text", "p.s", append([]byte(text), 0), isa.CAYMAN, false, 0, 0, 0, "p.s looks binary (a NUL byte at offset 0x49)", fault.ErrInvalid},
+		{"UTF-16 text", "p.s", []byte{0xFF, 0xFE, 'C', 0, 'O', 0, 'P', 0, 'Y', 0, '\n', 0}, isa.CAYMAN, false, 0, 0, 0, "p.s is UTF-16 text (its byte-order mark); tpbsim reads .s text as UTF-8", fault.ErrInvalid},
 		{"text under .bin", "p.bin", []byte(text), isa.CAYMAN, false, 0, 0, 0, "the file looks like text", fault.ErrTruncated},
 		{"bad source line", "p.s", []byte("NOPE\n"), isa.CAYMAN, false, 0, 0, 0, "p.s:1:", fault.ErrInvalid},
 	} {
