@@ -117,7 +117,7 @@ func (l *lowerer) dmaMove(c *Call, dst, src *side, o dmaOpts) error {
 	ds, ok := joint(src.dims, dst.dims)
 	if !ok {
 		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_shapes", "views whose shapes refine to common levels (equal shapes, or one a reshape of the other)",
-			"dst %v and src %v cannot be walked together", dst.shape, src.shape)
+			"%s and %s cannot be walked together", dst.about(), src.about())
 	}
 	esIn, esOut := int64(o.in.Size()), int64(o.out.Size())
 	cast := o.in != o.out || o.compute != isa.DGEComputeNONE
@@ -290,8 +290,8 @@ func (l *lowerer) dmaCopy(c *Call) error {
 		return l.dmaIndirect(c, dst, src, compute)
 	}
 	if dst.elems() != src.elems() {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_copy.same_elements", fmt.Sprintf("%d elements, as src %v", src.elems(), src.shape),
-			"dst %v has %d elements", dst.shape, dst.elems())
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_copy.same_elements", fmt.Sprintf("%d elements, as src %s", src.elems(), src.about()),
+			"%s has %d elements", dst.about(), dst.elems())
 	}
 	eng, err := l.dmaQueue(c, false)
 	if err != nil {
@@ -322,7 +322,7 @@ func (l *lowerer) dmaTranspose(c *Call) error {
 		perm = c.Axes
 	}
 	if len(perm) != len(src.dims) || len(src.dims) < 2 {
-		return callErr(c, fault.ErrInvalid, "src", "nki.dma_transpose.rank", "a 2-D, 3-D or 4-D src", "src %v", src.shape)
+		return callErr(c, fault.ErrInvalid, "src", "nki.dma_transpose.rank", "a 2-D, 3-D or 4-D src", "%s", src.about())
 	}
 	pd := make([]dim, len(perm))
 	want := make([]int, len(perm))
@@ -334,7 +334,7 @@ func (l *lowerer) dmaTranspose(c *Call) error {
 		want[i] = src.shape[p]
 	}
 	if !sameInts(want, dst.shape) {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (src %v with axes %v)", want, src.shape, perm), "dst %v", dst.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (src %v with axes %v)", want, src.about(), perm), "%s", dst.about())
 	}
 	if dst.dtype != src.dtype {
 		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.same_dtype", src.dtype.String(), "dst dtype %v", dst.dtype)

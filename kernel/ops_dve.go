@@ -156,12 +156,12 @@ func computeEngine(c *Call, ops ...isa.Opcode) (isa.Engine, error) {
 // per partition.
 func elementwise(c *Call, dst, src *side, srcArg string) error {
 	if dst.nparts != src.nparts {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.same_partitions", fmt.Sprintf("%d partitions, as %s %v", src.nparts, srcArg, src.shape),
-			"dst %v has %d partitions", dst.shape, dst.nparts)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_partitions", fmt.Sprintf("%d partitions, as %s %v", src.nparts, srcArg, src.about()),
+			"%s has %d partitions", dst.about(), dst.nparts)
 	}
 	if dst.freeElems() != src.freeElems() {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as %s %v", src.freeElems(), srcArg, src.shape),
-			"dst %v has %d elements per partition", dst.shape, dst.freeElems())
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as %s %v", src.freeElems(), srcArg, src.about()),
+			"%s has %d elements per partition", dst.about(), dst.freeElems())
 	}
 	return nil
 }
@@ -314,10 +314,10 @@ func (l *lowerer) tensorReduce(c *Call) error {
 	}
 	if ro.bitvec {
 		if num.Kind(src.dtype).IsFloat() || num.Kind(dst.dtype).IsFloat() {
-			return callErr(c, fault.ErrInvalid, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise reduce", "%v -> %v", src.dtype, dst.dtype)
+			return callErr(c, fault.ErrInvalid, "data", "bitvec_integer_dtype", "integer dtypes for a bitwise reduce", "%s is %s (dst %s %s)", src.about(), src.dtypeName(), dst.about(), dst.dtypeName())
 		}
 		if src.dtype != dst.dtype {
-			return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, src.dtype.String()+" (a bitvec reduce does not cast)", "dst %v", dst.dtype)
+			return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, fmt.Sprintf("%s, as data %s (a bitvec reduce does not cast)", src.dtypeName(), src.about()), "%s is %s", dst.about(), dst.dtypeName())
 		}
 		if c.Negate {
 			return callErr(c, fault.ErrInvalid, "negate", "nki.tensor_reduce.negate", "negate only with an arithmetic op", "negate with %s", c.ReduceOp)
@@ -396,8 +396,8 @@ func (l *lowerer) tensorReduce(c *Call) error {
 		kept *= d.n
 	}
 	if int64(dt.ElementCount()) != kept {
-		return callErr(c, fault.ErrInvalid, "dst", isa.RuleTensorReduceDstCount, fmt.Sprintf("%d elements per partition (the kept axes of data %v)", kept, src.shape),
-			"dst %v has %d elements per partition", dst.shape, dt.ElementCount())
+		return callErr(c, fault.ErrInvalid, "dst", isa.RuleTensorReduceDstCount, fmt.Sprintf("%d elements per partition (the kept axes of data %v)", kept, src.about()),
+			"%s has %d elements per partition", dst.about(), dt.ElementCount())
 	}
 	op := isa.OpTENSOR_REDUCE_ARITH_OP
 	if ro.bitvec {

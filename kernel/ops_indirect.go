@@ -297,7 +297,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 			return err
 		}
 		if !sameInts(squeeze(dd.shape), squeeze(permShape(dst.shape, perm))) {
-			return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", permShape(dst.shape, perm)), "dst %v", dd.shape)
+			return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", permShape(dst.shape, perm)), "%s", dd.about())
 		}
 		back := *dd
 		back.dims = nil
@@ -335,7 +335,7 @@ func (l *lowerer) gatherTranspose(c *Call) error {
 		ps.shape = append(ps.shape, ts.shape[p])
 	}
 	if !sameInts(squeeze(dd.shape), squeeze(ps.shape)) {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", ps.shape), "dst %v", dd.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.dma_transpose.dst_shape", fmt.Sprintf("%v (the gathered rows transposed)", ps.shape), "%s", dd.about())
 	}
 	if words, accs := l.xbarWords(isa.EnginePOOL, ts, dd); words != nil {
 		for i, w := range words {

@@ -33,11 +33,12 @@ func (l *lowerer) ncTranspose(c *Call) error {
 		return callErr(c, fault.ErrInvalid, "data", "nki.nc_transpose.vector_tile", legal, "a [%d, %d] tile", P, F)
 	}
 	if dst.nparts != F || dst.freeElems() != int64(P) {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.nc_transpose.dst_shape", fmt.Sprintf("[%d, %d] (data %v transposed)", F, P, src.shape),
-			"dst %v", dst.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.nc_transpose.dst_shape", fmt.Sprintf("[%d, %d] (data %v transposed)", F, P, src.about()),
+			"%s", dst.about())
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, fmt.Sprintf("%s, as src %s (the instruction does not cast)", src.dtypeName(), src.about()),
+			"%s is %s", dst.about(), dst.dtypeName())
 	}
 	if src.es != 1 && src.es != 2 && src.es != 4 {
 		return callErr(c, fault.ErrInvalid, "data", "transpose_cell_width", "a 1-, 2- or 4-byte dtype", "%v", src.dtype)
@@ -118,10 +119,11 @@ func (l *lowerer) streamShuffle(c *Call) error {
 		return err
 	}
 	if dst.dtype != src.dtype {
-		return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, src.dtype.String(), "dst dtype %v", dst.dtype)
+		return callErr(c, fault.ErrInvalid, "dst", isa.RuleS4D4TRSameSrcDstType, fmt.Sprintf("%s, as src %s (the instruction does not cast)", src.dtypeName(), src.about()),
+			"%s is %s", dst.about(), dst.dtypeName())
 	}
 	if dst.freeElems() != src.freeElems() {
-		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as src", src.freeElems()), "dst %v", dst.shape)
+		return callErr(c, fault.ErrInvalid, "dst", "nki.same_free_elements", fmt.Sprintf("%d elements per partition, as src", src.freeElems()), "%s", dst.about())
 	}
 	var mask [32]uint8
 	for i, m := range c.ShuffleMask {

@@ -146,21 +146,21 @@ func (r *ruleSet) checkDMATranspose(l *lowerer, c *Call) error {
 		}
 		if r.at(28, 28) {
 			if rank != 3 || shape[rank-1] != 128 || ish[1] != 1 {
-				return r.fail(c, "src", "nki.dma_transpose.indirect_2_28", 28, 28, "a 3-D src whose last axis is 128, one index column", "src %v, indices %v", shape, ish)
+				return r.fail(c, "src", "nki.dma_transpose.indirect_2_28", 28, 28, "a 3-D src whose last axis is 128, one index column", "%q %v, indices %v", t.Name, shape, ish)
 			}
 		} else {
 			if rank == 4 && shape[1] != 1 && shape[2] != 1 {
-				return r.fail(c, "src", "nki.dma_transpose.indirect_4d", 29, 0, "a 4-D src with dim 1 or dim 2 equal to 1", "src %v", shape)
+				return r.fail(c, "src", "nki.dma_transpose.indirect_4d", 29, 0, "a 4-D src with dim 1 or dim 2 equal to 1", "%q %v", t.Name, shape)
 			}
 			if shape[rank-1] > 128 {
-				return r.fail(c, "src", "nki.dma_transpose.indirect_row", 29, 0, "src.shape[-1] <= 128", "src %v", shape)
+				return r.fail(c, "src", "nki.dma_transpose.indirect_row", 29, 0, "src.shape[-1] <= 128", "%q %v", t.Name, shape)
 			}
 		}
 		if ish[0]*ish[1] < shape[0] {
 			return r.fail(c, "src.vector_offset", "nki.dma_transpose.index_count", 28, 0, fmt.Sprintf("indices.shape[0] * indices.shape[1] >= src.shape[0] = %d", shape[0]), "indices %v", ish)
 		}
 		if shape[0]%16 != 0 {
-			return r.fail(c, "src", "nki.dma_transpose.indirect_rows16", 28, 0, "src.shape[0] a multiple of 16", "src %v", shape)
+			return r.fail(c, "src", "nki.dma_transpose.indirect_rows16", 28, 0, "src.shape[0] a multiple of 16", "%q %v", t.Name, shape)
 		}
 		if ish[0] < 16 || ish[0] > 128 || ish[0]%16 != 0 {
 			return r.fail(c, "src.vector_offset", "nki.dma_transpose.index_partitions", 28, 0, "indices.shape[0] in [16, 128], a multiple of 16", "indices %v", ish)
@@ -179,17 +179,17 @@ func (r *ruleSet) checkDMATranspose(l *lowerer, c *Call) error {
 	switch {
 	case r.at(27, 31):
 		if shape[0] != 16 {
-			return r.fail(c, "src", "nki.dma_transpose.src_rows", 27, 31, "src.shape[0] == 16", "src %v", shape)
+			return r.fail(c, "src", "nki.dma_transpose.src_rows", 27, 31, "src.shape[0] == 16", "%q %v", t.Name, shape)
 		}
 		if shape[rank-1]%128 != 0 {
-			return r.fail(c, "src", "nki.dma_transpose.src_cols", 27, 31, "src.shape[-1] a multiple of 128", "src %v", shape)
+			return r.fail(c, "src", "nki.dma_transpose.src_cols", 27, 31, "src.shape[-1] a multiple of 128", "%q %v", t.Name, shape)
 		}
 		if d.Size() != 2 {
 			return r.fail(c, "src", "nki.dma_transpose.dtype_2byte", 27, 31, "a 2-byte dtype", "%s", t.DType)
 		}
 	case r.at(32, 0):
 		if rank == 2 && shape[0] != 16 {
-			return r.fail(c, "src", "nki.dma_transpose.src_rows", 32, 0, "src.shape[0] == 16 for a 2-D src", "src %v", shape)
+			return r.fail(c, "src", "nki.dma_transpose.src_rows", 32, 0, "src.shape[0] == 16 for a 2-D src", "%q %v", t.Name, shape)
 		}
 		if rank >= 3 {
 			ok := false
@@ -197,11 +197,11 @@ func (r *ruleSet) checkDMATranspose(l *lowerer, c *Call) error {
 				ok = ok || shape[0] == k
 			}
 			if !ok || (shape[0]*shape[rank-2])%16 != 0 {
-				return r.fail(c, "src", "nki.dma_transpose.src_rows", 32, 0, "src.shape[0] in {1, 2, 4, 8, 16} and src.shape[0] * src.shape[-2] a multiple of 16", "src %v", shape)
+				return r.fail(c, "src", "nki.dma_transpose.src_rows", 32, 0, "src.shape[0] in {1, 2, 4, 8, 16} and src.shape[0] * src.shape[-2] a multiple of 16", "%q %v", t.Name, shape)
 			}
 		}
 		if shape[rank-1] > 128 {
-			return r.fail(c, "src", "nki.dma_transpose.src_cols", 32, 0, "src.shape[-1] <= 128", "src %v", shape)
+			return r.fail(c, "src", "nki.dma_transpose.src_cols", 32, 0, "src.shape[-1] <= 128", "%q %v", t.Name, shape)
 		}
 		if d.Size() != 2 {
 			return r.fail(c, "src", "nki.dma_transpose.dtype_2byte", 32, 0, "a 2-byte dtype", "%s", t.DType)

@@ -14,6 +14,22 @@ type dim struct {
 }
 
 // side is a view resolved against its tensor's placement.
+// about names the view for messages: its tensor's name and the view's shape, e.g. "out" [64 64].
+func (s *side) about() string {
+	if s.t == nil {
+		return fmt.Sprint(s.shape)
+	}
+	return fmt.Sprintf("%q %v", s.t.Name, s.shape)
+}
+
+// dtypeName is the view's dtype as the kernel names it (float16), for messages.
+func (s *side) dtypeName() string {
+	if s.t == nil || s.t.DType == "" {
+		return s.dtype.String()
+	}
+	return s.t.DType
+}
+
 type side struct {
 	v      *View
 	t      *Tensor
