@@ -103,6 +103,11 @@ class TestUnsupported(unittest.TestCase):
         with self.assertRaises(tpbsim_nki.TraceError) as cm:
             tpbsim_nki.trace(k, np.zeros((2, 2)))
         self.assertIn("float64", str(cm.exception))
+        self.assertIn("test_refusals.py:", str(cm.exception))  # the kernel's file:line
+        with self.assertRaises(tpbsim_nki.TraceError) as cm:
+            tpbsim_nki.trace(k, np.zeros((0, 4), np.float32))
+        self.assertIn("test_refusals.py:", str(cm.exception))
+        self.assertIn("empty array of shape (0, 4)", str(cm.exception))
         with self.assertRaises(tpbsim_nki.TraceError):
             tpbsim_nki.trace(k, f32(2), f32(2))
         with self.assertRaises(tpbsim_nki.TraceError):

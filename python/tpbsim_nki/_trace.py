@@ -338,12 +338,18 @@ def trace_call(k, args, kwargs):
     params = list(sig.parameters)
     callers = {}  # tensor id -> (caller's array, dtype name)
     for pname, value in list(bound.arguments.items()):
-        got = _as_input(value, pname)
+        try:
+            got = _as_input(value, pname)
+        except TraceError as e:
+            raise TraceError("%s: %s" % (loc, e))
         if got is None:
             continue
         arr, dtname, enc, orig = got
         if arr.ndim == 0:
             raise TraceError("%s: kernel argument %r is a 0-d array (a scalar is not a tensor)" % (loc, pname))
+        if arr.size == 0:
+            raise TraceError("%s: kernel argument %r is an empty array of shape %s (a tensor's extents are positive)" % (
+                loc, pname, tuple(arr.shape)))
         v = rec.tensor(pname, arr.shape, dtname, "hbm", loc, kind="input")
         t = v.tensor
         t.arg = params.index(pname)
