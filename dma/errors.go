@@ -110,7 +110,16 @@ type IndexError struct {
 }
 
 func (e *IndexError) Error() string {
-	return fmt.Sprintf("DGE: index out of bounds: descriptor %d on DMA[%d]: %s[%d] = %d, legal < %d", e.Desc, e.Engine, e.Side, e.Pos, e.Index, e.Bound)
+	return fmt.Sprintf("DGE: index out of bounds: descriptor %d on DMA[%d]: %s[%d] = %s, legal < %d", e.Desc, e.Engine, e.Side, e.Pos, indexText(e.Index), e.Bound)
+}
+
+// indexText prints an index word, and as int32 too when its top bit is set: an int32 index
+// tile's -1 is the word 4294967295 to the engine, which compares it unsigned.
+func indexText(v uint32) string {
+	if int32(v) < 0 {
+		return fmt.Sprintf("%d (%d as int32)", v, int32(v))
+	}
+	return strconv.FormatUint(uint64(v), 10)
 }
 
 func (e *IndexError) Unwrap() error   { return fault.ErrBounds }
@@ -119,7 +128,7 @@ func (e *IndexError) ErrPath() string { return descPath(e.Desc, e.Side+"["+strco
 
 // Violation is the broken rule as a value.
 func (e *IndexError) Violation() fault.Violation {
-	return fault.Violation{Rule: RuleIndexInBound, Path: e.ErrPath(), Value: strconv.FormatUint(uint64(e.Index), 10),
+	return fault.Violation{Rule: RuleIndexInBound, Path: e.ErrPath(), Value: indexText(e.Index),
 		Legal: "< " + strconv.FormatUint(uint64(e.Bound), 10), Offset: -1}
 }
 

@@ -34,6 +34,7 @@ func TestErrorRules(t *testing.T) {
 		{"address wrap", &BoundsError{Desc: 1, Side: "src", Reg: -1, Err: wrapError("the walk wraps")}, RuleAddrNoWrap, "descriptor[1]: src", fault.ErrBounds, "the walk wraps"},
 		{"unnamed memory refusal", &BoundsError{Desc: 1, Side: "dst", Reg: -1, Err: errors.New("x")}, RuleRangeInMemory, "descriptor[1]: dst", fault.ErrBounds, "outside the active memory: x"},
 		{"index", &IndexError{Desc: 7, Side: "src_idx", Pos: 12, Index: 99, Bound: 4}, RuleIndexInBound, "descriptor[7]: src_idx[12]", fault.ErrBounds, "src_idx[12] = 99, legal < 4"},
+		{"negative int32 index", &IndexError{Desc: 7, Side: "src_idx", Pos: 3, Index: 0xFFFFFFFF, Bound: 4}, RuleIndexInBound, "descriptor[7]: src_idx[3]", fault.ErrBounds, "src_idx[3] = 4294967295 (-1 as int32), legal < 4"},
 		{"descriptor alone", descErr("src: num_elem[1]", "num_elem[1] = 0"), RuleDescriptorValid, "src: num_elem[1]", fault.ErrInvalid, "dma: invalid descriptor: num_elem[1] = 0"},
 		{"descriptor in a job", &DescriptorError{Rule: RuleDescriptorValid, Engine: 3, Desc: 7, Field: "src: num_elem[1]", Msg: "num_elem[1] = 0"},
 			RuleDescriptorValid, "descriptor[7]: src: num_elem[1]", fault.ErrInvalid, "descriptor 7 on DMA[3]: dma: invalid descriptor: num_elem[1] = 0"},
