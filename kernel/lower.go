@@ -80,7 +80,11 @@ func (lw *Lowered) Program() *sim.Program {
 			p.Queues = append(p.Queues, sim.Queue{Engine: in.Engine})
 		}
 		q := &p.Queues[qi]
-		q.Insts = append(q.Insts, sim.Instr{Inst: in.Inst, Index: len(q.Insts), Offset: -1, Origin: in.Origin})
+		origin := in.Origin
+		if in.Note != "" {
+			origin += ": " + in.Note // the machine's messages and trace say what the word does for the call
+		}
+		q.Insts = append(q.Insts, sim.Instr{Inst: in.Inst, Index: len(q.Insts), Offset: -1, Origin: origin})
 	}
 	return p
 }

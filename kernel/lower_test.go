@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tpbsim/tpbsim/fault"
@@ -203,8 +204,15 @@ func TestGatherScatterDMA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lw.Run(sim.Config{}, map[int][]byte{tab: f32bytes(table), idxH: idx}); !errors.Is(err, fault.ErrBounds) {
+	_, err = lw.Run(sim.Config{}, map[int][]byte{tab: f32bytes(table), idxH: idx})
+	if !errors.Is(err, fault.ErrBounds) {
 		t.Fatalf("oob_mode=error run: %v, want ErrBounds", err)
+	}
+	// the error names the call's tensors and the index's position in the index tile
+	for _, w := range []string{`gather of "table" rows by index "it", positions 0..15`, "src_idx[5] = 43, legal < 40"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("oob_mode=error run: %v\nwant it to hold %q", err, w)
+		}
 	}
 }
 

@@ -198,7 +198,7 @@ func (l *lowerer) dmaIndirect(c *Call, dst, src *side, compute isa.DGEComputeOp)
 				acc = append(acc, access{b: tb})
 			}
 		}
-		l.emit(eng, in, acc, "")
+		l.emit(eng, in, acc, indirectNote(gather, src, dst, l.tensors[ind.Index.Tensor].Name, first, first+perWord))
 	}
 	return nil
 }
@@ -389,4 +389,14 @@ func nonUnit(dims []dim, shape []int) []dim {
 		k++
 	}
 	return out
+}
+
+// indirectNote says what one INDIRECT1D word of a gather or scatter does, in the kernel's names,
+// so a run's error for it (an index out of bounds) names the tensors and the index positions:
+// the word's src_idx[i] is position first+i of the index view.
+func indirectNote(gather bool, src, dst *side, index string, first, end int64) string {
+	if gather {
+		return fmt.Sprintf("gather of %s rows by index %q, positions %d..%d", src.name(), index, first, end-1)
+	}
+	return fmt.Sprintf("scatter into %s rows by index %q, positions %d..%d", dst.name(), index, first, end-1)
 }

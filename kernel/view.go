@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/tpbsim/tpbsim/fault"
 	"github.com/tpbsim/tpbsim/isa"
@@ -20,6 +21,14 @@ func (s *side) about() string {
 		return fmt.Sprint(s.shape)
 	}
 	return fmt.Sprintf("%q %v", s.t.Name, s.shape)
+}
+
+// name is the view's tensor's name, quoted, for messages.
+func (s *side) name() string {
+	if s.t == nil {
+		return "?"
+	}
+	return strconv.Quote(s.t.Name)
 }
 
 // dtypeName is the view's dtype as the kernel names it (float16), for messages.
