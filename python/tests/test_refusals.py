@@ -97,6 +97,20 @@ class TestUnsupported(unittest.TestCase):
         self.assertIn("test_refusals.py:%d" % where, str(cm.exception))
         self.assertIn("outside a kernel", str(cm.exception))
 
+    def test_aliased_written_arguments(self):
+        @nki.jit
+        def k(x, y):
+            nl.store(x, nl.load(y))
+
+        a = f32(4, 8)
+        with self.assertRaises(tpbsim_nki.TraceError) as cm:
+            tpbsim_nki.trace(k, a, a)
+        self.assertIn("'x' and 'y' share memory and the kernel writes 'x'", str(cm.exception))
+        with self.assertRaises(tpbsim_nki.TraceError):
+            tpbsim_nki.trace(k, a[:2], a[1:3])  # overlapping slices
+        tpbsim_nki.trace(k, a[:2], a[2:])  # disjoint halves of one array: fine
+        tpbsim_nki.trace(k, f32(4, 8), a)
+
     def test_bad_arguments(self):
         def k(a):
             return a

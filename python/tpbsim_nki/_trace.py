@@ -396,6 +396,20 @@ def trace_call(k, args, kwargs):
         returned = tuple(out_id(v) for v in ret)
     else:
         returned = out_id(ret)
+    # A written input argument may not share memory with another argument: each becomes a
+    # tensor of its own in HBM, so the kernel would see two arrays where the caller has one, and
+    # only one write-back would survive.
+    ins = [t for t in rec.tensors if t.kind == "input"]
+    for i, t in enumerate(ins):
+        for u in ins[i + 1:]:
+            if not (t.writeback or u.writeback):
+                continue
+            a, b = callers[t.id][0], callers[u.id][0]
+            if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.shares_memory(a, b):
+                w = t if t.writeback else u
+                raise TraceError("%s: kernel arguments %r and %r share memory and the kernel writes %r: tpbsim gives each "
+                                 "argument a tensor of its own, so the two would diverge; pass separate arrays (a copy)" % (
+                                     loc, t.name, u.name, w.name))
     writeback = []
     for t in rec.tensors:
         if t.kind == "input" and t.writeback:
