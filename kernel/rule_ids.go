@@ -33,7 +33,7 @@ var ruleTexts = []struct{ id, text, source string }{
 	{"kernel.nc_transpose_engine", "An nc_transpose with no engine named larger than [32, 32] would go to the Tensor Engine, which tpbsim does not model.", "NKI.md §2"},
 	{"kernel.nki_version", "The NKI release is one tpbsim knows (2.21 .. 2.32).", "NKI.md §2-§3"},
 	{"kernel.op", "A call's op is one of the kernel form's.", "FORMAT.md"},
-	{"kernel.output_bytes", "The outputs a run reads back fit, together, in the machine's HBM cap (mem.Options.HBMCapBytes, default 4 GiB): RunOn reads each output back whole.", "tpbsim's limit (mem.hbm_cap)"},
+	{"kernel.output_bytes", "The outputs a run reads back fit, together, in the machine's HBM cap (mem.Options.HBMCapBytes, default 4 GiB): RunOn reads each output back whole (see mem.hbm_cap).", "tpbsim's limit"},
 	{"kernel.psum_present", "A PSUM tensor needs a generation with PSUM (not MAVERICK).", "FACTS §B.5 (PSUM_BUF_SZ = 0 on v5)"},
 	{"kernel.run_generation", "A lowered kernel runs on a machine of the generation it was lowered for.", "FORMAT.md"},
 	{"kernel.tensor_placed", "A view names a placed tensor.", "FORMAT.md"},
