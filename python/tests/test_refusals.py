@@ -109,6 +109,7 @@ class TestUnsupported(unittest.TestCase):
         with self.assertRaises(tpbsim_nki.TraceError):
             tpbsim_nki.trace(k, a[:2], a[1:3])  # overlapping slices
         tpbsim_nki.trace(k, a[:2], a[2:])  # disjoint halves of one array: fine
+        tpbsim_nki.trace(k, a[:, ::2], a[:, 1::2])  # interleaved columns: bounds overlap, bytes do not
         tpbsim_nki.trace(k, f32(4, 8), a)
 
     def test_bad_arguments(self):
