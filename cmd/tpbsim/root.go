@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -158,22 +159,19 @@ func namedArgErrors(c *cobra.Command) {
 // flag: --laod" said neither where nor what was meant). Always a usage error, exit 2.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
-	// pflag's bad value: `invalid argument "abc" for "--seed" flag: strconv.ParseInt: parsing
-	// "abc": invalid syntax`; the Go function's name says nothing to a user, the flag's type does.
-	if i := strings.Index(msg, "strconv.Parse"); i >= 0 {
-		if j := strings.Index(msg[i:], ": "); j >= 0 {
-			what := "a number"
-			if strings.HasPrefix(msg[i:], "strconv.ParseUint") {
-				what = "a number, 0 or more"
-			} else if strings.HasPrefix(msg[i:], "strconv.ParseBool") {
-				what = "true or false"
-			}
-			reason := strings.TrimPrefix(msg[i+j+2:], "parsing ")
-			if k := strings.LastIndex(reason, ": "); k >= 0 {
-				reason = reason[k+2:]
-			}
-			msg = msg[:i] + reason + " (want " + what + ")"
+	// A bad value (pflag's *InvalidValueError around strconv's *NumError) says what the flag
+	// takes, not which Go function refused it ("strconv.ParseUint: parsing ...").
+	var iv *pflag.InvalidValueError
+	var ne *strconv.NumError
+	if errors.As(err, &iv) && errors.As(err, &ne) {
+		what := "a number"
+		switch ne.Func {
+		case "ParseUint":
+			what = "a number, 0 or more"
+		case "ParseBool":
+			what = "true or false"
 		}
+		msg = fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v (want %s)", iv.GetValue(), iv.GetFlag().Name, ne.Err, what)
 	}
 	if name := subName(cmd); name != "" {
 		msg = name + ": " + msg
