@@ -75,7 +75,7 @@ func splitLoadFile(rest string) (string, num.Kind, error) {
 	if k, err := num.ParseKind(suffix); err == nil && suffix != "" {
 		return file, k, nil
 	}
-	if _, err := os.Stat(rest); err == nil || strings.ContainsAny(suffix, `/\.`) {
+	if _, err := os.Stat(rest); err == nil || !typeSuffix(suffix) {
 		return rest, num.INVALID, nil // a file name with a ':' in it
 	}
 	if suffix == "" {
@@ -83,6 +83,10 @@ func splitLoadFile(rest string) (string, num.Kind, error) {
 	}
 	return "", num.INVALID, fmt.Errorf("unknown dtype %s after %s (want FILE.npy[:DTYPE], e.g. x.npy:bf16)", suffix, file)
 }
+
+// typeSuffix reports whether the text after a file name's last ':' reads as a suffix (:DTYPE,
+// :float32) rather than part of the name: no path separator and no '.'.
+func typeSuffix(s string) bool { return !strings.ContainsAny(s, `/\.`) }
 
 // ReadNPY reads a .npy file.
 func ReadNPY(path string) (*npy.Array, error) {
@@ -289,7 +293,7 @@ func ParseDump(arg string, g isa.Generation) (DumpSpec, error) {
 	}
 	// Any other suffix that looks like one (after the last ':', no path separator, no '.') is a
 	// mistake, not part of the file's name: "x.npy:f32" would otherwise write a file "x.npy:f32".
-	if i := strings.LastIndexByte(d.File, ':'); i > 0 && !strings.ContainsAny(d.File[i+1:], `/\.`) {
+	if i := strings.LastIndexByte(d.File, ':'); i > 0 && typeSuffix(d.File[i+1:]) {
 		return d, fmt.Errorf("unknown suffix :%s after %s (want FILE.npy, or FILE.npy%s for float32 values)", d.File[i+1:], d.File[:i], Float32Suffix)
 	}
 	return d, nil
