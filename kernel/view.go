@@ -20,7 +20,7 @@ func (s *side) about() string {
 	if s.t == nil {
 		return fmt.Sprint(s.shape)
 	}
-	return fmt.Sprintf("%q %v", s.t.Name, s.shape)
+	return fmt.Sprintf("%s %v", s.name(), s.shape)
 }
 
 // name is the view's tensor's name, quoted, for messages.
